@@ -1,0 +1,2 @@
+#include <cstdio>
+int main() { std::puts("throng: the visualizer is coming"); return 0; }

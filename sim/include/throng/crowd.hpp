@@ -1,0 +1,156 @@
+#pragma once
+// Crowd: walkers that head for goals and make room for each other by ORCA
+// (optimal reciprocal collision avoidance, the RVO2 formulation).
+//
+// Crowd is a thin facade over structure-of-arrays state (sim/src/world.hpp).
+// A step is a fixed pipeline of phases, each a loop over plain arrays:
+//   1. build the agent grid (counting sort by cell)
+//   2. preferred velocities (goal, route, group stream or closure; jitter)
+//   3. neighbour selection: maxNeighbors nearest by (distance, index)
+//   4. ORCA solve: obstacle lines, agent lines, incremental 2-D LP
+//   5. integrate, land on goals, advance routes
+// Phases 2-4 read only the state as it was before the step and write new
+// arrays, so the result is independent of thread count and order.
+//
+// Movable, not copyable; thread-safe only across separate instances.
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "throng/orca.hpp"
+#include "throng/settings.hpp"
+#include "throng/vec2.hpp"
+
+namespace throng {
+
+struct Agent {
+  Vec2 position, velocity;    ///< world units; world units per second
+  std::optional<Vec2> goal;   ///< none: stands, but still steps aside
+  float radius = 8;           ///< world units [Limit: > 0]
+  float maxSpeed = 120;       ///< world units per second [Limit: >= 0]
+  int group = 0;              ///< carried untouched; picks a stream velocity
+  bool isJammed = false;      ///< no permitted velocity on the last step
+};
+
+/// A gate a routed walker heads for, then counts as passed once its centre
+/// crosses the infinite line through a and b. The walker aims at the nearest
+/// point of the segment, kept one radius in from each end.
+struct Waypoint {
+  Vec2 a, b;
+};
+
+/// What a walker is about to decide and why: the teaching view. Computed by
+/// the same per-agent functions as the step, from the current state.
+struct AgentExplain {
+  Vec2 preferred;                        ///< wish after jitter, units/s
+  Vec2 chosen;                           ///< the velocity the solve picks
+  bool jammed = false;                   ///< the program was infeasible
+  std::vector<std::size_t> neighbours;   ///< nearest first
+  std::vector<Line> obstacleLines;       ///< never relaxed
+  std::vector<Line> agentLines;          ///< one per neighbour, same order
+};
+
+/// Counts over the last step.
+struct StepStats {
+  std::size_t jammed = 0;       ///< walkers with no permitted velocity
+  std::size_t arrived = 0;      ///< walkers standing on their goal
+};
+
+/// A read-only snapshot of the state for renderers and exporters. The spans
+/// stay valid until the crowd is next changed or advanced.
+struct FrameView {
+  std::span<const float> px, py, vx, vy, radius;
+  std::span<const std::int32_t> group;
+  std::span<const std::uint8_t> jammed;
+  std::span<const std::uint64_t> id;
+  std::uint64_t step = 0;
+  double time = 0;
+};
+
+class World;
+class Backend;
+enum class BackendKind;
+
+class Crowd {
+ public:
+  explicit Crowd(Settings = {});
+  ~Crowd();
+  Crowd(Crowd&&) noexcept;
+  Crowd& operator=(Crowd&&) noexcept;
+  Crowd(const Crowd&) = delete;
+  Crowd& operator=(const Crowd&) = delete;
+
+  Settings settings;  ///< editable between steps; takes effect at the next
+
+  /// Appends a walker and returns its index.
+  std::size_t add(Vec2 at, std::optional<Vec2> goal = {}, float radius = 8, float maxSpeed = 120,
+                  int group = 0);
+  std::size_t count() const;
+  Agent agent(std::size_t i) const;            ///< a copy
+  void setAgent(std::size_t i, const Agent&);  ///< edit or shove between steps
+  /// Removes every walker the predicate picks; keeps the others' order.
+  void removeAgents(const std::function<bool(const Agent&)>&);
+  /// A stable id, unique in this crowd, from add() until removal.
+  std::uint64_t id(std::size_t i) const;
+
+  /// A closed outline, either winding, convex or not; walkers stay outside.
+  void addObstacle(std::span<const Vec2> outline);
+  void addObstacle(Rect);
+  /// A polyline of zero thickness, held from both sides and at bends.
+  void addWall(std::span<const Vec2> polyline);
+  void addWall(Vec2 from, Vec2 to);
+  void removeAllObstacles();
+  /// What was added, as given.
+  std::span<const std::vector<Vec2>> obstacles() const;
+  std::span<const std::vector<Vec2>> walls() const;
+
+  /// Replaces goals with a rule: called once per walker per step on the
+  /// calling thread, in index order. Empty: goals (or routes, streams).
+  std::function<Vec2(const Agent&)> preferredVelocity;
+
+  /// Walkers of `group` wish for this constant velocity instead of a goal
+  /// (a corridor stream); std::nullopt returns them to goals.
+  void setGroupVelocity(int group, std::optional<Vec2> velocity);
+  /// Adds a route of gates and returns its number.
+  int addRoute(std::vector<Waypoint> gates);
+  /// Sends walker i along a route (-1: none), from its first gate; after the
+  /// last gate it heads for its goal.
+  void setRoute(std::size_t i, int route);
+  /// The route and next gate of walker i (gate == route size once through).
+  std::pair<int, int> routeOf(std::size_t i) const;
+
+  void advance();             ///< one 1/60 s step
+  void advance(double by);    ///< equal steps of at most settings.maxStep
+
+  std::uint64_t stepCount() const;  ///< steps taken since construction
+  double time() const;              ///< simulated seconds since construction
+  StepStats lastStats() const;
+  FrameView frame() const;
+  AgentExplain explain(std::size_t i) const;
+  /// A 64-bit hash of the whole state (positions, velocities, flags, ids).
+  std::uint64_t stateHash() const;
+
+  /// Picks where steps run. Auto takes CUDA when a device is present, else
+  /// the CPU. Returns false (and says why in `message`) when the kind asked
+  /// for is unavailable; the crowd then keeps its current backend. On
+  /// success with Auto, `message` names the choice.
+  bool setBackend(BackendKind kind, std::string* message = nullptr);
+  const char* backendName() const;
+
+  World& world();              ///< the SoA state (host copy), for backends and tools
+  const World& world() const;
+
+ private:
+  const World& synced() const;  ///< pulls device state first
+  World& edit();                ///< pulls, then marks the host copy changed
+
+  std::unique_ptr<World> world_;
+  std::unique_ptr<Backend> backend_;
+};
+
+}  // namespace throng

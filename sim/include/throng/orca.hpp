@@ -1,0 +1,254 @@
+#pragma once
+// ORCA per-agent math: the half-planes and the incremental 2-D linear
+// program of RVO2, written once for the CPU backend and the CUDA kernels.
+//
+// Design note. A walker A with velocity v and a neighbour B define the
+// velocity obstacle VO: relative velocities that bring them within r_A + r_B
+// inside tau seconds, a cone truncated by a disc of radius (r_A+r_B)/tau
+// centred at relPos/tau. u is the smallest change to the relative velocity
+// that leaves VO. A permits itself the half-plane through v + u/2 whose
+// normal is u; B draws the mirror line, so each takes half. Obstacles do
+// not move: the walker takes all of the change and those lines are never
+// relaxed. The new velocity is the permitted one nearest the preferred one
+// within maxSpeed (linearProgram2); when none exists, linearProgram3 keeps
+// the obstacle lines and minimises the largest penetration of the agent
+// lines, and the walker is jammed for that step.
+//
+// A Line permits the velocities on the left of `direction` through `point`:
+// v is permitted iff det(direction, point - v) <= 0.
+//
+// Two deterministic rules go beyond RVO2 (both only where RVO2 degenerates):
+//  - Head-on: when a pair is on a collision course and their relative
+//    velocity lies along the line of centres, the cut-off projection is pure
+//    braking, and a slow pair brakes to a standstill facing each other. We
+//    turn the projection normal by a fixed angle (within the cut-off arc, so
+//    the line still supports the VO) so both pass on their right. Both sides
+//    of the pair turn the same way, so reciprocity holds exactly.
+//  - Coincident centres: RVO2 gets a NaN line. We push the pair apart along
+//    a direction hashed from their two ids, opposite for each.
+#include <cstdint>
+
+#include "throng/hd.hpp"
+#include "throng/settings.hpp"
+#include "throng/vec2.hpp"
+
+namespace throng {
+
+/// One half-plane of permitted velocities: those left of `direction` through
+/// `point` (det(direction, point - v) <= 0). `direction` is a unit vector.
+struct Line {
+  Vec2 point, direction;
+};
+
+inline constexpr float kOrcaEpsilon = 0.00001f;
+/// cos of the head-on turn (about 11.5 degrees), and its sine.
+inline constexpr float kHeadOnCos = 0.98f;
+inline constexpr float kHeadOnSin = 0.19899749f;  // sqrt(1 - 0.98^2)
+inline constexpr int kMaxLines = kMaxNeighbors + kMaxObstacleLines;
+
+/// 64-bit mix (splitmix64 finaliser): the counter-based hash under jitter
+/// and every other deterministic choice.
+THRONG_HD constexpr std::uint64_t mix64(std::uint64_t z) {
+  z += 0x9E3779B97F4A7C15ull;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+/// A float in [-1, 1) from the top 24 bits of h: exact, no rounding.
+THRONG_HD constexpr float unitFromBits(std::uint64_t h) {
+  return static_cast<float>(static_cast<std::int32_t>(h >> 40) - (1 << 23)) * (1.0f / (1 << 23));
+}
+
+/// A unit vector hashed from h, with no transcendental functions.
+THRONG_HD Vec2 hashedDirection(std::uint64_t h) {
+  Vec2 d{unitFromBits(h), unitFromBits(mix64(h))};
+  const float len2 = d.lengthSquared();
+  if (len2 < 1e-6f) return {1, 0};
+  return d / std::sqrt(len2);
+}
+
+/// The ORCA line agent A draws for neighbour B.
+///  relPos = pB - pA, relVel = vA - vB, combinedRadius = rA + rB,
+///  invTau = 1 / timeHorizon, invDt = 1 / step (used while overlapping),
+///  idA, idB = stable ids (for coincident centres).
+THRONG_HD Line agentLine(Vec2 velocity, Vec2 relPos, Vec2 relVel, float combinedRadius, float invTau,
+                         float invDt, std::uint64_t idA, std::uint64_t idB) {
+  const float distSq = relPos.lengthSquared();
+  const float combinedRadiusSq = combinedRadius * combinedRadius;
+  Line line;
+  Vec2 u;
+  if (distSq > combinedRadiusSq) {
+    // No collision yet: project relVel on the boundary of the truncated cone.
+    const Vec2 w = relVel - invTau * relPos;  // from the cut-off centre to relVel
+    const float wLengthSq = w.lengthSquared();
+    const float dotProduct1 = dot(w, relPos);
+    if (dotProduct1 < 0.0f && dotProduct1 * dotProduct1 > combinedRadiusSq * wLengthSq) {
+      // Project on the cut-off circle.
+      const float wLength = std::sqrt(wLengthSq);
+      Vec2 unitW = w / wLength;
+      if (wLength < combinedRadius * invTau) {
+        // On a collision course. Head-on rule: keep the normal at least the
+        // fixed angle off the line of centres, turned the way it already
+        // leans (counter-clockwise on a tie: each passes on its right). The
+        // turned normal stays inside the cut-off arc (half-angle acos(r/d)).
+        const float dist = std::sqrt(distSq);
+        const Vec2 axis = relPos / -dist;  // from B towards A
+        const float cosAngle = dot(unitW, axis);
+        float cosTurn = combinedRadius / dist;
+        if (cosTurn < kHeadOnCos) cosTurn = kHeadOnCos;
+        if (cosAngle > cosTurn) {
+          const float sinTurn = cosTurn == kHeadOnCos ? kHeadOnSin : std::sqrt(1.0f - cosTurn * cosTurn);
+          const float side = det(axis, unitW) >= 0.0f ? 1.0f : -1.0f;
+          unitW = axis * cosTurn + perpLeft(axis) * (side * sinTurn);
+        }
+      }
+      line.direction = Vec2{unitW.y, -unitW.x};
+      u = (combinedRadius * invTau - dot(w, unitW)) * unitW;
+    } else {
+      // Project on a leg.
+      const float leg = std::sqrt(distSq - combinedRadiusSq);
+      if (det(relPos, w) > 0.0f) {
+        line.direction = Vec2{relPos.x * leg - relPos.y * combinedRadius,
+                              relPos.x * combinedRadius + relPos.y * leg} / distSq;
+      } else {
+        line.direction = -Vec2{relPos.x * leg + relPos.y * combinedRadius,
+                               -relPos.x * combinedRadius + relPos.y * leg} / distSq;
+      }
+      u = dot(relVel, line.direction) * line.direction - relVel;
+    }
+  } else {
+    // Overlapping: leave the overlap within this step.
+    const Vec2 w = relVel - invDt * relPos;
+    const float wLengthSq = w.lengthSquared();
+    Vec2 unitW;
+    float wLength;
+    if (wLengthSq > 1e-12f * (1.0f + combinedRadiusSq * invDt * invDt)) {
+      wLength = std::sqrt(wLengthSq);
+      unitW = w / wLength;
+    } else {
+      // Coincident and at rest relative to each other: split along a
+      // direction hashed from the pair, away from each other.
+      const std::uint64_t lo = idA < idB ? idA : idB, hi = idA < idB ? idB : idA;
+      unitW = hashedDirection(mix64(lo * 0x100000001B3ull ^ mix64(hi)));
+      if (idA > idB) unitW = -unitW;
+      wLength = dot(w, unitW);
+    }
+    line.direction = Vec2{unitW.y, -unitW.x};
+    u = (combinedRadius * invDt - wLength) * unitW;
+  }
+  line.point = velocity + 0.5f * u;
+  return line;
+}
+
+/// Solves for the point of line `lineNo` closest to optVelocity (or furthest
+/// along it when directionOpt) that satisfies lines [0, lineNo) and |v| <=
+/// radius. Returns false when no such point exists.
+THRONG_HD bool linearProgram1(const Line* lines, int lineNo, float radius, Vec2 optVelocity,
+                              bool directionOpt, Vec2& result) {
+  const Line& L = lines[lineNo];
+  const float dotProduct = dot(L.point, L.direction);
+  const float discriminant = dotProduct * dotProduct + radius * radius - L.point.lengthSquared();
+  if (discriminant < 0.0f) return false;  // the speed circle misses the line
+  const float sqrtDiscriminant = std::sqrt(discriminant);
+  float tLeft = -dotProduct - sqrtDiscriminant;
+  float tRight = -dotProduct + sqrtDiscriminant;
+  for (int i = 0; i < lineNo; ++i) {
+    const float denominator = det(L.direction, lines[i].direction);
+    const float numerator = det(lines[i].direction, L.point - lines[i].point);
+    if (std::fabs(denominator) <= kOrcaEpsilon) {
+      if (numerator < 0.0f) return false;  // parallel and excluded
+      continue;
+    }
+    const float t = numerator / denominator;
+    if (denominator >= 0.0f) {
+      if (t < tRight) tRight = t;  // line i bounds line lineNo on the right
+    } else {
+      if (t > tLeft) tLeft = t;    // ... or on the left
+    }
+    if (tLeft > tRight) return false;
+  }
+  if (directionOpt) {
+    result = dot(optVelocity, L.direction) > 0.0f ? L.point + tRight * L.direction
+                                                  : L.point + tLeft * L.direction;
+  } else {
+    const float t = dot(L.direction, optVelocity - L.point);
+    result = L.point + (t < tLeft ? tLeft : (t > tRight ? tRight : t)) * L.direction;
+  }
+  return true;
+}
+
+/// The permitted velocity nearest optVelocity (or furthest in the unit
+/// direction optVelocity when directionOpt) within |v| <= radius. Returns
+/// lineCount on success, else the index of the first line it could not meet
+/// (result then holds the best velocity before that line).
+THRONG_HD int linearProgram2(const Line* lines, int lineCount, float radius, Vec2 optVelocity,
+                             bool directionOpt, Vec2& result) {
+  if (directionOpt) {
+    result = optVelocity * radius;
+  } else if (optVelocity.lengthSquared() > radius * radius) {
+    result = optVelocity.normalized() * radius;
+  } else {
+    result = optVelocity;
+  }
+  for (int i = 0; i < lineCount; ++i) {
+    if (det(lines[i].direction, lines[i].point - result) > 0.0f) {
+      const Vec2 tempResult = result;
+      if (!linearProgram1(lines, i, radius, optVelocity, directionOpt, result)) {
+        result = tempResult;
+        return i;
+      }
+    }
+  }
+  return lineCount;
+}
+
+/// The infeasible case: keeps lines [0, obstacleLineCount) and minimises the
+/// largest penetration of the agent lines from beginLine on.
+THRONG_HD void linearProgram3(const Line* lines, int lineCount, int obstacleLineCount, int beginLine,
+                              float radius, Vec2& result) {
+  float distance = 0.0f;
+  Line projLines[kMaxLines];
+  for (int i = beginLine; i < lineCount; ++i) {
+    if (det(lines[i].direction, lines[i].point - result) <= distance) continue;
+    // result does not satisfy line i by more than the current penetration.
+    int projCount = 0;
+    for (int j = 0; j < obstacleLineCount; ++j) projLines[projCount++] = lines[j];
+    for (int j = obstacleLineCount; j < i; ++j) {
+      Line line;
+      const float determinant = det(lines[i].direction, lines[j].direction);
+      if (std::fabs(determinant) <= kOrcaEpsilon) {
+        if (dot(lines[i].direction, lines[j].direction) > 0.0f) continue;  // same direction
+        line.point = 0.5f * (lines[i].point + lines[j].point);            // opposite
+      } else {
+        line.point = lines[i].point +
+                     (det(lines[j].direction, lines[i].point - lines[j].point) / determinant) *
+                         lines[i].direction;
+      }
+      line.direction = (lines[j].direction - lines[i].direction).normalized();
+      projLines[projCount++] = line;
+    }
+    const Vec2 tempResult = result;
+    if (linearProgram2(projLines, projCount, radius, Vec2{-lines[i].direction.y, lines[i].direction.x},
+                       true, result) < projCount) {
+      // Cannot happen in exact arithmetic (result is feasible for this
+      // program); on a rounding failure keep the previous result.
+      result = tempResult;
+    }
+    distance = det(lines[i].direction, lines[i].point - result);
+  }
+}
+
+/// Solves the whole program; returns true when it was feasible, false when
+/// the walker is jammed (linearProgram3 then chose the velocity).
+THRONG_HD bool solveVelocity(const Line* lines, int lineCount, int obstacleLineCount, float maxSpeed,
+                             Vec2 preferred, Vec2& result) {
+  const int lineFail = linearProgram2(lines, lineCount, maxSpeed, preferred, false, result);
+  if (lineFail < lineCount) {
+    linearProgram3(lines, lineCount, obstacleLineCount, lineFail, maxSpeed, result);
+    return false;
+  }
+  return true;
+}
+
+}  // namespace throng

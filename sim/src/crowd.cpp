@@ -1,0 +1,281 @@
+// Crowd: the facade over World.
+#include "throng/crowd.hpp"
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+#include <cstring>
+
+#include "throng/backend.hpp"
+#include "throng/world.hpp"
+
+namespace throng {
+
+namespace {
+bool finite(Vec2 v) { return std::isfinite(v.x) && std::isfinite(v.y); }
+float validRadius(float r) { return std::isfinite(r) && r > 0 ? r : 1e-3f; }
+float validSpeed(float s) { return std::isfinite(s) && s > 0 ? s : 0.0f; }
+
+/// Drops repeated consecutive points (and a closing repeat of the first).
+std::vector<Vec2> cleaned(std::span<const Vec2> pts, bool closed) {
+  std::vector<Vec2> out;
+  for (const Vec2& p : pts) {
+    if (!finite(p)) continue;
+    if (out.empty() || !(out.back() == p)) out.push_back(p);
+  }
+  if (closed) while (out.size() > 1 && out.front() == out.back()) out.pop_back();
+  return out;
+}
+}  // namespace
+
+Crowd::Crowd(Settings s) : settings(s), world_(std::make_unique<World>()), backend_(makeCpuBackend()) {}
+Crowd::~Crowd() = default;
+Crowd::Crowd(Crowd&&) noexcept = default;
+Crowd& Crowd::operator=(Crowd&&) noexcept = default;
+
+std::size_t Crowd::add(Vec2 at, std::optional<Vec2> goal, float radius, float maxSpeed, int group) {
+  assert(finite(at) && "walker position must be finite");
+  World& w = edit();
+  const std::size_t i = w.size();
+  w.resize(i + 1);
+  w.px[i] = at.x;
+  w.py[i] = at.y;
+  w.vx[i] = w.vy[i] = 0;
+  w.radius[i] = validRadius(radius);
+  w.maxSpeed[i] = validSpeed(maxSpeed);
+  w.hasGoal[i] = goal && finite(*goal);
+  w.gx[i] = w.hasGoal[i] ? goal->x : 0;
+  w.gy[i] = w.hasGoal[i] ? goal->y : 0;
+  w.group[i] = group;
+  w.route[i] = -1;
+  w.gate[i] = 0;
+  w.jammed[i] = 0;
+  w.id[i] = w.nextId++;
+  return i;
+}
+
+std::size_t Crowd::count() const { return world_->size(); }
+Agent Crowd::agent(std::size_t i) const { return synced().agentAt(i); }
+std::uint64_t Crowd::id(std::size_t i) const { return world_->id[i]; }
+
+void Crowd::setAgent(std::size_t i, const Agent& a) {
+  World& w = edit();
+  assert(i < w.size());
+  assert(finite(a.position) && finite(a.velocity));
+  w.px[i] = a.position.x;
+  w.py[i] = a.position.y;
+  w.vx[i] = a.velocity.x;
+  w.vy[i] = a.velocity.y;
+  w.hasGoal[i] = a.goal && finite(*a.goal);
+  w.gx[i] = w.hasGoal[i] ? a.goal->x : 0;
+  w.gy[i] = w.hasGoal[i] ? a.goal->y : 0;
+  w.radius[i] = validRadius(a.radius);
+  w.maxSpeed[i] = validSpeed(a.maxSpeed);
+  w.group[i] = a.group;
+  w.jammed[i] = a.isJammed;
+}
+
+void Crowd::removeAgents(const std::function<bool(const Agent&)>& pick) {
+  World& w = edit();
+  std::vector<std::uint8_t> remove(w.size());
+  bool any = false;
+  for (std::size_t i = 0; i < w.size(); ++i) any |= (remove[i] = pick(w.agentAt(i)) ? 1 : 0);
+  if (any) w.erase(remove);
+}
+
+void Crowd::addObstacle(std::span<const Vec2> outline) {
+  std::vector<Vec2> loop = cleaned(outline, true);
+  if (loop.size() < 2) return;
+  // Counter-clockwise (positive area): the solid lies left of every edge.
+  double area = 0;
+  for (std::size_t i = 0; i < loop.size(); ++i) {
+    const Vec2 a = loop[i], b = loop[(i + 1) % loop.size()];
+    area += static_cast<double>(a.x) * b.y - static_cast<double>(b.x) * a.y;
+  }
+  if (area < 0) std::reverse(loop.begin(), loop.end());
+  World& w = edit();
+  w.obstacles.outlines.emplace_back(outline.begin(), outline.end());
+  w.obstacles.addLoop(loop);
+}
+
+void Crowd::addObstacle(Rect r) {
+  const Vec2 pts[4] = {{r.x, r.y}, {r.x + r.width, r.y}, {r.x + r.width, r.y + r.height}, {r.x, r.y + r.height}};
+  addObstacle(std::span<const Vec2>(pts, 4));
+}
+
+void Crowd::addWall(std::span<const Vec2> polyline) {
+  std::vector<Vec2> pts = cleaned(polyline, false);
+  if (pts.size() < 2) return;
+  // Along the polyline and back: each segment is an edge from both sides.
+  std::vector<Vec2> loop(pts);
+  for (std::size_t i = pts.size() - 1; i-- > 1;) loop.push_back(pts[i]);
+  World& w = edit();
+  w.obstacles.walls.emplace_back(polyline.begin(), polyline.end());
+  w.obstacles.addLoop(loop);
+}
+
+void Crowd::addWall(Vec2 from, Vec2 to) {
+  const Vec2 pts[2] = {from, to};
+  addWall(std::span<const Vec2>(pts, 2));
+}
+
+void Crowd::removeAllObstacles() {
+  ObstacleSet& o = edit().obstacles;
+  const std::uint64_t version = o.version + 1;
+  o = ObstacleSet{};
+  o.version = version;
+}
+
+std::span<const std::vector<Vec2>> Crowd::obstacles() const { return world_->obstacles.outlines; }
+std::span<const std::vector<Vec2>> Crowd::walls() const { return world_->obstacles.walls; }
+
+void Crowd::setGroupVelocity(int group, std::optional<Vec2> velocity) {
+  World& w = edit();
+  const auto it = std::lower_bound(w.streamGroups.begin(), w.streamGroups.end(), group);
+  const auto k = static_cast<std::size_t>(it - w.streamGroups.begin());
+  const bool present = it != w.streamGroups.end() && *it == group;
+  if (velocity && finite(*velocity)) {
+    if (present) {
+      w.streamVelocity[k] = *velocity;
+    } else {
+      w.streamGroups.insert(it, group);
+      w.streamVelocity.insert(w.streamVelocity.begin() + static_cast<std::ptrdiff_t>(k), *velocity);
+    }
+  } else if (present) {
+    w.streamGroups.erase(it);
+    w.streamVelocity.erase(w.streamVelocity.begin() + static_cast<std::ptrdiff_t>(k));
+  }
+}
+
+int Crowd::addRoute(std::vector<Waypoint> gates) {
+  World& w = edit();
+  w.routes.push_back(std::move(gates));
+  return static_cast<int>(w.routes.size()) - 1;
+}
+
+void Crowd::setRoute(std::size_t i, int route) {
+  World& w = edit();
+  assert(i < w.size());
+  w.route[i] = route >= 0 && route < static_cast<int>(w.routes.size()) ? route : -1;
+  w.gate[i] = 0;
+}
+
+std::pair<int, int> Crowd::routeOf(std::size_t i) const { return {synced().route[i], synced().gate[i]}; }
+
+void Crowd::advance() { advance(1.0 / 60); }
+
+void Crowd::advance(double by) {
+  if (!(by > 0) || !std::isfinite(by)) return;
+  const Settings s = sanitized(settings);
+  // Equal steps of at most maxStep; the tolerance makes 1/30 two 1/60s.
+  const double steps = std::max(1.0, std::ceil(by / s.maxStep - 1e-9));
+  const double dt = by / steps;
+  for (double k = 0; k < steps; ++k) {
+    backend_->step(*world_, s, static_cast<float>(dt), preferredVelocity);
+    ++world_->step;
+    world_->time += dt;
+  }
+}
+
+std::uint64_t Crowd::stepCount() const { return world_->step; }
+double Crowd::time() const { return world_->time; }
+StepStats Crowd::lastStats() const { return synced().stats; }
+
+FrameView Crowd::frame() const {
+  const World& w = synced();
+  FrameView f;
+  f.px = w.px; f.py = w.py; f.vx = w.vx; f.vy = w.vy; f.radius = w.radius;
+  f.group = w.group; f.jammed = w.jammed; f.id = w.id;
+  f.step = w.step;
+  f.time = w.time;
+  return f;
+}
+
+AgentExplain Crowd::explain(std::size_t i) const {
+  // The next step's decision for walker i, through the step's own functions.
+  const Settings s = sanitized(settings);
+  const float dt = static_cast<float>(std::min(1.0 / 60, s.maxStep));
+  synced();
+  World& w = *world_;  // the grid is scratch: rebuilding it changes no state
+  w.buildGrid(s);
+  if (!w.obstacles.vertices.empty() && w.obstacles.cols == 0) w.obstacles.rebuildGrid();
+  AgentExplain out;
+  bool landing = false;
+  out.preferred = preferredVelocity
+                      ? jitterWish(preferredVelocity(w.agentAt(i)), w.maxSpeed[i], s.jitter, s.seed, w.id[i], w.step)
+                      : w.wishOf(i, s, dt, landing);
+  auto ss = std::make_unique<SolveScratch>();
+  out.jammed = !solveAgent(w.view(), w.scratch.gridView(), w.obstacles.view(), w.solveParams(s, dt),
+                           static_cast<std::int32_t>(i), out.preferred, out.chosen, *ss);
+  out.neighbours.assign(ss->neighbors, ss->neighbors + ss->neighborCount);
+  out.obstacleLines.assign(ss->lines, ss->lines + ss->obstacleLineCount);
+  out.agentLines.assign(ss->lines + ss->obstacleLineCount, ss->lines + ss->lineCount);
+  return out;
+}
+
+std::uint64_t Crowd::stateHash() const {
+  const World& w = synced();
+  std::uint64_t h = mix64(w.step ^ (static_cast<std::uint64_t>(w.size()) << 32));
+  auto bits = [](float f) { std::uint32_t u; std::memcpy(&u, &f, 4); return static_cast<std::uint64_t>(u); };
+  for (std::size_t i = 0; i < w.size(); ++i) {
+    h = mix64(h ^ w.id[i]);
+    h = mix64(h ^ (bits(w.px[i]) | bits(w.py[i]) << 32));
+    h = mix64(h ^ (bits(w.vx[i]) | bits(w.vy[i]) << 32));
+    h = mix64(h ^ (w.jammed[i] | static_cast<std::uint64_t>(static_cast<std::uint32_t>(w.gate[i])) << 8));
+  }
+  return h;
+}
+
+World& Crowd::world() { return edit(); }
+const World& Crowd::world() const { return synced(); }
+
+const World& Crowd::synced() const {
+  backend_->pull(*world_);
+  return *world_;
+}
+
+World& Crowd::edit() {
+  backend_->pull(*world_);
+  backend_->pushed();
+  return *world_;
+}
+
+bool Crowd::setBackend(BackendKind kind, std::string* message) {
+  std::string why;
+  std::unique_ptr<Backend> next;
+  if (kind == BackendKind::Cpu) {
+    next = makeCpuBackend();
+  } else {
+    next = makeCudaBackend(&why);
+    if (!next && kind == BackendKind::Cuda) {
+      if (message) *message = "CUDA backend unavailable: " + why;
+      return false;
+    }
+    if (!next) {
+      next = makeCpuBackend();
+      if (message) *message = "using the CPU backend (" + why + ")";
+    } else if (message) {
+      *message = "using the CUDA backend";
+    }
+  }
+  backend_->pull(*world_);
+  backend_ = std::move(next);
+  backend_->pushed();
+  return true;
+}
+
+const char* Crowd::backendName() const { return backend_->name(); }
+
+namespace {
+class CpuBackend final : public Backend {
+ public:
+  const char* name() const override { return "cpu"; }
+  void step(World& w, const Settings& s, float dt, const std::function<Vec2(const Agent&)>& closure) override {
+    w.stepCpu(s, dt, closure, s.threads);
+  }
+};
+}  // namespace
+
+std::unique_ptr<Backend> makeCpuBackend() { return std::make_unique<CpuBackend>(); }
+
+}  // namespace throng

@@ -1,0 +1,75 @@
+#include "thread_pool.hpp"
+
+#include <algorithm>
+
+namespace throng {
+
+int resolveThreads(int threads) {
+  if (threads > 0) return std::min(threads, 256);
+  const unsigned hw = std::thread::hardware_concurrency();
+  return hw == 0 ? 1 : static_cast<int>(std::min(hw, 256u));
+}
+
+ThreadPool::ThreadPool(int threads) {
+  for (int w = 1; w < threads; ++w) workers_.emplace_back([this, w] { run(w); });
+}
+
+ThreadPool::~ThreadPool() {
+  {
+    std::lock_guard lock(mutex_);
+    stop_ = true;
+  }
+  wake_.notify_all();
+  for (auto& t : workers_) t.join();
+}
+
+static void chunk(std::size_t n, int parts, int part, std::size_t& begin, std::size_t& end) {
+  begin = n * static_cast<std::size_t>(part) / static_cast<std::size_t>(parts);
+  end = n * static_cast<std::size_t>(part + 1) / static_cast<std::size_t>(parts);
+}
+
+void ThreadPool::parallelFor(std::size_t n, const std::function<void(std::size_t, std::size_t)>& fn) {
+  if (workers_.empty() || n < 64) {
+    if (n > 0) fn(0, n);
+    return;
+  }
+  {
+    std::lock_guard lock(mutex_);
+    job_ = &fn;
+    n_ = n;
+    pending_ = static_cast<int>(workers_.size());
+    ++generation_;
+  }
+  wake_.notify_all();
+  std::size_t begin, end;
+  chunk(n, size(), 0, begin, end);
+  fn(begin, end);
+  std::unique_lock lock(mutex_);
+  done_.wait(lock, [&] { return pending_ == 0; });
+  job_ = nullptr;
+}
+
+void ThreadPool::run(int worker) {
+  std::uint64_t seen = 0;
+  for (;;) {
+    const std::function<void(std::size_t, std::size_t)>* job;
+    std::size_t n;
+    {
+      std::unique_lock lock(mutex_);
+      wake_.wait(lock, [&] { return stop_ || generation_ != seen; });
+      if (stop_) return;
+      seen = generation_;
+      job = job_;
+      n = n_;
+    }
+    std::size_t begin, end;
+    chunk(n, size(), worker, begin, end);
+    (*job)(begin, end);
+    {
+      std::lock_guard lock(mutex_);
+      if (--pending_ == 0) done_.notify_one();
+    }
+  }
+}
+
+}  // namespace throng

@@ -1,0 +1,239 @@
+// World: the SoA state and the CPU reference step.
+#include "throng/world.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "thread_pool.hpp"
+
+namespace throng {
+
+World::World() = default;
+World::~World() = default;
+
+void World::resize(std::size_t n) {
+  px.resize(n); py.resize(n); vx.resize(n); vy.resize(n);
+  radius.resize(n, 8); maxSpeed.resize(n, 120);
+  jammed.resize(n); hasGoal.resize(n); gx.resize(n); gy.resize(n);
+  group.resize(n); route.resize(n, -1); gate.resize(n); id.resize(n);
+}
+
+template <class T>
+static void eraseMarked(std::vector<T>& v, const std::vector<std::uint8_t>& remove) {
+  std::size_t out = 0;
+  for (std::size_t i = 0; i < v.size(); ++i)
+    if (!remove[i]) v[out++] = v[i];
+  v.resize(out);
+}
+
+void World::erase(const std::vector<std::uint8_t>& remove) {
+  eraseMarked(px, remove); eraseMarked(py, remove); eraseMarked(vx, remove); eraseMarked(vy, remove);
+  eraseMarked(radius, remove); eraseMarked(maxSpeed, remove); eraseMarked(jammed, remove);
+  eraseMarked(hasGoal, remove); eraseMarked(gx, remove); eraseMarked(gy, remove);
+  eraseMarked(group, remove); eraseMarked(route, remove); eraseMarked(gate, remove); eraseMarked(id, remove);
+}
+
+AgentsView World::view() const {
+  AgentsView v;
+  v.px = px.data(); v.py = py.data(); v.vx = vx.data(); v.vy = vy.data();
+  v.radius = radius.data(); v.maxSpeed = maxSpeed.data(); v.id = id.data();
+  v.count = static_cast<std::int32_t>(px.size());
+  return v;
+}
+
+const Vec2* World::streamOf(std::int32_t g) const {
+  const auto it = std::lower_bound(streamGroups.begin(), streamGroups.end(), g);
+  if (it == streamGroups.end() || *it != g) return nullptr;
+  return &streamVelocity[static_cast<std::size_t>(it - streamGroups.begin())];
+}
+
+Agent World::agentAt(std::size_t i) const {
+  Agent a;
+  a.position = {px[i], py[i]};
+  a.velocity = {vx[i], vy[i]};
+  if (hasGoal[i]) a.goal = Vec2{gx[i], gy[i]};
+  a.radius = radius[i];
+  a.maxSpeed = maxSpeed[i];
+  a.group = group[i];
+  a.isJammed = jammed[i] != 0;
+  return a;
+}
+
+AgentGridView StepScratch::gridView() const {
+  AgentGridView g;
+  g.origin = origin;
+  g.invCell = invCell;
+  g.cols = cols;
+  g.rows = rows;
+  g.cellStart = cellStart.data();
+  g.sortedIndex = sortedIndex.data();
+  g.sx = sx.data();
+  g.sy = sy.data();
+  return g;
+}
+
+void World::buildGrid(const Settings& s) {
+  StepScratch& sc = scratch;
+  const std::size_t n = size();
+  float minX = std::numeric_limits<float>::max(), minY = minX;
+  float maxX = std::numeric_limits<float>::lowest(), maxY = maxX;
+  for (std::size_t i = 0; i < n; ++i) {
+    minX = std::min(minX, px[i]); maxX = std::max(maxX, px[i]);
+    minY = std::min(minY, py[i]); maxY = std::max(maxY, py[i]);
+  }
+  if (n == 0) minX = minY = maxX = maxY = 0;
+  // The cell is at least the perception radius; grown so there are at most
+  // about 2 cells per agent (a sparse crowd in a big world stays cheap).
+  float cell = std::max(s.perceptionRadius, 1e-6f);
+  const double maxCells = 2.0 * static_cast<double>(n) + 64.0;
+  for (;;) {
+    const double c = std::floor((maxX - minX) / cell) + 1.0, r = std::floor((maxY - minY) / cell) + 1.0;
+    if (c * r <= maxCells) break;
+    cell *= static_cast<float>(std::max(1.05, std::sqrt(c * r / maxCells)));
+  }
+  sc.origin = {minX, minY};
+  sc.invCell = 1.0f / cell;
+  sc.cols = static_cast<std::int32_t>((maxX - minX) * sc.invCell) + 1;
+  sc.rows = static_cast<std::int32_t>((maxY - minY) * sc.invCell) + 1;
+  const std::size_t cells = static_cast<std::size_t>(sc.cols) * sc.rows;
+  sc.cellOf.resize(n);
+  sc.cellStart.assign(cells + 1, 0);
+  for (std::size_t i = 0; i < n; ++i) {
+    const int cx = gridCoord(px[i], sc.origin.x, sc.invCell, sc.cols);
+    const int cy = gridCoord(py[i], sc.origin.y, sc.invCell, sc.rows);
+    sc.cellOf[i] = cy * sc.cols + cx;
+    ++sc.cellStart[sc.cellOf[i] + 1];
+  }
+  for (std::size_t c = 0; c < cells; ++c) sc.cellStart[c + 1] += sc.cellStart[c];
+  sc.sortedIndex.resize(n);
+  sc.sx.resize(n);
+  sc.sy.resize(n);
+  // Stable placement: within a cell, agents stay in index order. The
+  // running counters reuse cellOf's storage order only, never its values.
+  std::vector<std::int32_t>& cursor = sc.cursor;
+  cursor.assign(sc.cellStart.begin(), sc.cellStart.end() - 1);
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::int32_t slot = cursor[sc.cellOf[i]]++;
+    sc.sortedIndex[slot] = static_cast<std::int32_t>(i);
+    sc.sx[slot] = px[i];
+    sc.sy[slot] = py[i];
+  }
+}
+
+SolveParams World::solveParams(const Settings& s, float dt) const {
+  SolveParams sp;
+  sp.invTimeHorizon = 1.0f / s.timeHorizon;
+  sp.invObstacleTimeHorizon = 1.0f / s.obstacleTimeHorizon;
+  sp.invDt = 1.0f / dt;
+  sp.perceptionRadiusSq = s.perceptionRadius * s.perceptionRadius;
+  sp.maxNeighbors = s.maxNeighbors;
+  return sp;
+}
+
+Vec2 World::wishOf(std::size_t i, const Settings& s, float dt, bool& landing) const {
+  landing = false;
+  const Vec2 p{px[i], py[i]};
+  Vec2 wish;
+  if (route[i] >= 0 && gate[i] < static_cast<std::int32_t>(routes[route[i]].size())) {
+    const Waypoint& w = routes[route[i]][gate[i]];
+    const Vec2 toTarget = gateTarget(w.a, w.b, p, radius[i]) - p;
+    wish = toTarget.normalized() * maxSpeed[i];
+  } else if (const Vec2* stream = streamOf(group[i])) {
+    wish = *stream;
+  } else if (hasGoal[i]) {
+    wish = goalWish(p, Vec2{gx[i], gy[i]}, maxSpeed[i], s.slowingRadius, dt, landing);
+  }
+  if (landing) return wish;  // the landing step is exact: no shake
+  return jitterWish(wish, maxSpeed[i], s.jitter, s.seed, id[i], step);
+}
+
+void World::integrate(float dt) {
+  StepScratch& sc = scratch;
+  std::size_t jammedCount = 0, arrived = 0;
+  for (std::size_t i = 0; i < size(); ++i) {
+    const Vec2 from{px[i], py[i]};
+    vx[i] = sc.nvx[i];
+    vy[i] = sc.nvy[i];
+    jammed[i] = sc.njammed[i];
+    jammedCount += jammed[i];
+    Vec2 to = from + Vec2{vx[i], vy[i]} * dt;
+    // The last step lands exactly on the goal when nobody was in the way.
+    if (sc.landing[i] && vx[i] == sc.wishX[i] && vy[i] == sc.wishY[i]) to = {gx[i], gy[i]};
+    px[i] = to.x;
+    py[i] = to.y;
+    if (route[i] >= 0 && gate[i] < static_cast<std::int32_t>(routes[route[i]].size())) {
+      const Waypoint& w = routes[route[i]][gate[i]];
+      if (crossesGate(w.a, w.b, from, to)) ++gate[i];
+    }
+    if (hasGoal[i] && px[i] == gx[i] && py[i] == gy[i]) ++arrived;
+  }
+  stats.jammed = jammedCount;
+  stats.arrived = arrived;
+}
+
+void World::stepCpu(const Settings& s, float dt, const std::function<Vec2(const Agent&)>& closure,
+                    int threads) {
+  const int want = resolveThreads(threads);
+  if (!pool_ || pool_->size() != want) pool_ = std::make_unique<ThreadPool>(want);
+  const std::size_t n = size();
+  StepScratch& sc = scratch;
+
+  // 1. grid (and the obstacle grid, sized to the longest obstacle reach)
+  buildGrid(s);
+  float reach = 0;
+  for (std::size_t i = 0; i < n; ++i) reach = std::max(reach, maxSpeed[i] * s.obstacleTimeHorizon + radius[i]);
+  if (!obstacles.vertices.empty() &&
+      (obstacles.cols == 0 || reach > 2 * obstacles.cell || reach < 0.5f * obstacles.cell)) {
+    obstacles.cell = std::max(reach, 1e-3f);
+    obstacles.rebuildGrid();
+  }
+
+  // 2. preferred velocities
+  sc.wishX.resize(n);
+  sc.wishY.resize(n);
+  sc.landing.resize(n);
+  if (closure) {
+    for (std::size_t i = 0; i < n; ++i) {
+      const Vec2 w = jitterWish(closure(agentAt(i)), maxSpeed[i], s.jitter, s.seed, id[i], step);
+      sc.wishX[i] = w.x;
+      sc.wishY[i] = w.y;
+      sc.landing[i] = 0;
+    }
+  } else {
+    pool_->parallelFor(n, [&](std::size_t b, std::size_t e) {
+      for (std::size_t i = b; i < e; ++i) {
+        bool landing;
+        const Vec2 w = wishOf(i, s, dt, landing);
+        sc.wishX[i] = w.x;
+        sc.wishY[i] = w.y;
+        sc.landing[i] = landing;
+      }
+    });
+  }
+
+  // 3-4. neighbours and ORCA, in grid order for locality; writes new arrays.
+  sc.nvx.resize(n);
+  sc.nvy.resize(n);
+  sc.njammed.resize(n);
+  const AgentsView av = view();
+  const AgentGridView gv = sc.gridView();
+  const ObstacleView ov = obstacles.view();
+  const SolveParams sp = solveParams(s, dt);
+  pool_->parallelFor(n, [&](std::size_t b, std::size_t e) {
+    SolveScratch ss;
+    for (std::size_t slot = b; slot < e; ++slot) {
+      const std::int32_t i = sc.sortedIndex[slot];
+      Vec2 out;
+      const bool ok = solveAgent(av, gv, ov, sp, i, Vec2{sc.wishX[i], sc.wishY[i]}, out, ss);
+      sc.nvx[i] = out.x;
+      sc.nvy[i] = out.y;
+      sc.njammed[i] = ok ? 0 : 1;
+    }
+  });
+
+  // 5. integrate, land, gates
+  integrate(dt);
+}
+
+}  // namespace throng
