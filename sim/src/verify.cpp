@@ -116,14 +116,18 @@ GateReport checkStep(const GateStep& s, const GateGeometry& geometry, float tole
           ++rep.pairsChecked;
           const float gap = sweptDistance(s.from[i], s.to[i], s.from[j], s.to[j]) - rr;
           rep.minGap = std::min(rep.minGap, gap);
-          const bool jammed = s.jammed[i] || s.jammed[j] || startGap < -tolerance * rr;
-          if (jammed) continue;
-          if (gap < rep.minGapUnjammed) {
-            rep.minGapUnjammed = gap;
+          if (s.jammed[i] || s.jammed[j]) continue;
+          // An overlap carried in from an earlier step may persist while it
+          // is undone; it must not deepen. A pair that starts apart must
+          // stay apart.
+          const float floor = std::min(startGap, 0.0f) - tolerance * rr;
+          if (gap < floor) ++rep.unjammedOverlaps;
+          const float excess = gap - std::min(startGap, 0.0f);
+          if (excess < rep.minGapUnjammed) {
+            rep.minGapUnjammed = excess;
             rep.worstA = s.id.empty() ? i : s.id[i];
             rep.worstB = s.id.empty() ? j : s.id[j];
           }
-          if (gap < -tolerance * rr) ++rep.unjammedOverlaps;
         }
       }
   }

@@ -1,0 +1,384 @@
+// Behaviour of Crowd: every promise of the seed, each with a failing counterpart.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "throng/crowd.hpp"
+#include "throng/verify.hpp"
+
+using namespace throng;
+
+namespace {
+constexpr float kTau = 6.2831853f;
+
+/// The seed's quick start: `n` walkers on a ring crossing to the antipode.
+Crowd ring(int n = 60, Settings s = {}, float radius = 440) {
+  Crowd c(s);
+  const Vec2 centre{500, 500};
+  for (int i = 0; i < n; ++i) {
+    const float a = static_cast<float>(i) / n * kTau;
+    const Vec2 spot = centre + Vec2{std::cos(a), std::sin(a)} * radius;
+    c.add(spot, centre - (spot - centre));
+  }
+  return c;
+}
+
+struct RunReport {
+  GateReport gate;
+  int steps = 0;
+  bool allArrived = false;
+  std::size_t jammedSteps = 0;
+};
+
+/// Advances by 1/60 until all arrive or maxSteps, gating every step.
+RunReport run(Crowd& c, int maxSteps, bool stopOnArrival = true) {
+  RunReport r;
+  std::vector<Vec2> from, to;
+  std::vector<float> radius;
+  std::vector<std::uint8_t> jammed;
+  std::vector<GateGeometry> geo;
+  GateGeometry g{c.obstacles(), c.walls()};
+  for (int s = 0; s < maxSteps; ++s) {
+    from.clear();
+    for (std::size_t i = 0; i < c.count(); ++i) from.push_back(c.agent(i).position);
+    c.advance();
+    to.clear(); radius.clear(); jammed.clear();
+    for (std::size_t i = 0; i < c.count(); ++i) {
+      const Agent a = c.agent(i);
+      to.push_back(a.position);
+      radius.push_back(a.radius);
+      jammed.push_back(a.isJammed);
+    }
+    r.gate.merge(checkStep({from, to, radius, jammed, {}}, g));
+    r.jammedSteps += c.lastStats().jammed;
+    r.steps = s + 1;
+    if (stopOnArrival && c.lastStats().arrived == c.count()) {
+      r.allArrived = true;
+      break;
+    }
+  }
+  r.allArrived = c.lastStats().arrived == c.count();
+  return r;
+}
+}  // namespace
+
+TEST_CASE("a head-on pair passes at the sum of radii and both arrive") {
+  Settings s;
+  s.jitter = 0;
+  Crowd c(s);
+  c.add({0, 0}, Vec2{400, 0});
+  c.add({400, 0}, Vec2{0, 0});
+  const RunReport r = run(c, 600);
+  CHECK(r.allArrived);
+  CHECK(r.gate.unjammedOverlaps == 0);
+  CHECK(r.gate.minGap > -0.01f);   // never overlap...
+  CHECK(r.gate.minGap < 2.0f);     // ...but pass close, not in a wide berth
+  CHECK(c.agent(0).position == Vec2{400, 0});  // landed exactly
+  CHECK(c.agent(1).position == Vec2{0, 0});
+}
+
+TEST_CASE("counterfactual: with maxNeighbors 0 the head-on pair collides") {
+  Settings s;
+  s.jitter = 0;
+  s.maxNeighbors = 0;
+  Crowd c(s);
+  c.add({0, 0}, Vec2{400, 0});
+  c.add({400, 0}, Vec2{0, 0});
+  const RunReport r = run(c, 600);
+  CHECK(r.gate.minGap < -15.0f);  // straight through each other
+  CHECK(r.gate.unjammedOverlaps > 0);
+}
+
+TEST_CASE("the seed's ring of sixty arrives with only jammed overlaps") {
+  Crowd c = ring();
+  const RunReport r = run(c, 60 * 40);
+  CHECK(r.allArrived);
+  CHECK(r.steps < 60 * 25);  // the seed: about thirteen seconds
+  CHECK(r.gate.unjammedOverlaps == 0);
+  CHECK(r.gate.maxOverlap < 8.0f);  // a small part of a radius... at most one radius
+  MESSAGE("ring60: steps " << r.steps << ", jammed agent-steps " << r.jammedSteps << ", max overlap "
+                           << r.gate.maxOverlap);
+}
+
+TEST_CASE("replay: the same additions, settings and seed give the same state") {
+  Crowd a = ring(), b = ring();
+  for (int i = 0; i < 300; ++i) { a.advance(); b.advance(); }
+  CHECK(a.stateHash() == b.stateHash());
+  Settings other;
+  other.seed = 1;
+  Crowd c = ring(60, other);
+  for (int i = 0; i < 300; ++i) c.advance();
+  CHECK(c.stateHash() != a.stateHash());  // the seed matters
+}
+
+TEST_CASE("threads: 1 and 2 threads give the same state") {
+  Settings s1, s2;
+  s1.threads = 1;
+  s2.threads = 2;
+  Crowd a = ring(200, s1, 900), b = ring(200, s2, 900);
+  for (int i = 0; i < 240; ++i) { a.advance(); b.advance(); }
+  CHECK(a.stateHash() == b.stateHash());
+}
+
+TEST_CASE("advance(1/30) equals two advance(1/60), and advance(by) splits evenly") {
+  Crowd a = ring(), b = ring();
+  for (int i = 0; i < 60; ++i) {
+    a.advance(1.0 / 30);
+    b.advance(1.0 / 60);
+    b.advance(1.0 / 60);
+  }
+  CHECK(a.stateHash() == b.stateHash());
+  CHECK(a.stepCount() == 120);
+  Crowd c = ring();
+  c.advance(0.1);  // six steps of 1/60
+  CHECK(c.stepCount() == 6);
+}
+
+TEST_CASE("jitter 0 gives a run with no randomness: the seed no longer matters") {
+  Settings s0, s1;
+  s0.jitter = s1.jitter = 0;
+  s1.seed = 99;
+  Crowd a = ring(60, s0), b = ring(60, s1);
+  for (int i = 0; i < 200; ++i) { a.advance(); b.advance(); }
+  CHECK(a.stateHash() == b.stateHash());
+}
+
+TEST_CASE("a slow head-on pair passes with jitter 0 where RVO2 deadlocks") {
+  // r 0.3, dt 0.1, tau 2, preferred speeds of 0.7 and below.
+  for (float speed : {0.7f, 0.4f, 0.2f}) {
+    Settings s;
+    s.jitter = 0;
+    s.timeHorizon = 2;
+    s.obstacleTimeHorizon = 2;
+    s.perceptionRadius = 5;
+    s.maxStep = 0.1;
+    Crowd c(s);
+    c.add({-3, 0}, Vec2{3, 0}, 0.3f, speed);
+    c.add({3, 0}, Vec2{-3, 0}, 0.3f, speed);
+    int steps = 0;
+    for (; steps < 2000 && c.lastStats().arrived < 2; ++steps) c.advance(0.1);
+    INFO("speed " << speed);
+    CHECK(c.lastStats().arrived == 2);
+    // Passing on the right: agent 0 (moving +x) swung to -y.
+    CHECK(steps < 6.0f / speed / 0.1f * 2.0f);
+  }
+}
+
+TEST_CASE("coincident agents separate") {
+  Settings s;
+  s.jitter = 0;
+  Crowd c(s);
+  c.add({0, 0});
+  c.add({0, 0});
+  for (int i = 0; i < 30; ++i) c.advance();
+  const float d = (c.agent(0).position - c.agent(1).position).length();
+  CHECK(std::isfinite(d));
+  CHECK(d >= 16 - 0.01f);
+}
+
+TEST_CASE("a walker with no goal stands but steps aside") {
+  Settings s;
+  s.jitter = 0;
+  Crowd c(s);
+  c.add({0, 0}, Vec2{400, 2});
+  c.add({200, 0});  // stands in the way
+  const RunReport r = run(c, 600, false);
+  CHECK(r.gate.unjammedOverlaps == 0);
+  CHECK(c.agent(0).position == Vec2{400, 2});
+  CHECK(c.agent(1).velocity.length() < 1e-3f);  // back at rest
+  CHECK((c.agent(1).position - Vec2{200, 0}).length() > 0.5f);  // it moved aside
+}
+
+TEST_CASE("slowingRadius eases a walker down as it nears its goal") {
+  Settings s;
+  s.jitter = 0;
+  s.slowingRadius = 100;
+  Crowd c(s);
+  c.add({0, 0}, Vec2{300, 0});
+  for (int i = 0; i < 60 * 2 + 30; ++i) c.advance();  // 2.5 s: 250 units at full speed would pass 200
+  const Agent a = c.agent(0);
+  CHECK(a.position.x > 200);
+  CHECK(a.velocity.x < 120 * 0.9f);
+  CHECK(a.velocity.x > 0);
+  for (int i = 0; i < 600; ++i) c.advance();
+  CHECK(c.agent(0).position == Vec2{300, 0});
+}
+
+TEST_CASE("walls hold from both sides and at bends") {
+  Settings s;
+  s.jitter = 0;
+  Crowd c(s);
+  // A bent wall (an L) between walkers and their goals, from both sides.
+  const Vec2 wall[3] = {{0, -200}, {0, 0}, {200, 0}};
+  c.addWall(std::span<const Vec2>(wall, 3));
+  for (int k = 0; k < 5; ++k) {
+    c.add({-100, -150 + 25.0f * k}, Vec2{100, -150 + 25.0f * k});  // through the long arm, left to right
+    c.add({100, -100 + 20.0f * k}, Vec2{-100, -100 + 20.0f * k});  // from inside the corner outward
+    c.add({50 + 30.0f * k, 100}, Vec2{50 + 30.0f * k, -100});      // down through the short arm
+  }
+  const RunReport r = run(c, 600, false);
+  CHECK(r.gate.maxWallIntrusion <= 1e-2f);
+  for (std::size_t i = 0; i < c.count(); ++i) {
+    const Agent a = c.agent(i);
+    INFO("walker " << i);
+    // Nobody crossed: the long arm's walkers stay on their side of x = 0 when below y = 0, etc.
+    if (i % 3 == 0) CHECK(a.position.x < 0);
+    if (i % 3 == 1) CHECK(a.position.x > 0);
+    if (i % 3 == 2) CHECK(a.position.y > 0);
+  }
+}
+
+TEST_CASE("counterfactual: without the wall the same walkers cross") {
+  Settings s;
+  s.jitter = 0;
+  Crowd c(s);
+  c.add({-100, -150}, Vec2{100, -150});
+  for (int i = 0; i < 600; ++i) c.advance();
+  CHECK(c.agent(0).position.x > 0);
+}
+
+TEST_CASE("obstacles of either winding, convex or not, keep walkers out") {
+  for (bool clockwise : {false, true}) {
+    Settings s;
+    s.jitter = 0;
+    Crowd c(s);
+    // A U-shaped (non-convex) block between walkers and goals.
+    std::vector<Vec2> u = {{-50, -50}, {50, -50}, {50, 50}, {20, 50}, {20, -20}, {-20, -20}, {-20, 50}, {-50, 50}};
+    if (clockwise) std::reverse(u.begin(), u.end());
+    c.addObstacle(u);
+    c.addObstacle(Rect{100, -20, 40, 40});
+    for (int k = 0; k < 6; ++k) {
+      c.add({-150, -60 + 24.0f * k}, Vec2{250, 60 - 24.0f * k});
+      c.add({0, 150 + 10.0f * k}, Vec2{0, -150 - 10.0f * k});  // into the U's mouth and through its floor
+    }
+    const RunReport r = run(c, 900, false);
+    INFO("clockwise " << clockwise);
+    CHECK(r.gate.maxWallIntrusion <= 1e-2f);
+    CHECK(r.gate.unjammedOverlaps == 0);
+  }
+}
+
+TEST_CASE("obstacles are read back as given and removeAllObstacles clears both kinds") {
+  Crowd c;
+  c.addObstacle(Rect{0, 0, 10, 10});
+  c.addWall({0, 0}, {5, 5});
+  REQUIRE(c.obstacles().size() == 1);
+  REQUIRE(c.walls().size() == 1);
+  CHECK(c.obstacles()[0].size() == 4);
+  c.removeAllObstacles();
+  CHECK(c.obstacles().empty());
+  CHECK(c.walls().empty());
+}
+
+TEST_CASE("removeAgents keeps the others' order and ids are stable") {
+  Crowd c;
+  for (int i = 0; i < 5; ++i) c.add({static_cast<float>(i * 50), 0});
+  const auto id3 = c.id(3);
+  c.removeAgents([](const Agent& a) { return a.position.x == 50 || a.position.x == 100; });
+  REQUIRE(c.count() == 3);
+  CHECK(c.agent(0).position.x == 0);
+  CHECK(c.agent(1).position.x == 150);
+  CHECK(c.agent(2).position.x == 200);
+  CHECK(c.id(1) == id3);
+  const std::size_t k = c.add({500, 0});
+  CHECK(c.id(k) == 5);  // ids are never reused
+}
+
+TEST_CASE("setAgent shoves a walker, which then corrects") {
+  Settings s;
+  s.jitter = 0;
+  Crowd c(s);
+  c.add({0, 0}, Vec2{0, 0});
+  Agent a = c.agent(0);
+  a.velocity = {0, 100};
+  c.setAgent(0, a);
+  c.advance();
+  CHECK(c.agent(0).velocity.length() < 100);  // corrected towards the (zero) wish
+  for (int i = 0; i < 120; ++i) c.advance();
+  CHECK(c.agent(0).position == Vec2{0, 0});
+}
+
+TEST_CASE("preferredVelocity replaces goals; empty returns to goals") {
+  Settings s;
+  s.jitter = 0;
+  Crowd c(s);
+  c.add({0, 0}, Vec2{-100, 0});
+  c.preferredVelocity = [](const Agent& a) { return Vec2{a.maxSpeed, 0}; };
+  for (int i = 0; i < 30; ++i) c.advance();
+  CHECK(c.agent(0).position.x == doctest::Approx(60).epsilon(1e-3));
+  c.preferredVelocity = nullptr;
+  for (int i = 0; i < 120; ++i) c.advance();
+  CHECK(c.agent(0).position == Vec2{-100, 0});
+}
+
+TEST_CASE("group streams and routes steer without a closure") {
+  Settings s;
+  s.jitter = 0;
+  Crowd c(s);
+  c.setGroupVelocity(2, Vec2{50, 0});
+  c.add({0, 0}, std::nullopt, 8, 120, 2);
+  // A walker behind a wall with a door at x in [0, 40] of y = 0: route through the door.
+  const Vec2 left[2] = {{-300, 0}, {0, 0}}, right[2] = {{40, 0}, {300, 0}};
+  c.addWall(std::span<const Vec2>(left, 2));
+  c.addWall(std::span<const Vec2>(right, 2));
+  const int route = c.addRoute({Waypoint{{0, 0}, {40, 0}}});
+  const std::size_t w = c.add({-200, -100}, Vec2{-200, 100});
+  c.setRoute(w, route);
+  for (int i = 0; i < 60 * 8; ++i) c.advance();
+  CHECK(c.agent(0).position.x == doctest::Approx(400).epsilon(1e-3));
+  CHECK(c.routeOf(w).second == 1);
+  CHECK(c.agent(w).position == Vec2{-200, 100});
+  // Counterfactual: without the route the wall holds it below.
+  Crowd d(s);
+  d.addWall(std::span<const Vec2>(left, 2));
+  d.addWall(std::span<const Vec2>(right, 2));
+  d.add({-200, -100}, Vec2{-200, 100});
+  for (int i = 0; i < 60 * 8; ++i) d.advance();
+  CHECK(d.agent(0).position.y < 0);
+}
+
+TEST_CASE("explain shows the neighbours, lines and choice the step will make") {
+  Settings s;
+  s.jitter = 0;
+  Crowd c(s);
+  c.add({0, 0}, Vec2{400, 0});
+  c.add({60, 1}, Vec2{-400, 0});
+  c.add({0, 300});  // out of perception
+  c.advance();
+  const AgentExplain e = c.explain(0);
+  REQUIRE(e.neighbours.size() == 1);
+  CHECK(e.neighbours[0] == 1);
+  CHECK(e.agentLines.size() == 1);
+  CHECK(e.obstacleLines.empty());
+  CHECK(e.preferred.x == doctest::Approx(120));
+  c.advance();
+  CHECK(c.agent(0).velocity == e.chosen);  // the step chose what explain said
+}
+
+TEST_CASE("Crowd is movable") {
+  Crowd a = ring(10);
+  a.advance();
+  const auto h = a.stateHash();
+  Crowd b = std::move(a);
+  CHECK(b.stateHash() == h);
+  b.advance();
+  CHECK(b.count() == 10);
+}
+
+TEST_CASE("settings out of their limits are clamped, not fatal") {
+  Settings s;
+  s.timeHorizon = -1;
+  s.maxNeighbors = 1000;
+  s.jitter = std::nanf("");
+  s.perceptionRadius = -5;
+  const Settings t = sanitized(s);
+  CHECK(t.timeHorizon > 0);
+  CHECK(t.maxNeighbors == kMaxNeighbors);
+  CHECK(t.jitter == Settings{}.jitter);
+  CHECK(t.perceptionRadius == 0);
+  Crowd c = ring(10, s);
+  c.advance();
+  CHECK(std::isfinite(c.agent(0).position.x));
+}

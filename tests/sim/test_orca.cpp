@@ -1,0 +1,169 @@
+// Unit tests of the per-agent ORCA math (orca.hpp, obstacles.hpp, agent_step.hpp).
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "throng/agent_step.hpp"
+#include "throng/orca.hpp"
+
+using namespace throng;
+
+namespace {
+bool permitted(const Line& l, Vec2 v, float eps = 1e-5f) { return det(l.direction, l.point - v) <= eps; }
+}  // namespace
+
+TEST_CASE("linearProgram2 returns the preferred velocity when no line binds") {
+  Line lines[1] = {{{-10, 0}, {0, 1}}};
+  // det((0,1), (-10,0) - v) = 0*(0 - vy) - 1*(-10 - vx) = 10 + vx <= 0  => vx <= -10 permitted.
+  Vec2 r;
+  CHECK(linearProgram2(lines, 1, 100, {-20, 5}, false, r) == 1);
+  CHECK(r == Vec2{-20, 5});
+}
+
+TEST_CASE("linearProgram2 projects onto a binding line and clamps to max speed") {
+  // Permitted: vx <= 1 (left of +y through (1,0)).
+  Line lines[1] = {{{1, 0}, {0, 1}}};
+  Vec2 r;
+  CHECK(linearProgram2(lines, 1, 100, {5, 3}, false, r) == 1);
+  CHECK(r.x == doctest::Approx(1));
+  CHECK(r.y == doctest::Approx(3));
+  // Speed circle 2 with a wish outside it: the result stays within the circle.
+  CHECK(linearProgram2(lines, 1, 2, {0, 10}, false, r) == 1);
+  CHECK(r.length() <= 2.0001f);
+  CHECK(r.y == doctest::Approx(2));
+}
+
+TEST_CASE("linearProgram2 reports the first unmet line and linearProgram3 minimises penetration") {
+  // vx <= -1 and vx >= 1: infeasible.
+  Line lines[2] = {{{-1, 0}, {0, 1}}, {{1, 0}, {0, -1}}};
+  Vec2 r;
+  const int fail = linearProgram2(lines, 2, 10, {0, 0}, false, r);
+  CHECK(fail == 1);
+  linearProgram3(lines, 2, 0, fail, 10, r);
+  // The least-penetrating velocity sits halfway: vx = 0.
+  CHECK(r.x == doctest::Approx(0).epsilon(1e-4));
+  const float pen0 = det(lines[0].direction, lines[0].point - r);
+  const float pen1 = det(lines[1].direction, lines[1].point - r);
+  CHECK(pen0 == doctest::Approx(pen1).epsilon(1e-4));
+}
+
+TEST_CASE("linearProgram3 never relaxes obstacle lines") {
+  // Obstacle line: vx <= -1. Agent line: vx >= 1. The result keeps vx <= -1.
+  Line lines[2] = {{{-1, 0}, {0, 1}}, {{1, 0}, {0, -1}}};
+  Vec2 r;
+  CHECK_FALSE(solveVelocity(lines, 2, 1, 10, {0, 0}, r));
+  CHECK(permitted(lines[0], r));
+}
+
+TEST_CASE("agentLine: a pair on a collision course gets reciprocal half lines") {
+  const Vec2 pa{0, 0}, pb{10, 0.5f}, va{2, 0}, vb{-2, 0};
+  const float invTau = 1.0f / 5, invDt = 60;
+  const Line la = agentLine(va, pb - pa, va - vb, 2, invTau, invDt, 0, 1);
+  const Line lb = agentLine(vb, pa - pb, vb - va, 2, invTau, invDt, 1, 0);
+  // Neither current velocity is permitted (they are on a collision course).
+  CHECK_FALSE(permitted(la, va));
+  CHECK_FALSE(permitted(lb, vb));
+  // Each side's change u/2 is the mirror of the other's: la.point - va == -(lb.point - vb).
+  CHECK((la.point - va).x == doctest::Approx(-(lb.point - vb).x));
+  CHECK((la.point - va).y == doctest::Approx(-(lb.point - vb).y));
+  // Velocities chosen on both lines give a relative velocity outside the VO:
+  // simulate the pair with the line-projected velocities for tau seconds.
+  Vec2 ra, rb;
+  linearProgram2(&la, 1, 3, va, false, ra);
+  linearProgram2(&lb, 1, 3, vb, false, rb);
+  float minDist = 1e9f;
+  for (float t = 0; t <= 5; t += 0.01f) minDist = std::fmin(minDist, ((pa + ra * t) - (pb + rb * t)).length());
+  CHECK(minDist >= 2 - 1e-3f);
+}
+
+TEST_CASE("agentLine: coincident agents at rest get opposite, finite lines") {
+  const Line la = agentLine({0, 0}, {0, 0}, {0, 0}, 2, 1, 60, 3, 7);
+  const Line lb = agentLine({0, 0}, {0, 0}, {0, 0}, 2, 1, 60, 7, 3);
+  CHECK(std::isfinite(la.point.x));
+  CHECK(std::isfinite(la.direction.y));
+  CHECK(la.direction.length() == doctest::Approx(1));
+  CHECK(la.point.x == doctest::Approx(-lb.point.x));
+  CHECK(la.point.y == doctest::Approx(-lb.point.y));
+  CHECK(la.point.length() > 1);  // a real push apart
+}
+
+TEST_CASE("agentLine: an exact head-on brake is turned so both pass on their right") {
+  // Slow and close: the cut-off case on a collision course.
+  const Vec2 va{0.5f, 0}, vb{-0.5f, 0};
+  const Line la = agentLine(va, {2.4f, 0}, va - vb, 0.6f, 0.5f, 10, 0, 1);
+  const Line lb = agentLine(vb, {-2.4f, 0}, vb - va, 0.6f, 0.5f, 10, 1, 0);
+  Vec2 ra, rb;
+  linearProgram2(&la, 1, 0.5f, va, false, ra);
+  linearProgram2(&lb, 1, 0.5f, vb, false, rb);
+  CHECK(ra.y < -1e-3f);  // A moves +x, its right is -y
+  CHECK(rb.y > 1e-3f);   // B moves -x, its right is +y
+  CHECK(ra.y == doctest::Approx(-rb.y));
+}
+
+TEST_CASE("selectNeighbors returns the k nearest within range, ties by index") {
+  // Agents on a line at x = 0..9, plus two at the same distance as agent 1.
+  std::vector<float> xs = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, -1, 0};
+  std::vector<float> ys = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1};
+  const int n = static_cast<int>(xs.size());
+  // A single cell holding all of them, in index order.
+  std::vector<std::int32_t> cellStart = {0, n}, sorted(n);
+  for (int i = 0; i < n; ++i) sorted[i] = i;
+  AgentGridView g;
+  g.origin = {-100, -100};
+  g.invCell = 1.0f / 1000;
+  g.cols = g.rows = 1;
+  g.cellStart = cellStart.data();
+  g.sortedIndex = sorted.data();
+  g.sx = xs.data();
+  g.sy = ys.data();
+  std::int32_t idx[4];
+  float d[4];
+  const int c = selectNeighbors(g, {0, 0}, 0, 2.5f * 2.5f, 4, idx, d);
+  REQUIRE(c == 4);
+  CHECK(idx[0] == 1);   // distance 1, lowest index among 1, 10, 11
+  CHECK(idx[1] == 10);
+  CHECK(idx[2] == 11);
+  CHECK(idx[3] == 2);   // distance 2
+  // Strictly within range: a radius of exactly 1 admits nobody.
+  CHECK(selectNeighbors(g, {0, 0}, 0, 1.0f, 4, idx, d) == 0);
+}
+
+TEST_CASE("goalWish lands exactly on the last step and eases within slowingRadius") {
+  bool landing = false;
+  const Vec2 far = goalWish({0, 0}, {100, 0}, 10, 0, 0.1f, landing);
+  CHECK_FALSE(landing);
+  CHECK(far.x == doctest::Approx(10));
+  const Vec2 last = goalWish({0, 0}, {0.5f, 0}, 10, 0, 0.1f, landing);
+  CHECK(landing);
+  CHECK(last.x == doctest::Approx(5));
+  const Vec2 eased = goalWish({0, 0}, {20, 0}, 10, 40, 0.1f, landing);
+  CHECK(eased.x == doctest::Approx(5));  // half way into the slowing radius: half speed
+  const Vec2 floor = goalWish({0, 0}, {2, 0}, 10, 400, 0.1f, landing);
+  CHECK(floor.x == doctest::Approx(10 * kSlowestPace));
+}
+
+TEST_CASE("jitter is deterministic, bounded and varies with seed, agent and step") {
+  const Vec2 w{10, 0};
+  const Vec2 a = jitterWish(w, 10, 0.05f, 1, 2, 3);
+  CHECK(a == jitterWish(w, 10, 0.05f, 1, 2, 3));
+  CHECK((a - w).length() <= 0.5f + 1e-6f);
+  CHECK_FALSE(a == jitterWish(w, 10, 0.05f, 2, 2, 3));
+  CHECK_FALSE(a == jitterWish(w, 10, 0.05f, 1, 3, 3));
+  CHECK_FALSE(a == jitterWish(w, 10, 0.05f, 1, 2, 4));
+  CHECK(jitterWish(w, 10, 0, 1, 2, 3) == w);          // jitter 0: no randomness
+  CHECK(jitterWish({0, 0}, 10, 0.05f, 1, 2, 3) == Vec2{});  // standing walkers stay still
+  // Roughly centred: the mean shake over many steps is small.
+  Vec2 sum;
+  for (int s = 0; s < 4000; ++s) sum += jitterWish(w, 10, 0.05f, 1, 2, s) - w;
+  CHECK((sum / 4000.0f).length() < 0.03f);
+}
+
+TEST_CASE("gates: target lies through the gate, crossing is by the infinite line") {
+  const Vec2 a{0, -1}, b{0, 1};
+  const Vec2 t = gateTarget(a, b, {-5, 0}, 0.2f);
+  CHECK(t.x > 0);  // through to the far side
+  CHECK(std::fabs(t.y) <= 1);
+  CHECK(crossesGate(a, b, {-0.1f, 0}, {0.1f, 5}));   // beyond the segment still counts
+  CHECK_FALSE(crossesGate(a, b, {-0.3f, 0}, {-0.1f, 0}));
+}

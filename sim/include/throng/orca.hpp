@@ -24,6 +24,9 @@
 //    turn the projection normal by a fixed angle (within the cut-off arc, so
 //    the line still supports the VO) so both pass on their right. Both sides
 //    of the pair turn the same way, so reciprocity holds exactly.
+//  - Overlaps: the line faces straight apart (see agentLine), so an
+//    overlap never deepens mid-step; touching to within 0.1% counts as
+//    just apart, so a pair in contact cannot close in.
 //  - Coincident centres: RVO2 gets a NaN line. We push the pair apart along
 //    a direction hashed from their two ids, opposite for each.
 #include <cstdint>
@@ -45,6 +48,10 @@ inline constexpr float kOrcaEpsilon = 0.00001f;
 inline constexpr float kHeadOnCos = 0.98f;
 inline constexpr float kHeadOnSin = 0.19899749f;  // sqrt(1 - 0.98^2)
 inline constexpr int kMaxLines = kMaxNeighbors + kMaxObstacleLines;
+/// Pairs overlapping by less than 0.1% of r_A + r_B count as touching
+/// (kContactSq = 0.999^2); they are treated as 0.001% apart.
+inline constexpr float kContactSq = 0.998001f;
+inline constexpr float kContactOut = 1.00001f;
 
 /// 64-bit mix (splitmix64 finaliser): the counter-based hash under jitter
 /// and every other deterministic choice.
@@ -74,8 +81,16 @@ THRONG_HD Vec2 hashedDirection(std::uint64_t h) {
 ///  idA, idB = stable ids (for coincident centres).
 THRONG_HD Line agentLine(Vec2 velocity, Vec2 relPos, Vec2 relVel, float combinedRadius, float invTau,
                          float invDt, std::uint64_t idA, std::uint64_t idB) {
-  const float distSq = relPos.lengthSquared();
+  float distSq = relPos.lengthSquared();
   const float combinedRadiusSq = combinedRadius * combinedRadius;
+  if (distSq <= combinedRadiusSq && distSq > kContactSq * combinedRadiusSq) {
+    // Touching, to within a hair: treat the pair as just apart, so the line
+    // forbids closing in at all. (RVO2's overlap branch below only parts
+    // them by the end of the step, and a pair sliding round each other in
+    // contact would dip inside mid-step.)
+    relPos = relPos * (kContactOut * combinedRadius / std::sqrt(distSq));
+    distSq = relPos.lengthSquared();
+  }
   Line line;
   Vec2 u;
   if (distSq > combinedRadiusSq) {
@@ -118,24 +133,24 @@ THRONG_HD Line agentLine(Vec2 velocity, Vec2 relPos, Vec2 relVel, float combined
       u = dot(relVel, line.direction) * line.direction - relVel;
     }
   } else {
-    // Overlapping: leave the overlap within this step.
+    // Overlapping: part by the end of this step. RVO2 takes the tangent of
+    // the (combinedRadius/dt)-disc nearest relVel, which lets a pair slide
+    // round each other and dip deeper mid-step. We take the tangent facing
+    // straight apart instead (still a supporting line of that disc): the
+    // gap along the line of centres then only grows, so the overlap never
+    // deepens within the step.
     const Vec2 w = relVel - invDt * relPos;
-    const float wLengthSq = w.lengthSquared();
     Vec2 unitW;
-    float wLength;
-    if (wLengthSq > 1e-12f * (1.0f + combinedRadiusSq * invDt * invDt)) {
-      wLength = std::sqrt(wLengthSq);
-      unitW = w / wLength;
+    if (distSq > 1e-12f * combinedRadiusSq) {
+      unitW = relPos / -std::sqrt(distSq);
     } else {
-      // Coincident and at rest relative to each other: split along a
-      // direction hashed from the pair, away from each other.
+      // Coincident centres: split along a direction hashed from the pair.
       const std::uint64_t lo = idA < idB ? idA : idB, hi = idA < idB ? idB : idA;
       unitW = hashedDirection(mix64(lo * 0x100000001B3ull ^ mix64(hi)));
       if (idA > idB) unitW = -unitW;
-      wLength = dot(w, unitW);
     }
     line.direction = Vec2{unitW.y, -unitW.x};
-    u = (combinedRadius * invDt - wLength) * unitW;
+    u = (combinedRadius * invDt - dot(w, unitW)) * unitW;
   }
   line.point = velocity + 0.5f * u;
   return line;

@@ -18,7 +18,7 @@ struct Vec2 {
   THRONG_HD constexpr Vec2& operator+=(Vec2 o) { x += o.x; y += o.y; return *this; }
   THRONG_HD constexpr Vec2& operator-=(Vec2 o) { x -= o.x; y -= o.y; return *this; }
   THRONG_HD constexpr Vec2& operator*=(float s) { x *= s; y *= s; return *this; }
-  THRONG_HD constexpr bool operator==(const Vec2&) const = default;
+  constexpr bool operator==(const Vec2&) const = default;  // defaulted: implicitly host+device under nvcc
 
   THRONG_HD float length() const { return std::sqrt(x * x + y * y); }
   THRONG_HD constexpr float lengthSquared() const { return x * x + y * y; }

@@ -9,10 +9,12 @@
 //
 // It tells overlaps apart:
 //  - jammed: either walker was jammed in that step (no permitted velocity
-//    existed), or the pair already overlapped when the step began and is
-//    being undone; ORCA allows these;
-//  - unjammed: a pair-step with neither jammed that did not start
-//    overlapping. Any overlap there beyond the tolerance is a defect.
+//    existed); ORCA allows these;
+//  - unjammed: neither was jammed. A pair that starts the step apart must
+//    stay apart; one that starts overlapping (carried in from a jam, being
+//    undone) must not overlap deeper. Either beyond the tolerance is a
+//    defect. minGapUnjammed is the gap measured against that floor: the
+//    swept gap for pairs that start apart, the deepening for the others.
 // It also measures how far any disc reached into an obstacle outline or
 // across a wall (intrusion, in world units; 0 when clear).
 #include <cstddef>
@@ -58,7 +60,7 @@ struct GateGeometry {
 struct GateReport {
   static constexpr float kNone = std::numeric_limits<float>::infinity();
   float minGap = kNone;            ///< any pair
-  float minGapUnjammed = kNone;    ///< jam-free pair-steps only
+  float minGapUnjammed = kNone;    ///< unjammed pair-steps, against min(start gap, 0)
   float maxOverlap = 0;            ///< max(0, -minGap)
   float maxWallIntrusion = 0;
   std::uint64_t worstA = 0, worstB = 0;  ///< ids (or indices) of the minGapUnjammed pair

@@ -1,0 +1,186 @@
+#pragma once
+// The CUDA backend's per-agent and per-slot phases as THRONG_HD functions,
+// so the kernels in cuda_backend.cu are one-line wrappers and the CPU tests
+// (tests/gpu/test_gpu_host.cpp) can run the very same code on the host and
+// compare it with World::stepCpu, phase by phase, without a GPU.
+//
+// Each function here mirrors a piece of sim/src/world.cpp operation for
+// operation; a change there must be made here too (the host tests fail
+// otherwise):
+//   gridParamsFromBounds  <- World::buildGrid (the cell-size loop)
+//   cellKey               <- World::buildGrid (cy * cols + cx)
+//   cellStartsForSlot     <- World::buildGrid (prefix sums of the counts)
+//   wishAt                <- World::wishOf
+//   integrateAt           <- World::integrate
+//
+// The grid. The CPU counts agents per cell and places them with running
+// cursors, which keeps agents of a cell in index order. The device gets the
+// same arrays from a *stable* radix sort of (cell key, agent index) pairs:
+// within one key the indices stay ascending, so sortedIndex is identical.
+// cellStart[c] is then the first slot whose key is >= c, written by the slot
+// where the key steps past c (cellStartsForSlot), each entry exactly once.
+// Atomic counting would give the same counts, but the placement inside a
+// cell would follow thread arrival and change sortedIndex from run to run
+// (and with it the order neighbours are met in); the stable sort fixes it.
+//
+// The bounds are a min/max reduction by atomics on order-preserving integer
+// keys of the floats: min and max are exact and order-free, so the result is
+// the CPU's, except that a -0/+0 tie may pick the other zero, which changes
+// no grid coordinate, cell count or cell size (x - (-0) == x - (+0)).
+#include <cmath>
+#include <cstdint>
+
+#include "throng/agent_step.hpp"
+#include "throng/crowd.hpp"
+#include "throng/hd.hpp"
+#include "throng/vec2.hpp"
+
+namespace throng::cudastep {
+
+/// The agent grid's shape for one step: World::buildGrid's scratch fields.
+struct GridParams {
+  Vec2 origin;
+  float invCell = 1;
+  std::int32_t cols = 0, rows = 0;
+  std::int32_t cells = 0;  ///< cols * rows
+};
+
+/// The most cells buildGrid makes for n agents (c * r <= 2n + 64 on exit
+/// of its loop): the device sizes cellStart once per agent count.
+THRONG_HD std::int64_t maxGridCells(std::int64_t n) { return 2 * n + 64; }
+
+/// World::buildGrid's cell size, origin and shape from the bounds.
+THRONG_HD GridParams gridParamsFromBounds(float minX, float minY, float maxX, float maxY,
+                                          float perceptionRadius, std::int64_t n) {
+  if (n == 0) minX = minY = maxX = maxY = 0;
+  // std::max(perceptionRadius, 1e-6f), spelled as std::max does it.
+  float cell = perceptionRadius < 1e-6f ? 1e-6f : perceptionRadius;
+  const double maxCells = 2.0 * static_cast<double>(n) + 64.0;
+  for (;;) {
+    const double c = std::floor((maxX - minX) / cell) + 1.0, r = std::floor((maxY - minY) / cell) + 1.0;
+    if (c * r <= maxCells) break;
+    const double grow = std::sqrt(c * r / maxCells);
+    cell *= static_cast<float>(1.05 < grow ? grow : 1.05);  // std::max(1.05, grow)
+  }
+  GridParams g;
+  g.origin = {minX, minY};
+  g.invCell = 1.0f / cell;
+  g.cols = static_cast<std::int32_t>((maxX - minX) * g.invCell) + 1;
+  g.rows = static_cast<std::int32_t>((maxY - minY) * g.invCell) + 1;
+  g.cells = g.cols * g.rows;
+  return g;
+}
+
+/// An unsigned key with the order of the float (for atomicMin/atomicMax).
+THRONG_HD std::uint32_t orderedKey(std::uint32_t floatBits) {
+  return (floatBits & 0x80000000u) ? ~floatBits : (floatBits | 0x80000000u);
+}
+/// The float bits back from orderedKey.
+THRONG_HD std::uint32_t floatBitsOfKey(std::uint32_t key) {
+  return (key & 0x80000000u) ? (key & 0x7FFFFFFFu) : ~key;
+}
+
+/// The row-major cell of a position.
+THRONG_HD std::uint32_t cellKey(const GridParams& g, float x, float y) {
+  const int cx = gridCoord(x, g.origin.x, g.invCell, g.cols);
+  const int cy = gridCoord(y, g.origin.y, g.invCell, g.rows);
+  return static_cast<std::uint32_t>(cy * g.cols + cx);
+}
+
+/// Slot s of n (s == n is the end) writes cellStart[c] = s for every cell c
+/// in (key[s-1], key[s]], with key[-1] = -1 and key[n] = cells. Over all
+/// n + 1 slots that writes each of the cells + 1 entries exactly once.
+THRONG_HD void cellStartsForSlot(const std::uint32_t* sortedKeys, std::int32_t n, std::int32_t cells,
+                                 std::int32_t s, std::int32_t* cellStart) {
+  const std::int64_t prev = s == 0 ? -1 : static_cast<std::int64_t>(sortedKeys[s - 1]);
+  const std::int64_t cur = s == n ? cells : static_cast<std::int64_t>(sortedKeys[s]);
+  for (std::int64_t c = prev + 1; c <= cur; ++c) cellStart[c] = s;
+}
+
+/// What the wish and integrate phases read besides positions and speeds.
+struct WorldView {
+  const float *px = nullptr, *py = nullptr, *radius = nullptr, *maxSpeed = nullptr;
+  const std::uint8_t* hasGoal = nullptr;
+  const float *gx = nullptr, *gy = nullptr;
+  const std::int32_t *group = nullptr, *route = nullptr, *gate = nullptr;
+  const std::uint64_t* id = nullptr;
+  const std::int32_t* routeStart = nullptr;  ///< routes + 1 offsets into waypoints
+  const Waypoint* waypoints = nullptr;
+  const std::int32_t* streamGroups = nullptr;  ///< sorted
+  const Vec2* streamVelocity = nullptr;
+  std::int32_t streamCount = 0;
+};
+
+/// What the wish reads of the settings.
+struct WishParams {
+  float slowingRadius = 0, jitter = 0, dt = 1.0f / 60;
+  std::uint64_t seed = 0, step = 0;
+};
+
+/// World::streamOf: lower_bound over the sorted groups.
+THRONG_HD const Vec2* streamOf(const WorldView& w, std::int32_t g) {
+  std::int32_t lo = 0, hi = w.streamCount;
+  while (lo < hi) {
+    const std::int32_t mid = lo + (hi - lo) / 2;
+    if (w.streamGroups[mid] < g) lo = mid + 1; else hi = mid;
+  }
+  return lo < w.streamCount && w.streamGroups[lo] == g ? &w.streamVelocity[lo] : nullptr;
+}
+
+/// World::wishOf for agent i (no closure).
+THRONG_HD Vec2 wishAt(const WorldView& w, const WishParams& s, std::int32_t i, bool& landing) {
+  landing = false;
+  const Vec2 p{w.px[i], w.py[i]};
+  Vec2 wish;
+  const std::int32_t r = w.route[i];
+  if (r >= 0 && w.gate[i] < w.routeStart[r + 1] - w.routeStart[r]) {
+    const Waypoint& g = w.waypoints[w.routeStart[r] + w.gate[i]];
+    const Vec2 toTarget = gateTarget(g.a, g.b, p, w.radius[i]) - p;
+    wish = toTarget.normalized() * w.maxSpeed[i];
+  } else if (const Vec2* stream = streamOf(w, w.group[i])) {
+    wish = *stream;
+  } else if (w.hasGoal[i]) {
+    wish = goalWish(p, Vec2{w.gx[i], w.gy[i]}, w.maxSpeed[i], s.slowingRadius, s.dt, landing);
+  }
+  if (landing) return wish;  // the landing step is exact: no shake
+  return jitterWish(wish, w.maxSpeed[i], s.jitter, s.seed, w.id[i], s.step);
+}
+
+/// The arrays integrate writes.
+struct MutableState {
+  float *px = nullptr, *py = nullptr, *vx = nullptr, *vy = nullptr;
+  std::uint8_t* jammed = nullptr;
+  std::int32_t* gate = nullptr;
+};
+
+/// The phase outputs integrate reads.
+struct StepOutputs {
+  const float *wishX = nullptr, *wishY = nullptr;
+  const std::uint8_t* landing = nullptr;
+  const float *nvx = nullptr, *nvy = nullptr;
+  const std::uint8_t* njammed = nullptr;
+};
+
+/// World::integrate for agent i. Returns bit 0: jammed, bit 1: arrived.
+/// `w` supplies goals and routes (its px/py/gate are not read: m's are).
+THRONG_HD unsigned integrateAt(const WorldView& w, const MutableState& m, const StepOutputs& o, float dt,
+                               std::int32_t i) {
+  const Vec2 from{m.px[i], m.py[i]};
+  m.vx[i] = o.nvx[i];
+  m.vy[i] = o.nvy[i];
+  m.jammed[i] = o.njammed[i];
+  Vec2 to = from + Vec2{m.vx[i], m.vy[i]} * dt;
+  // The last step lands exactly on the goal when nobody was in the way.
+  if (o.landing[i] && m.vx[i] == o.wishX[i] && m.vy[i] == o.wishY[i]) to = {w.gx[i], w.gy[i]};
+  m.px[i] = to.x;
+  m.py[i] = to.y;
+  const std::int32_t r = w.route[i];
+  if (r >= 0 && m.gate[i] < w.routeStart[r + 1] - w.routeStart[r]) {
+    const Waypoint& g = w.waypoints[w.routeStart[r] + m.gate[i]];
+    if (crossesGate(g.a, g.b, from, to)) ++m.gate[i];
+  }
+  const bool arrived = w.hasGoal[i] && m.px[i] == w.gx[i] && m.py[i] == w.gy[i];
+  return (m.jammed[i] ? 1u : 0u) | (arrived ? 2u : 0u);
+}
+
+}  // namespace throng::cudastep

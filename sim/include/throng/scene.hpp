@@ -1,0 +1,262 @@
+#pragma once
+// Scenes as data: a JSON scene file, its knobs, and a run that steps it.
+//
+// Layer 5 (beside Crowd): the loader reads a file into a Scene, which keeps
+// the parsed document and the current knob values, and resolves them into a
+// SceneSpec: plain, concrete geometry and agents. A SceneRun builds a Crowd
+// from a spec and advances it by a fixed dt with the scene's sources and
+// sinks as part of the step. No SDL, GL or JSON types cross this header.
+//
+// The visualizer's use, in full:
+//   std::string err;
+//   auto path = findScene("door", &err);             // name or path
+//   auto scene = Scene::load(*path, &err);           // nullopt: err says why
+//   for (const Knob& k : scene->knobs()) slider(k.name, k.min, k.max, k.value);
+//   scene->set("doorWidth", 1.6, &err);              // knob or Settings field
+//   SceneRun run(*scene);                            // same seed, new knobs
+//   run.step();                                      // fixed dt, deterministic
+//   draw(run.crowd().frame(), run.crowd().walls(), run.spec().sinks);
+//
+// ## The file (every key is optional unless marked; unknown keys are errors)
+// {
+//   "name": "door", "description": "...", "model": "orca", "units": "m",
+//   "duration": 60,              // s: how long `throng run` runs by default
+//   "settings": { "timeHorizon": 2, "maxStep": 0.05, ... },  // Settings fields;
+//                                // maxStep is the run's fixed dt
+//   "knobs": { "doorWidth": {"min": 0.6, "max": 3, "default": 1.2,
+//                            "help": "...", "integer": false} },
+//   "agentDefaults": { "radius": 0.25, "maxSpeed": 1.3 },
+//   "agents": [ {"at": [x, y], PROPS} ],
+//   "generators": [
+//     {"type": "ring", "count": 60, "center": [0, 0], "ringRadius": 440, PROPS},
+//                                // goal: the antipode unless PROPS give one
+//     {"type": "grid", "origin": [x, y], "rows": 4, "cols": 5,
+//      "spacing": [dx, dy] or d, PROPS},
+//     {"type": "fill", "region": [x, y, w, h], "density": 1.5, PROPS}
+//                                // agents/m²: a jittered grid hashed from the
+//                                // seed, each disc inside its own cell, so
+//                                // nothing overlaps; cells that would overlap
+//                                // an obstacle are skipped
+//   ],
+//   "sources": [ {"region": [x, y, w, h], "rate": 2, "start": 0, "stop": 30,
+//                 "max": 100, PROPS} ],   // rate in agents/s, hashed spots
+//                                         // that overlap nobody
+//   "sinks": [ {"region": [x, y, w, h], "groups": [1]} ],  // removes agents
+//                                         // whose centre enters (all groups
+//                                         // when "groups" is absent)
+//   "obstacles": [ {"rect": [x, y, w, h]}, {"outline": [[x, y], ...]} ],
+//   "walls": [ [[x, y], [x, y], ...] ],   // polylines
+//   "routes": { "door": {"gates": [ [[x, y], [x, y]] ], "goal": [x, y],
+//                        "goalRegion": [x, y, w, h]} },
+//   "streams": [ {"group": 1, "velocity": [1.3, 0]} ]  // constant wish
+// }
+// PROPS (agents, generators, sources): "radius", "maxSpeed", "group" (an int,
+// or an array cycled through), "goal" [x, y], "goalOffset" [dx, dy] (goal =
+// start + offset), "goalRegion" [x, y, w, h] (a hashed point in it), "route"
+// (a route name, or an array of names: the one whose first gate is nearest).
+// A routed agent without its own goal takes the route's goal.
+//
+// ## Numbers and knobs
+// Every number may instead be a knob reference {"knob": "doorWidth"} or an
+// expression string over knob names: "5 + doorWidth / 2". Expressions have
+// + - * /, unary minus and parentheses, nothing else. Integer fields round an
+// expression's value. A knob's min, max and default are plain numbers.
+//
+// ## Errors
+// Every failure is one line: "FILE:LINE: /json/pointer: what was expected".
+// The line is that of the offending key (or element); parse errors give the
+// line and column from the parser.
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "throng/crowd.hpp"
+#include "throng/settings.hpp"
+#include "throng/vec2.hpp"
+#include "throng/verify.hpp"
+
+namespace throng {
+
+/// A named scene parameter: a slider in the visualizer, --set on the CLI.
+struct Knob {
+  std::string name, help;
+  double min = 0, max = 1;     ///< the range; set() refuses values outside it
+  double defaultValue = 0;     ///< as in the file
+  double value = 0;            ///< current
+  bool integer = false;        ///< values are whole numbers
+};
+
+/// One agent, concrete: where it starts and what it wants.
+struct SceneAgent {
+  Vec2 at;
+  std::optional<Vec2> goal;
+  float radius = 0.25f, maxSpeed = 1.3f;  ///< world units, units/s
+  int group = 0;
+  int route = -1;                         ///< index into SceneSpec::routes
+};
+
+struct SceneRoute {
+  std::string name;
+  std::vector<Waypoint> gates;
+};
+
+/// Emits `rate` agents per second into `region` from `start` until `stop`
+/// (or until `max` were emitted), each at a hashed spot that overlaps nobody.
+struct SceneSource {
+  Rect region;
+  double rate = 1, start = 0, stop = 1e300;
+  std::int64_t max = -1;            ///< -1: no limit
+  float radius = 0.25f, maxSpeed = 1.3f;
+  std::vector<int> groups{0};       ///< cycled through by emission count
+  std::optional<Vec2> goal, goalOffset;
+  std::optional<Rect> goalRegion;
+  int route = -1;
+  std::optional<Vec2> routeGoal;    ///< the route's goal point, if any
+  std::optional<Rect> routeGoalRegion;
+};
+
+/// Removes every agent whose centre is inside `region` (of `groups`, or all).
+struct SceneSink {
+  Rect region;
+  std::vector<int> groups;          ///< empty: every group
+};
+
+/// A scene resolved with its current knobs: plain data, ready to build.
+struct SceneSpec {
+  std::string name, description, units = "m";
+  Settings settings;                ///< settings.maxStep is the run's dt
+  double duration = 30;             ///< s, the default length of a run
+  std::vector<SceneAgent> agents;
+  std::vector<std::vector<Vec2>> obstacles, walls;
+  std::vector<SceneRoute> routes;
+  std::vector<std::pair<int, Vec2>> streams;  ///< group, constant velocity
+  std::vector<SceneSource> sources;
+  std::vector<SceneSink> sinks;
+};
+
+/// A loaded scene file with its knob values. Cheap to copy (the parsed
+/// document is shared and immutable).
+class Scene {
+ public:
+  /// Reads and resolves a file; nullopt with *error set on any failure.
+  static std::optional<Scene> load(const std::string& path, std::string* error);
+  /// The same from text; `fileName` only labels messages.
+  static std::optional<Scene> parse(std::string text, std::string fileName, std::string* error);
+
+  const std::string& file() const { return file_; }
+  const std::string& name() const { return spec_.name; }
+  const std::vector<Knob>& knobs() const { return knobs_; }
+  const SceneSpec& spec() const { return spec_; }
+
+  /// Sets a knob, or a Settings field by its seed name (timeHorizon,
+  /// obstacleTimeHorizon, perceptionRadius, maxNeighbors, slowingRadius,
+  /// jitter, seed, maxStep, threads), and re-resolves the scene. On an
+  /// unknown name, a value out of range, or a scene that no longer resolves
+  /// (e.g. an agent now inside an obstacle), returns false with *error and
+  /// changes nothing.
+  bool set(std::string_view name, double value, std::string* error);
+  /// "name=value", as given to --set (seed is read as an exact integer).
+  bool assign(std::string_view assignment, std::string* error);
+  /// Every knob back to its default, every setting back to the file's.
+  void reset();
+
+  struct Doc;  ///< the parsed file (scene.cpp)
+
+ private:
+  Scene() = default;
+  bool resolve(std::string* error);
+
+  std::string file_;
+  std::shared_ptr<const Doc> doc_;
+  std::vector<Knob> knobs_;
+  std::map<std::string, double, std::less<>> settingOverrides_;
+  std::optional<std::uint64_t> seedOverride_;
+  SceneSpec spec_;
+};
+
+/// The Settings names Scene::set accepts.
+std::span<const char* const> settingNames();
+
+/// Where shipped scenes are looked for, in order: each directory of the
+/// THRONG_SCENES environment variable (colon-separated), `scenes/` next to
+/// the executable, `../share/throng/scenes` from it, and the source tree's
+/// assets/scenes compiled in. Only existing directories are listed.
+std::vector<std::string> sceneDirectories();
+/// A path to an existing file, or the name of a shipped scene ("door" or
+/// "door.json"): the file to load, or nullopt with *error naming where it looked.
+std::optional<std::string> findScene(std::string_view nameOrPath, std::string* error);
+/// The shipped scenes: name -> path, from the first directory that has each.
+std::map<std::string, std::string> listScenes();
+
+/// A running scene: the Crowd plus its sources and sinks, advanced by a fixed
+/// dt (the spec's settings.maxStep). One step is, in order:
+///   1. sources emit (rate x dt accumulated; spots hashed from the seed),
+///   2. the crowd takes one step of dt,
+///   3. the separation gate checks the step (when enabled),
+///   4. arrivals are recorded (an agent standing on its goal),
+///   5. sinks remove agents (they count as arrived).
+/// Everything depends only on the spec, so a run replays exactly.
+class SceneRun {
+ public:
+  struct Options {
+    bool gate = false;  ///< run checkStep on every step (costs about a step)
+  };
+  explicit SceneRun(const Scene& scene, Options o) : SceneRun(scene.spec(), o) {}
+  explicit SceneRun(const Scene& scene) : SceneRun(scene.spec(), Options{}) {}
+  SceneRun(const SceneSpec& spec, Options o);
+
+  Crowd& crowd() { return crowd_; }     ///< edit between steps as you like
+  const Crowd& crowd() const { return crowd_; }
+  const SceneSpec& spec() const { return spec_; }
+  double dt() const { return dt_; }
+
+  void step();
+  std::uint64_t steps() const { return crowd_.stepCount(); }
+  double time() const { return crowd_.time(); }
+
+  std::size_t agentsEver() const { return arrivedById_.size(); }  ///< ids given out
+  std::size_t arrived() const { return arrived_; }                ///< reached goal or a sink
+  std::size_t removed() const { return removed_; }                ///< by sinks
+  /// Removed by sinks, per group.
+  const std::map<int, std::size_t>& removedByGroup() const { return removedByGroup_; }
+  /// Every source is done (past its stop or max; never for open-ended ones).
+  bool sourcesExhausted() const;
+  /// Sim time at the end of the first step after which every agent ever
+  /// present had arrived and the sources were done; nullopt until then.
+  std::optional<double> allArrivedTime() const { return allArrivedTime_; }
+
+  /// The gate over all steps so far (step = the worst unjammed pair's step),
+  /// and over the last step. Empty reports when the gate is off.
+  const GateReport& gate() const { return gate_; }
+  const GateReport& lastGate() const { return lastGate_; }
+  std::uint64_t jammedAgentSteps() const { return jammedAgentSteps_; }
+  std::uint64_t infeasibleSteps() const { return infeasibleSteps_; }  ///< steps with any jam
+  /// Wall-clock milliseconds of the last crowd step alone.
+  double lastStepMs() const { return lastStepMs_; }
+
+ private:
+  void emit();
+  bool place(const SceneSource& src, std::size_t sourceIndex, std::int64_t serial);
+
+  SceneSpec spec_;
+  Options options_;
+  Crowd crowd_;
+  double dt_ = 1.0 / 60;
+  std::vector<double> sourceDebt_;
+  std::vector<std::int64_t> sourceEmitted_, sourceAttempts_;
+  std::vector<std::uint8_t> arrivedById_;
+  std::size_t arrived_ = 0, removed_ = 0;
+  std::map<int, std::size_t> removedByGroup_;
+  std::optional<double> allArrivedTime_;
+  GateReport gate_, lastGate_;
+  std::uint64_t jammedAgentSteps_ = 0, infeasibleSteps_ = 0;
+  double lastStepMs_ = 0;
+  std::vector<Vec2> from_, to_;
+};
+
+}  // namespace throng
