@@ -1,0 +1,558 @@
+// The CUDA backend: the crowd's step as kernels on one non-default stream,
+// bit-identical to World::stepCpu.
+//
+// Design note.
+//  State. The device holds the same structure of arrays as World. The host
+//  copy stays authoritative for what the step never writes (radius,
+//  maxSpeed, goals, groups, routes, ids, obstacles); the step writes
+//  positions, velocities, jammed flags and gates, and pull() copies exactly
+//  those back (plus the stats) when the host reads. pushed() marks the
+//  host copy changed: the next step uploads everything once.
+//  Step. One pass, no host round trip but the 16-byte stats copy:
+//    0. init the bounds and counters            (1 thread)
+//    1. bounds: min/max of positions            (atomics on ordered keys)
+//    2. grid params: World::buildGrid's cell loop (1 thread, on the device,
+//       so the host never waits for the bounds)
+//    3. prep: each agent's cell key, and its wish (goal, route, stream,
+//       jitter) unless a preferredVelocity closure is set
+//    4. stable radix sort of (cell key, agent index) on the key bits only
+//       (CUB), then cell starts at the key boundaries and the sorted
+//       positions gathered: the CPU's counting sort, same arrays
+//    5. solve: one thread per sorted slot, neighbours + ORCA by the shared
+//       THRONG_HD solveAgent, writing new velocities and jammed flags
+//    6. integrate: World::integrate per agent (landing, gates) with block
+//       counts of jammed and arrived walkers, then an async copy of the two
+//       counts to pinned memory.
+//  A closure cannot run on the device: with one set the host pulls the
+//  state, calls it, and uploads the wishes each step (the slow path; said
+//  once on stderr). Obstacles go up when their version or grid changes.
+//
+// Bit-identity rules (CPU == CUDA; also in throng/hd.hpp):
+//  - device code: --fmad=false (no a*b+c contraction into FMA), the default
+//    IEEE-rounded division and square root (-prec-div=true -prec-sqrt=true),
+//    denormals kept (-ftz=false), never -use_fast_math. Host: -ffp-contract=off.
+//  - only +, -, *, /, sqrt, floor, fabs and comparisons in the step: all
+//    correctly rounded or exact on both sides; no transcendental functions;
+//  - jitter is an integer hash of (seed, id, step);
+//  - the grid's sortedIndex is the CPU's (stable sort), so neighbours are
+//    met in the same order and ordered by (distance squared, index);
+//  - reductions are exact and order-free (integer counts, min/max).
+//  The host tests (tests/gpu/test_gpu_host.cpp) run this pipeline's
+//  THRONG_HD phases on the host against World::stepCpu; tests/gpu's device
+//  test compares state hashes on a GPU.
+//
+// Errors: every CUDA call goes through THRONG_CUDA_CHECK (file and line on
+// stderr). A failed step says so and the crowd continues on the CPU from the
+// last state the host holds; nothing throws through a step.
+#include <cub/device/device_radix_sort.cuh>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "cuda_check.cuh"
+#include "device_step.hpp"
+#include "throng/backend.hpp"
+#include "throng/world.hpp"
+
+namespace throng {
+namespace {
+
+using cudastep::GridParams;
+
+constexpr int kBlock = 256;
+constexpr int kSolveBlock = 128;
+
+/// Per-step scalars in device memory.
+struct DeviceScalars {
+  std::uint32_t boundKeys[4];  ///< ordered keys of minX, minY, maxX, maxY
+  unsigned long long jammed, arrived;
+  GridParams grid;
+};
+
+/// The two counts copied back each step.
+struct HostStats {
+  unsigned long long jammed, arrived;
+};
+
+// ---- kernels ---------------------------------------------------------------
+
+__global__ void throngInitKernel(DeviceScalars* sc) {
+  sc->boundKeys[0] = sc->boundKeys[1] = 0xFFFFFFFFu;
+  sc->boundKeys[2] = sc->boundKeys[3] = 0u;
+  sc->jammed = sc->arrived = 0;
+}
+
+__global__ void throngBoundsKernel(std::int32_t n, const float* px, const float* py, DeviceScalars* sc) {
+  std::uint32_t lo[2] = {0xFFFFFFFFu, 0xFFFFFFFFu}, hi[2] = {0u, 0u};
+  for (std::int32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+    const std::uint32_t kx = cudastep::orderedKey(__float_as_uint(px[i]));
+    const std::uint32_t ky = cudastep::orderedKey(__float_as_uint(py[i]));
+    lo[0] = min(lo[0], kx); hi[0] = max(hi[0], kx);
+    lo[1] = min(lo[1], ky); hi[1] = max(hi[1], ky);
+  }
+  const unsigned all = 0xFFFFFFFFu;
+  lo[0] = __reduce_min_sync(all, lo[0]); lo[1] = __reduce_min_sync(all, lo[1]);
+  hi[0] = __reduce_max_sync(all, hi[0]); hi[1] = __reduce_max_sync(all, hi[1]);
+  if ((threadIdx.x & 31) == 0) {
+    atomicMin(&sc->boundKeys[0], lo[0]); atomicMin(&sc->boundKeys[1], lo[1]);
+    atomicMax(&sc->boundKeys[2], hi[0]); atomicMax(&sc->boundKeys[3], hi[1]);
+  }
+}
+
+__global__ void throngGridParamsKernel(DeviceScalars* sc, float perceptionRadius, std::int32_t n) {
+  auto f = [&](int k) { return __uint_as_float(cudastep::floatBitsOfKey(sc->boundKeys[k])); };
+  sc->grid = cudastep::gridParamsFromBounds(f(0), f(1), f(2), f(3), perceptionRadius, n);
+}
+
+__global__ void throngIotaKernel(std::int32_t n, std::int32_t* out) {
+  const std::int32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = i;
+}
+
+__global__ void throngPrepKernel(std::int32_t n, const DeviceScalars* sc, cudastep::WorldView w,
+                                 cudastep::WishParams wp, bool doWish, std::uint32_t* keys, float* wishX,
+                                 float* wishY, std::uint8_t* landing) {
+  const std::int32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  keys[i] = cudastep::cellKey(sc->grid, w.px[i], w.py[i]);
+  if (doWish) {
+    bool land;
+    const Vec2 wish = cudastep::wishAt(w, wp, i, land);
+    wishX[i] = wish.x;
+    wishY[i] = wish.y;
+    landing[i] = land ? 1 : 0;
+  }
+}
+
+__global__ void throngCellStartsKernel(std::int32_t n, const DeviceScalars* sc, const std::uint32_t* sortedKeys,
+                                       const std::int32_t* sortedIndex, const float* px, const float* py,
+                                       std::int32_t* cellStart, float* sx, float* sy) {
+  const std::int32_t s = blockIdx.x * blockDim.x + threadIdx.x;
+  if (s > n) return;
+  cudastep::cellStartsForSlot(sortedKeys, n, sc->grid.cells, s, cellStart);
+  if (s < n) {
+    const std::int32_t i = sortedIndex[s];
+    sx[s] = px[i];
+    sy[s] = py[i];
+  }
+}
+
+__global__ void __launch_bounds__(kSolveBlock)
+    throngSolveKernel(std::int32_t n, AgentsView av, const DeviceScalars* sc, const std::int32_t* cellStart,
+                      const std::int32_t* sortedIndex, const float* sx, const float* sy, ObstacleView ov,
+                      SolveParams sp, const float* wishX, const float* wishY, float* nvx, float* nvy,
+                      std::uint8_t* njammed) {
+  const std::int32_t slot = blockIdx.x * blockDim.x + threadIdx.x;
+  if (slot >= n) return;
+  AgentGridView g;
+  g.origin = sc->grid.origin;
+  g.invCell = sc->grid.invCell;
+  g.cols = sc->grid.cols;
+  g.rows = sc->grid.rows;
+  g.cellStart = cellStart;
+  g.sortedIndex = sortedIndex;
+  g.sx = sx;
+  g.sy = sy;
+  const std::int32_t i = sortedIndex[slot];
+  SolveScratch ss;
+  Vec2 out;
+  const bool ok = solveAgent(av, g, ov, sp, i, Vec2{wishX[i], wishY[i]}, out, ss);
+  nvx[i] = out.x;
+  nvy[i] = out.y;
+  njammed[i] = ok ? 0 : 1;
+}
+
+__global__ void throngIntegrateKernel(std::int32_t n, cudastep::WorldView w, cudastep::MutableState m,
+                                      cudastep::StepOutputs o, float dt, DeviceScalars* sc) {
+  const std::int32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  const unsigned r = i < n ? cudastep::integrateAt(w, m, o, dt, i) : 0u;
+  const int jammed = __syncthreads_count(r & 1u);
+  const int arrived = __syncthreads_count(r & 2u);
+  if (threadIdx.x == 0) {
+    if (jammed) atomicAdd(&sc->jammed, static_cast<unsigned long long>(jammed));
+    if (arrived) atomicAdd(&sc->arrived, static_cast<unsigned long long>(arrived));
+  }
+}
+
+// ---- device memory -----------------------------------------------------------
+
+/// A device array that grows (by half again) and never shrinks.
+template <class T>
+class DeviceBuffer {
+ public:
+  DeviceBuffer() = default;
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+  ~DeviceBuffer() { release(); }
+
+  bool reserve(std::size_t n) {
+    if (n <= capacity_ && ptr_) return true;
+    release();
+    const std::size_t want = std::max<std::size_t>(n + n / 2, 16);
+    if (!THRONG_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&ptr_), want * sizeof(T)))) {
+      ptr_ = nullptr;
+      return false;
+    }
+    capacity_ = want;
+    return true;
+  }
+  bool upload(const T* host, std::size_t n, cudaStream_t stream) {
+    if (!reserve(n)) return false;
+    return n == 0 || THRONG_CUDA_CHECK(cudaMemcpyAsync(ptr_, host, n * sizeof(T), cudaMemcpyHostToDevice, stream));
+  }
+  bool upload(const std::vector<T>& host, cudaStream_t stream) { return upload(host.data(), host.size(), stream); }
+  bool download(std::vector<T>& host, cudaStream_t stream) const {
+    return host.empty() ||
+           THRONG_CUDA_CHECK(cudaMemcpyAsync(host.data(), ptr_, host.size() * sizeof(T), cudaMemcpyDeviceToHost, stream));
+  }
+  T* get() const { return ptr_; }
+
+ private:
+  void release() {
+    if (ptr_) cudaFree(ptr_);  // errors at exit (runtime unloading) are not ours to report
+    ptr_ = nullptr;
+    capacity_ = 0;
+  }
+  T* ptr_ = nullptr;
+  std::size_t capacity_ = 0;
+};
+
+int blocksFor(std::int64_t threads, int block) { return static_cast<int>((threads + block - 1) / block); }
+
+/// Bits that hold any key below maxGridCells(n).
+int keyBits(std::int64_t n) {
+  const auto top = static_cast<std::uint64_t>(cudastep::maxGridCells(n) - 1);
+  int bits = 1;
+  while (bits < 32 && (top >> bits) != 0) ++bits;
+  return bits;
+}
+
+// ---- the backend -------------------------------------------------------------
+
+class CudaBackend final : public Backend {
+ public:
+  CudaBackend() {
+    ok_ = THRONG_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)) &&
+          THRONG_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&scalars_), sizeof(DeviceScalars))) &&
+          THRONG_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&hostStats_), sizeof(HostStats)));
+    if (!ok_) release();
+  }
+  ~CudaBackend() override { release(); }
+
+  bool ok() const { return ok_; }
+  const char* name() const override { return "cuda"; }
+
+  void step(World& w, const Settings& s, float dt, const std::function<Vec2(const Agent&)>& closure) override {
+    if (!failed_ && !stepDevice(w, s, dt, closure)) {
+      const bool pulled = download(w);
+      failed_ = true;
+      std::fprintf(stderr,
+                   "throng: the CUDA backend failed (CUDA errors above); continuing on the CPU from %s\n",
+                   pulled ? "the device's last state" : "the last state the host holds");
+      hostStale_ = false;
+    }
+    if (failed_) w.stepCpu(s, dt, closure, s.threads);
+  }
+
+  void pull(World& w) override {
+    if (!failed_) (void)download(w);
+  }
+  /// The host copy is now the truth (Crowd pulled before editing it).
+  void pushed() override {
+    dirty_ = true;
+    hostStale_ = false;
+  }
+
+ private:
+  /// Copies what the step writes back to the host, once per step taken.
+  bool download(World& w) {
+    if (!hostStale_) return true;
+    const bool ok = px_.download(w.px, stream_) && py_.download(w.py, stream_) && vx_.download(w.vx, stream_) &&
+                    vy_.download(w.vy, stream_) && jammed_.download(w.jammed, stream_) &&
+                    gate_.download(w.gate, stream_) && THRONG_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    if (!ok) return false;
+    w.stats.jammed = static_cast<std::size_t>(hostStats_->jammed);
+    w.stats.arrived = static_cast<std::size_t>(hostStats_->arrived);
+    hostStale_ = false;
+    return true;
+  }
+
+  bool uploadAll(const World& w) {
+    const cudaStream_t st = stream_;
+    bool ok = px_.upload(w.px, st) && py_.upload(w.py, st) && vx_.upload(w.vx, st) && vy_.upload(w.vy, st) &&
+              radius_.upload(w.radius, st) && maxSpeed_.upload(w.maxSpeed, st) &&
+              jammed_.upload(w.jammed, st) && hasGoal_.upload(w.hasGoal, st) && gx_.upload(w.gx, st) &&
+              gy_.upload(w.gy, st) && group_.upload(w.group, st) && route_.upload(w.route, st) &&
+              gate_.upload(w.gate, st) && id_.upload(w.id, st);
+    // Routes as CSR, streams as sorted arrays.
+    routeStart_.assign(1, 0);
+    waypoints_.clear();
+    for (const auto& r : w.routes) {
+      waypoints_.insert(waypoints_.end(), r.begin(), r.end());
+      routeStart_.push_back(static_cast<std::int32_t>(waypoints_.size()));
+    }
+    ok = ok && dRouteStart_.upload(routeStart_, st) && dWaypoints_.upload(waypoints_, st) &&
+         dStreamGroups_.upload(w.streamGroups, st) && dStreamVelocity_.upload(w.streamVelocity, st);
+    streamCount_ = static_cast<std::int32_t>(w.streamGroups.size());
+    // Per-count scratch: the sort's buffers and the phase outputs.
+    const std::size_t n = w.size();
+    if (n != sizedFor_) {
+      const auto cells = static_cast<std::size_t>(cudastep::maxGridCells(static_cast<std::int64_t>(n)));
+      ok = ok && keys_.reserve(n) && sortedKeys_.reserve(n) && iota_.reserve(n) && sortedIndex_.reserve(n) &&
+           cellStart_.reserve(cells + 1) && sx_.reserve(n) && sy_.reserve(n) && wishX_.reserve(n) &&
+           wishY_.reserve(n) && landing_.reserve(n) && nvx_.reserve(n) && nvy_.reserve(n) && njammed_.reserve(n);
+      if (ok && n > 0) {
+        throngIotaKernel<<<blocksFor(static_cast<std::int64_t>(n), kBlock), kBlock, 0, st>>>(
+            static_cast<std::int32_t>(n), iota_.get());
+        ok = THRONG_CUDA_CHECK(cudaGetLastError());
+      }
+      std::size_t bytes = 0;
+      const int bits = keyBits(static_cast<std::int64_t>(n));
+      ok = ok && THRONG_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(
+                     nullptr, bytes, keys_.get(), sortedKeys_.get(), iota_.get(), sortedIndex_.get(),
+                     static_cast<std::int32_t>(n), 0, bits, st)) &&
+           sortTemp_.reserve(bytes);
+      sortBytes_ = bytes;
+      if (ok) sizedFor_ = n;
+    }
+    return ok;
+  }
+
+  /// The obstacle grid as the CPU step sizes it (the reach is cached: it
+  /// changes only with the walkers or obstacleTimeHorizon), then the upload
+  /// when the set or its grid changed.
+  bool syncObstacles(World& w, const Settings& s, bool walkersChanged) {
+    ObstacleSet& o = w.obstacles;
+    if (o.vertices.empty()) return true;
+    if (walkersChanged || s.obstacleTimeHorizon != reachHorizon_) {
+      float reach = 0;
+      for (std::size_t i = 0; i < w.size(); ++i)
+        reach = std::max(reach, w.maxSpeed[i] * s.obstacleTimeHorizon + w.radius[i]);
+      reach_ = reach;
+      reachHorizon_ = s.obstacleTimeHorizon;
+    }
+    if (o.cols == 0 || reach_ > 2 * o.cell || reach_ < 0.5f * o.cell) {
+      o.cell = std::max(reach_, 1e-3f);
+      o.rebuildGrid();
+    }
+    const bool same = uploadedObstacles_ && o.version == obstacleVersion_ && o.cell == obstacleCell_ &&
+                      o.cols == obstacleCols_ && o.rows == obstacleRows_;
+    if (same) return true;
+    const cudaStream_t st = stream_;
+    if (!(dVertices_.upload(o.vertices, st) && dObstacleStart_.upload(o.cellStart, st) &&
+          dObstacleEdges_.upload(o.cellEdges, st)))
+      return false;
+    uploadedObstacles_ = true;
+    obstacleVersion_ = o.version;
+    obstacleCell_ = o.cell;
+    obstacleCols_ = o.cols;
+    obstacleRows_ = o.rows;
+    return true;
+  }
+
+  cudastep::WorldView worldView() const {
+    cudastep::WorldView v;
+    v.px = px_.get(); v.py = py_.get(); v.radius = radius_.get(); v.maxSpeed = maxSpeed_.get();
+    v.hasGoal = hasGoal_.get(); v.gx = gx_.get(); v.gy = gy_.get();
+    v.group = group_.get(); v.route = route_.get(); v.gate = gate_.get(); v.id = id_.get();
+    v.routeStart = dRouteStart_.get(); v.waypoints = dWaypoints_.get();
+    v.streamGroups = dStreamGroups_.get(); v.streamVelocity = dStreamVelocity_.get();
+    v.streamCount = streamCount_;
+    return v;
+  }
+
+  /// The slow path: the closure's wishes, computed on the host.
+  bool hostWishes(World& w, const Settings& s, const std::function<Vec2(const Agent&)>& closure) {
+    if (!saidSlowPath_) {
+      std::fprintf(stderr,
+                   "throng: a preferredVelocity closure runs on the host: the CUDA backend copies the state "
+                   "back and the wishes up every step (the slow path; goals, routes and group streams run on "
+                   "the device)\n");
+      saidSlowPath_ = true;
+    }
+    if (!download(w)) return false;
+    const std::size_t n = w.size();
+    hostWishX_.resize(n);
+    hostWishY_.resize(n);
+    hostLanding_.assign(n, 0);
+    for (std::size_t i = 0; i < n; ++i) {
+      const Vec2 v = jitterWish(closure(w.agentAt(i)), w.maxSpeed[i], s.jitter, s.seed, w.id[i], w.step);
+      hostWishX_[i] = v.x;
+      hostWishY_[i] = v.y;
+    }
+    return wishX_.upload(hostWishX_, stream_) && wishY_.upload(hostWishY_, stream_) &&
+           landing_.upload(hostLanding_, stream_);
+  }
+
+  bool stepDevice(World& w, const Settings& s, float dt, const std::function<Vec2(const Agent&)>& closure) {
+    if (!ok_) return false;
+    const bool walkersChanged = dirty_;
+    if (dirty_) {
+      if (!uploadAll(w)) return false;
+      dirty_ = false;
+    }
+    if (!syncObstacles(w, s, walkersChanged)) return false;
+    const std::size_t count = w.size();
+    if (count == 0) {
+      w.stats = {};
+      return true;
+    }
+    if (closure && !hostWishes(w, s, closure)) return false;
+
+    const auto n = static_cast<std::int32_t>(count);
+    const cudaStream_t st = stream_;
+    const int blocks = blocksFor(n, kBlock);
+    const int reduceBlocks = std::min(blocks, 4096);
+
+    throngInitKernel<<<1, 1, 0, st>>>(scalars_);
+    throngBoundsKernel<<<reduceBlocks, kBlock, 0, st>>>(n, px_.get(), py_.get(), scalars_);
+    throngGridParamsKernel<<<1, 1, 0, st>>>(scalars_, s.perceptionRadius, n);
+
+    cudastep::WishParams wp;
+    wp.slowingRadius = s.slowingRadius;
+    wp.jitter = s.jitter;
+    wp.dt = dt;
+    wp.seed = s.seed;
+    wp.step = w.step;
+    const cudastep::WorldView wv = worldView();
+    throngPrepKernel<<<blocks, kBlock, 0, st>>>(n, scalars_, wv, wp, !closure, keys_.get(), wishX_.get(),
+                                                 wishY_.get(), landing_.get());
+    if (!THRONG_CUDA_CHECK(cudaGetLastError())) return false;
+
+    std::size_t bytes = sortBytes_;
+    if (!THRONG_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(sortTemp_.get(), bytes, keys_.get(), sortedKeys_.get(),
+                                                           iota_.get(), sortedIndex_.get(), n, 0, keyBits(n), st)))
+      return false;
+    throngCellStartsKernel<<<blocksFor(static_cast<std::int64_t>(n) + 1, kBlock), kBlock, 0, st>>>(
+        n, scalars_, sortedKeys_.get(), sortedIndex_.get(), px_.get(), py_.get(), cellStart_.get(), sx_.get(),
+        sy_.get());
+
+    AgentsView av;
+    av.px = px_.get(); av.py = py_.get(); av.vx = vx_.get(); av.vy = vy_.get();
+    av.radius = radius_.get(); av.maxSpeed = maxSpeed_.get(); av.id = id_.get();
+    av.count = n;
+    ObstacleView ov;
+    const ObstacleSet& o = w.obstacles;
+    if (!o.vertices.empty()) {
+      ov.vertices = dVertices_.get();
+      ov.vertexCount = static_cast<std::int32_t>(o.vertices.size());
+      ov.origin = o.origin;
+      ov.cell = o.cell;
+      ov.cols = o.cols;
+      ov.rows = o.rows;
+      ov.cellStart = dObstacleStart_.get();
+      ov.cellEdges = dObstacleEdges_.get();
+    }
+    throngSolveKernel<<<blocksFor(n, kSolveBlock), kSolveBlock, 0, st>>>(
+        n, av, scalars_, cellStart_.get(), sortedIndex_.get(), sx_.get(), sy_.get(), ov, w.solveParams(s, dt),
+        wishX_.get(), wishY_.get(), nvx_.get(), nvy_.get(), njammed_.get());
+
+    cudastep::MutableState m;
+    m.px = px_.get(); m.py = py_.get(); m.vx = vx_.get(); m.vy = vy_.get();
+    m.jammed = jammed_.get(); m.gate = gate_.get();
+    cudastep::StepOutputs out;
+    out.wishX = wishX_.get(); out.wishY = wishY_.get(); out.landing = landing_.get();
+    out.nvx = nvx_.get(); out.nvy = nvy_.get(); out.njammed = njammed_.get();
+    throngIntegrateKernel<<<blocks, kBlock, 0, st>>>(n, wv, m, out, dt, scalars_);
+    if (!THRONG_CUDA_CHECK(cudaGetLastError())) return false;
+    if (!THRONG_CUDA_CHECK(cudaMemcpyAsync(hostStats_, &scalars_->jammed, sizeof(HostStats),
+                                           cudaMemcpyDeviceToHost, st)))
+      return false;
+    hostStale_ = true;
+    return true;
+  }
+
+  void release() {
+    if (stream_) cudaStreamDestroy(stream_);
+    if (scalars_) cudaFree(scalars_);
+    if (hostStats_) cudaFreeHost(hostStats_);
+    stream_ = nullptr;
+    scalars_ = nullptr;
+    hostStats_ = nullptr;
+  }
+
+  bool ok_ = false, failed_ = false, dirty_ = true, hostStale_ = false, saidSlowPath_ = false;
+  cudaStream_t stream_ = nullptr;
+  DeviceScalars* scalars_ = nullptr;
+  HostStats* hostStats_ = nullptr;  // pinned
+
+  // the SoA mirror of World
+  DeviceBuffer<float> px_, py_, vx_, vy_, radius_, maxSpeed_, gx_, gy_;
+  DeviceBuffer<std::uint8_t> jammed_, hasGoal_;
+  DeviceBuffer<std::int32_t> group_, route_, gate_;
+  DeviceBuffer<std::uint64_t> id_;
+  // routes, streams, obstacles
+  std::vector<std::int32_t> routeStart_;
+  std::vector<Waypoint> waypoints_;
+  DeviceBuffer<std::int32_t> dRouteStart_, dStreamGroups_;
+  DeviceBuffer<Waypoint> dWaypoints_;
+  DeviceBuffer<Vec2> dStreamVelocity_;
+  std::int32_t streamCount_ = 0;
+  DeviceBuffer<ObstacleVertex> dVertices_;
+  DeviceBuffer<std::int32_t> dObstacleStart_, dObstacleEdges_;
+  bool uploadedObstacles_ = false;
+  std::uint64_t obstacleVersion_ = 0;
+  float obstacleCell_ = 0, reach_ = 0, reachHorizon_ = -1;
+  std::int32_t obstacleCols_ = 0, obstacleRows_ = 0;
+  // per-step scratch
+  std::size_t sizedFor_ = static_cast<std::size_t>(-1), sortBytes_ = 0;
+  DeviceBuffer<std::uint32_t> keys_, sortedKeys_;
+  DeviceBuffer<std::int32_t> iota_, sortedIndex_, cellStart_;
+  DeviceBuffer<unsigned char> sortTemp_;
+  DeviceBuffer<float> sx_, sy_, wishX_, wishY_, nvx_, nvy_;
+  DeviceBuffer<std::uint8_t> landing_, njammed_;
+  // the slow path's host wishes
+  std::vector<float> hostWishX_, hostWishY_;
+  std::vector<std::uint8_t> hostLanding_;
+};
+
+}  // namespace
+
+bool cudaAvailable(std::string* why) {
+  int count = 0;
+  const cudaError_t err = cudaGetDeviceCount(&count);
+  if (err != cudaSuccess) {
+    (void)cudaGetLastError();
+    // 35 (cudaErrorInsufficientDriver) and 34 (cudaErrorStubLibrary) are the
+    // usual answers on a machine with no NVIDIA driver.
+    if (why)
+      *why = std::string("no CUDA device (") + cudaGetErrorName(err) + ": " + cudaGetErrorString(err) + ")";
+    return false;
+  }
+  if (count == 0) {
+    if (why) *why = "no CUDA device (the driver reports none)";
+    return false;
+  }
+  // The device must run this build's code: sm_90 SASS, or compute_90 PTX JIT.
+  cudaFuncAttributes attr;
+  const cudaError_t fe = cudaFuncGetAttributes(&attr, throngSolveKernel);
+  if (fe != cudaSuccess) {
+    (void)cudaGetLastError();
+    cudaDeviceProp prop;
+    std::string dev = "device 0";
+    if (cudaGetDeviceProperties(&prop, 0) == cudaSuccess)
+      dev += std::string(" (") + prop.name + ", compute capability " + std::to_string(prop.major) + "." +
+             std::to_string(prop.minor) + ")";
+    if (why)
+      *why = dev + " cannot run this build's kernels (" + cudaGetErrorName(fe) +
+             "); rebuild with CMAKE_CUDA_ARCHITECTURES set for it";
+    return false;
+  }
+  if (why) why->clear();
+  return true;
+}
+
+std::unique_ptr<Backend> makeCudaBackend(std::string* why) {
+  if (!cudaAvailable(why)) return nullptr;
+  auto b = std::make_unique<CudaBackend>();
+  if (!b->ok()) {
+    if (why) *why = "could not create the CUDA stream and buffers (CUDA errors above)";
+    return nullptr;
+  }
+  return b;
+}
+
+}  // namespace throng
