@@ -1,10 +1,31 @@
-// throng: one executable. No subcommand opens the visualizer.
+// throng: one executable. `run`, `check` and `scenes` are headless
+// (app/cli/); `record` and no subcommand belong to the visualizer (app/viz/).
+// Nothing throws out of main.
 #include <cstdio>
-#include <cstring>
+#include <exception>
+#include <string_view>
 
+#include "cli/cli.hpp"
 #include "viz/viz.hpp"
 
 int main(int argc, char** argv) {
-  if (argc > 1 && std::strcmp(argv[1], "record") == 0) return throng::app::runRecord(argc - 1, argv + 1);
-  return throng::app::runVisualizer(argc, argv);
+  try {
+    if (argc > 1) {
+      const std::string_view sub = argv[1];
+      if (sub == "run") return throng::cli::runRun(argc - 1, argv + 1);
+      if (sub == "check") return throng::cli::runCheck(argc - 1, argv + 1);
+      if (sub == "scenes") return throng::cli::runScenes(argc - 1, argv + 1);
+      if (sub == "record") return throng::app::runRecord(argc - 1, argv + 1);
+      if (sub == "help" || sub == "-h" || sub == "--help") {
+        throng::cli::printUsage(stdout);
+        return 0;
+      }
+    }
+    return throng::app::runVisualizer(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "throng: internal error: %s\n", e.what());
+  } catch (...) {
+    std::fputs("throng: internal error\n", stderr);
+  }
+  return 70;
 }

@@ -115,9 +115,7 @@ struct SceneSource {
   std::vector<int> groups{0};       ///< cycled through by emission count
   std::optional<Vec2> goal, goalOffset;
   std::optional<Rect> goalRegion;
-  int route = -1;
-  std::optional<Vec2> routeGoal;    ///< the route's goal point, if any
-  std::optional<Rect> routeGoalRegion;
+  int route = -1;                   ///< its goal fills in when none is given
 };
 
 /// Removes every agent whose centre is inside `region` (of `groups`, or all).

@@ -1,0 +1,46 @@
+#pragma once
+// Trajectory export, streamed: one frame at a time into FILE.partial, renamed
+// to FILE on commit(). Until then FILE does not exist (an older FILE is left
+// alone); discard() (or the destructor) removes the partial, so an error or
+// an interrupt leaves a complete file or none. Memory stays flat.
+//
+// csv:   step,time,id,x,y,vx,vy,jammed,group   (floats in shortest round-trip form)
+// pedpy: PedPy's text trajectory: '#' comment lines with "framerate: F" and
+//        the unit (x/m), then "id frame x y z" rows separated by spaces.
+#include <cstdio>
+#include <string>
+
+#include "throng/crowd.hpp"
+
+namespace throng::cli {
+
+enum class ExportFormat { Csv, Pedpy };
+
+class Exporter {
+ public:
+  Exporter() = default;
+  ~Exporter() { discard(); }
+  Exporter(const Exporter&) = delete;
+  Exporter& operator=(const Exporter&) = delete;
+
+  /// Opens FILE.partial and writes the header; false with *error on failure.
+  bool open(const std::string& path, ExportFormat format, double dt, const std::string& sceneName,
+            const std::string& units, std::string* error);
+  bool isOpen() const { return file_ != nullptr; }
+  /// Appends every walker of the frame; false once a write has failed.
+  bool write(const FrameView& f);
+  /// Flushes, closes and renames to FILE; false with *error on failure (the
+  /// partial is then removed).
+  bool commit(std::string* error);
+  /// Closes and removes the partial (no-op when not open).
+  void discard();
+  const std::string& partialPath() const { return partial_; }
+
+ private:
+  std::FILE* file_ = nullptr;
+  std::string path_, partial_;
+  ExportFormat format_ = ExportFormat::Csv;
+  bool failed_ = false;
+};
+
+}  // namespace throng::cli

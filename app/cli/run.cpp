@@ -1,0 +1,330 @@
+// `throng run SCENE ...`: a scene headless, with the gate on every step,
+// an optional streamed export, a summary on stdout and as JSON.
+#include <algorithm>
+#include <chrono>
+#include <cinttypes>
+#include <cmath>
+#include <csignal>
+#include <cstring>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <unistd.h>
+
+#include "args.hpp"
+#include "cli.hpp"
+#include "export.hpp"
+#include "signals.hpp"
+#include "throng/backend.hpp"
+#include "throng/scene.hpp"
+
+namespace throng::cli {
+
+namespace {
+
+constexpr const char* kRunHelp =
+    "usage: throng run SCENE [options]\n"
+    "Runs a scene headless, checks every step with the separation gate and prints a summary.\n"
+    "SCENE is a scene file or the name of a shipped scene (see `throng scenes`).\n"
+    "\n"
+    "  --steps N           run exactly N steps\n"
+    "  --seconds S         run exactly S simulated seconds (rounded up to whole steps)\n"
+    "                      (default: the scene's duration, stopping early once all arrived)\n"
+    "  --dt S              the fixed step, s (sets maxStep)\n"
+    "  --seed K            the seed of jitter and of generated layouts\n"
+    "  --set NAME=VALUE    a knob of the scene or a setting (timeHorizon, obstacleTimeHorizon,\n"
+    "                      perceptionRadius, maxNeighbors, slowingRadius, jitter, seed, maxStep,\n"
+    "                      threads); repeatable\n"
+    "  --threads N         worker threads, 0 = every core (results do not depend on it)\n"
+    "  --backend KIND      cpu, cuda or auto (default cpu)\n"
+    "  --export FILE       write every step to FILE (complete or absent, even on Ctrl-C)\n"
+    "  --format F          csv (default): step,time,id,x,y,vx,vy,jammed,group\n"
+    "                      pedpy: PedPy's text trajectory (id frame x y z)\n"
+    "  --summary FILE      write the summary as JSON\n"
+    "  --quiet             no progress bar and no summary on stdout\n"
+    "  -h, --help          this help\n"
+    "\n"
+    "Exit codes: 0 done, 1 error or an unjammed overlap or wall intrusion, 2 usage, 130 interrupted.\n";
+
+struct Options {
+  std::string scene;
+  std::optional<std::uint64_t> steps;
+  std::optional<double> seconds, dt;
+  std::optional<std::uint64_t> seed, threads;
+  std::vector<std::string> sets;
+  BackendKind backend = BackendKind::Cpu;
+  std::string exportPath, summaryPath;
+  ExportFormat format = ExportFormat::Csv;
+  bool formatGiven = false, quiet = false, help = false;
+};
+
+Options parse(int argc, char** argv) {
+  Options o;
+  ArgWalker a(argc, argv);
+  while (a.next()) {
+    if (a.flag("-h") || a.flag("--help")) o.help = true;
+    else if (a.flag("--steps")) o.steps = wholeNumber("--steps", a.value());
+    else if (a.flag("--seconds")) o.seconds = positiveNumber("--seconds", a.value());
+    else if (a.flag("--dt")) o.dt = positiveNumber("--dt", a.value());
+    else if (a.flag("--seed")) o.seed = wholeNumber("--seed", a.value());
+    else if (a.flag("--threads")) o.threads = wholeNumber("--threads", a.value());
+    else if (a.flag("--set")) o.sets.push_back(a.value());
+    else if (a.flag("--export")) o.exportPath = a.value();
+    else if (a.flag("--summary")) o.summaryPath = a.value();
+    else if (a.flag("--quiet") || a.flag("-q")) o.quiet = true;
+    else if (a.flag("--backend")) {
+      const std::string v = a.value();
+      if (v == "cpu") o.backend = BackendKind::Cpu;
+      else if (v == "cuda") o.backend = BackendKind::Cuda;
+      else if (v == "auto") o.backend = BackendKind::Auto;
+      else throw UsageError{"--backend expects cpu, cuda or auto, got '" + v + "'"};
+    } else if (a.flag("--format")) {
+      const std::string v = a.value();
+      if (v == "csv") o.format = ExportFormat::Csv;
+      else if (v == "pedpy") o.format = ExportFormat::Pedpy;
+      else throw UsageError{"--format expects csv or pedpy, got '" + v + "'"};
+      o.formatGiven = true;
+    } else if (a.arg().starts_with("-") && a.arg().size() > 1) {
+      throw UsageError{"unknown option '" + std::string(a.arg()) + "'"};
+    } else if (o.scene.empty()) {
+      o.scene = a.arg();
+    } else {
+      throw UsageError{"one scene at a time (got '" + o.scene + "' and '" + std::string(a.arg()) + "')"};
+    }
+  }
+  if (o.help) return o;
+  if (o.scene.empty()) throw UsageError{"missing SCENE (a file, or a name from `throng scenes`)"};
+  if (o.steps && o.seconds) throw UsageError{"give --steps or --seconds, not both"};
+  if (o.formatGiven && o.exportPath.empty()) throw UsageError{"--format needs --export FILE"};
+  if (o.threads && *o.threads > 1024) throw UsageError{"--threads expects 0..1024"};
+  return o;
+}
+
+double percentile(std::vector<double> v, double q) {
+  if (v.empty()) return 0;
+  // The nearest-rank percentile: the ceil(q n)-th smallest.
+  const double rank = std::ceil(q * static_cast<double>(v.size()));
+  const std::size_t k = std::min(v.size() - 1, static_cast<std::size_t>(std::max(1.0, rank)) - 1);
+  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(k), v.end());
+  return v[k];
+}
+
+std::string hex16(std::uint64_t h) {
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016" PRIx64, h);
+  return buf;
+}
+
+nlohmann::ordered_json finiteOrNull(float v) {
+  return std::isfinite(v) ? nlohmann::ordered_json(static_cast<double>(v)) : nlohmann::ordered_json(nullptr);
+}
+
+class Progress {
+ public:
+  explicit Progress(bool on) : on_(on && isatty(STDERR_FILENO)) {}
+  void update(std::uint64_t done, std::uint64_t total, double simTime, std::size_t agents) {
+    if (!on_) return;
+    const auto now = std::chrono::steady_clock::now();
+    if (done != total && now - last_ < std::chrono::milliseconds(100)) return;
+    last_ = now;
+    const double f = total ? static_cast<double>(done) / static_cast<double>(total) : 1;
+    const int width = 30, fill = static_cast<int>(f * width);
+    std::fprintf(stderr, "\r[%.*s%*s] %3d%%  step %" PRIu64 "/%" PRIu64 "  t=%.1fs  %zu agents ", fill,
+                 "##############################", width - fill, "", static_cast<int>(f * 100), done, total, simTime,
+                 agents);
+    std::fflush(stderr);
+    drawn_ = true;
+  }
+  void clear() {
+    if (drawn_) std::fputs("\r\033[K", stderr);
+    drawn_ = false;
+  }
+
+ private:
+  bool on_;
+  bool drawn_ = false;
+  std::chrono::steady_clock::time_point last_{};
+};
+
+int run(const Options& o) {
+  std::string err;
+  const std::optional<std::string> path = findScene(o.scene, &err);
+  if (!path) {
+    std::fprintf(stderr, "throng run: %s\n", err.c_str());
+    return 1;
+  }
+  std::optional<Scene> scene = Scene::load(*path, &err);
+  if (!scene) {
+    std::fprintf(stderr, "throng run: %s\n", err.c_str());
+    return 1;
+  }
+  // Flags apply in order: --seed, --dt, --threads, then each --set.
+  auto apply = [&](const std::string& assignment) {
+    if (!scene->assign(assignment, &err)) throw UsageError{"--set " + assignment + ": " + err};
+  };
+  if (o.seed) apply("seed=" + std::to_string(*o.seed));
+  if (o.dt) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "maxStep=%.17g", *o.dt);
+    if (!scene->assign(buf, &err)) throw UsageError{"--dt: " + err};
+  }
+  if (o.threads) apply("threads=" + std::to_string(*o.threads));
+  for (const std::string& s : o.sets) apply(s);
+
+  SceneRun run(*scene, SceneRun::Options{.gate = true});
+  if (o.backend != BackendKind::Cpu) {
+    std::string msg;
+    if (!run.crowd().setBackend(o.backend, &msg)) {
+      std::fprintf(stderr, "throng run: %s\n", msg.c_str());
+      return 1;
+    }
+    if (!o.quiet && !msg.empty()) std::fprintf(stderr, "throng run: %s\n", msg.c_str());
+  }
+  const double dt = run.dt();
+  const bool exact = o.steps || o.seconds;
+  const std::uint64_t total = o.steps     ? *o.steps
+                              : o.seconds ? static_cast<std::uint64_t>(std::ceil(*o.seconds / dt - 1e-9))
+                                          : static_cast<std::uint64_t>(std::ceil(scene->spec().duration / dt - 1e-9));
+
+  Exporter exporter;
+  if (!o.exportPath.empty()) {
+    if (!exporter.open(o.exportPath, o.format, dt, scene->name(), scene->spec().units, &err)) {
+      std::fprintf(stderr, "throng run: %s\n", err.c_str());
+      return 1;
+    }
+    if (o.format == ExportFormat::Pedpy && scene->spec().units != "m" && !o.quiet)
+      std::fprintf(stderr, "throng run: note: scene %s is in %s, PedPy expects metres\n", scene->name().c_str(),
+                   scene->spec().units.c_str());
+  }
+  installStopHandlers();
+  Progress progress(!o.quiet);
+  std::vector<double> ms;
+  ms.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(total, 1u << 22)));
+  const auto wall0 = std::chrono::steady_clock::now();
+
+  if (exporter.isOpen() && !exporter.write(run.crowd().frame())) {
+    std::fprintf(stderr, "throng run: writing %s failed: %s\n", exporter.partialPath().c_str(), std::strerror(errno));
+    return 1;
+  }
+  bool interrupted = false;
+  for (std::uint64_t k = 0; k < total; ++k) {
+    if (stopRequested()) {
+      interrupted = true;
+      break;
+    }
+    run.step();
+    if (ms.size() < (1u << 22)) ms.push_back(run.lastStepMs());
+    if (exporter.isOpen() && !exporter.write(run.crowd().frame())) {
+      progress.clear();
+      std::fprintf(stderr, "throng run: writing %s failed: %s\n", exporter.partialPath().c_str(), std::strerror(errno));
+      return 1;  // the exporter removes the partial
+    }
+    progress.update(k + 1, total, run.time(), run.crowd().count());
+    if (!exact && run.allArrivedTime()) break;
+  }
+  progress.clear();
+  if (interrupted || stopRequested()) {
+    exporter.discard();
+    std::fprintf(stderr, "throng run: interrupted at step %" PRIu64 "%s\n", run.steps(),
+                 o.exportPath.empty() ? "" : "; no export written");
+    return 130;
+  }
+  if (exporter.isOpen() && !exporter.commit(&err)) {
+    std::fprintf(stderr, "throng run: %s\n", err.c_str());
+    return 1;
+  }
+  const double wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+
+  const GateReport& g = run.gate();
+  const double median = percentile(ms, 0.5), p95 = percentile(ms, 0.95);
+  const std::uint64_t hash = run.crowd().stateHash();
+  nlohmann::ordered_json j;
+  j["scene"] = scene->name();
+  j["file"] = *path;
+  j["steps"] = run.steps();
+  j["dt"] = dt;
+  j["simTime"] = run.time();
+  j["agents"] = run.agentsEver();
+  j["arrived"] = run.arrived();
+  j["allArrivedTime"] = run.allArrivedTime() ? nlohmann::ordered_json(*run.allArrivedTime()) : nlohmann::ordered_json(nullptr);
+  j["minGap"] = finiteOrNull(g.minGap);
+  j["minGapUnjammed"] = finiteOrNull(g.minGapUnjammed);
+  j["maxOverlap"] = g.maxOverlap;
+  j["unjammedOverlaps"] = g.unjammedOverlaps;
+  j["jammedAgentSteps"] = run.jammedAgentSteps();
+  j["infeasibleSteps"] = run.infeasibleSteps();
+  j["maxWallIntrusion"] = g.maxWallIntrusion;
+  j["msPerStepMedian"] = median;
+  j["msPerStepP95"] = p95;
+  j["hash"] = hex16(hash);
+  j["backend"] = run.crowd().backendName();
+  j["seed"] = scene->spec().settings.seed;
+  nlohmann::ordered_json knobs = nlohmann::ordered_json::object();
+  for (const Knob& k : scene->knobs()) knobs[k.name] = k.value;
+  j["knobs"] = knobs;
+  j["gatePassed"] = g.passed();
+
+  if (!o.quiet) {
+    auto gap = [](float v) {
+      char b[32];
+      if (std::isfinite(v)) std::snprintf(b, sizeof b, "%.4g", static_cast<double>(v));
+      else std::snprintf(b, sizeof b, "n/a");
+      return std::string(b);
+    };
+    std::printf("scene      %s (%s)\n", scene->name().c_str(), path->c_str());
+    std::printf("steps      %" PRIu64 " of %.4g s: %.4g s simulated in %.3g s on %s\n", run.steps(), dt, run.time(),
+                wallSeconds, run.crowd().backendName());
+    std::printf("agents     %zu ever, %zu arrived", run.agentsEver(), run.arrived());
+    if (run.allArrivedTime()) std::printf(", all by %.4g s\n", *run.allArrivedTime());
+    else std::printf(", not all\n");
+    std::printf("gap        min %s over all pairs, %s between unjammed walkers\n", gap(g.minGap).c_str(),
+                gap(g.minGapUnjammed).c_str());
+    std::printf("overlap    max %.4g; %zu unjammed; %" PRIu64 " jammed agent-steps in %" PRIu64 " infeasible steps\n",
+                static_cast<double>(g.maxOverlap), g.unjammedOverlaps, run.jammedAgentSteps(), run.infeasibleSteps());
+    std::printf("walls      max intrusion %.4g\n", static_cast<double>(g.maxWallIntrusion));
+    std::printf("time       %.4g ms/step median, %.4g p95\n", median, p95);
+    std::printf("hash       %s\n", hex16(hash).c_str());
+    if (!o.exportPath.empty()) std::printf("export     %s\n", o.exportPath.c_str());
+    if (!g.passed())
+      std::printf("GATE       FAILED: walkers %" PRIu64 " and %" PRIu64 " at step %" PRIu64 " (gap %s)\n", g.worstA,
+                  g.worstB, g.step, gap(g.minGapUnjammed).c_str());
+  }
+  if (!o.summaryPath.empty()) {
+    const std::string tmp = o.summaryPath + ".partial";
+    {
+      std::ofstream out(tmp, std::ios::trunc);
+      out << j.dump(2) << '\n';
+      if (!out) {
+        std::fprintf(stderr, "throng run: cannot write %s\n", tmp.c_str());
+        std::remove(tmp.c_str());
+        return 1;
+      }
+    }
+    if (std::rename(tmp.c_str(), o.summaryPath.c_str()) != 0) {
+      std::fprintf(stderr, "throng run: cannot write %s: %s\n", o.summaryPath.c_str(), std::strerror(errno));
+      std::remove(tmp.c_str());
+      return 1;
+    }
+  }
+  return g.passed() ? 0 : 1;
+}
+
+}  // namespace
+
+int runRun(int argc, char** argv) {
+  try {
+    const Options o = parse(argc, argv);
+    if (o.help) {
+      std::fputs(kRunHelp, stdout);
+      return 0;
+    }
+    return run(o);
+  } catch (const UsageError& e) {
+    std::fprintf(stderr, "throng run: %s (see throng run --help)\n", e.message.c_str());
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "throng run: error: %s\n", e.what());
+    return 1;
+  }
+}
+
+}  // namespace throng::cli

@@ -1,0 +1,1019 @@
+// The scene loader: JSON scene files into SceneSpecs (format in scene.hpp).
+//
+// Design: the file is parsed once into an ordered_json (key order matters:
+// knobs list in file order). Resolving walks it with a Path (the JSON
+// pointer of the current value) and throws a Fail on the first problem;
+// Scene's public functions catch it and turn it into one line,
+// "FILE:LINE: /pointer: message", where LINE comes from a light scan of the
+// text for that pointer. Nothing escapes: callers get a status.
+//
+// Every random choice (fill jitter, goal points in regions) is a hash of
+// (seed, what, which), so a scene resolves identically every time.
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "scene_internal.hpp"
+#include "throng/orca.hpp"
+#include "throng/scene.hpp"
+
+namespace throng {
+
+using Json = nlohmann::ordered_json;
+
+// The keys every agent-making object accepts (see PROPS in scene.hpp).
+#define THRONG_PROPS "goal", "goalOffset", "goalRegion", "radius", "maxSpeed", "group", "route"
+
+struct Scene::Doc {
+  std::string text;
+  Json json;
+};
+
+namespace {
+
+// ---- JSON pointers and the line of a pointer ------------------------------
+
+struct Path {
+  std::vector<std::string> tokens;
+  Path operator/(std::string_view key) const {
+    Path p = *this;
+    p.tokens.emplace_back(key);
+    return p;
+  }
+  Path operator/(std::size_t index) const { return *this / std::string_view(std::to_string(index)); }
+  std::string str() const {
+    if (tokens.empty()) return "/";
+    std::string out;
+    for (const std::string& t : tokens) {
+      out += '/';
+      for (char c : t) out += c == '~' ? std::string("~0") : c == '/' ? std::string("~1") : std::string(1, c);
+    }
+    return out;
+  }
+};
+
+struct Fail {
+  Path path;
+  std::string message;
+};
+
+[[noreturn]] void fail(const Path& p, std::string message) { throw Fail{p, std::move(message)}; }
+
+/// A scanner over text already known to be valid JSON: finds where the
+/// value at a pointer starts (for an object member, where its key starts).
+class PointerScan {
+ public:
+  explicit PointerScan(std::string_view t) : t_(t) {}
+
+  std::size_t find(const std::vector<std::string>& tokens) {
+    std::size_t at = 0;
+    i_ = 0;
+    ws();
+    for (const std::string& tok : tokens) {
+      if (i_ >= t_.size()) return at;
+      if (t_[i_] == '{') {
+        ++i_;
+        bool found = false;
+        for (;;) {
+          ws();
+          if (i_ >= t_.size() || t_[i_] == '}') break;
+          const std::size_t keyAt = i_;
+          const std::string key = str();
+          ws();
+          ++i_;  // ':'
+          ws();
+          if (key == tok) {
+            at = keyAt;
+            found = true;
+            break;
+          }
+          skip();
+          ws();
+          if (i_ < t_.size() && t_[i_] == ',') ++i_;
+        }
+        if (!found) return at;
+      } else if (t_[i_] == '[') {
+        ++i_;
+        std::size_t want = 0;
+        std::from_chars(tok.data(), tok.data() + tok.size(), want);
+        bool found = false;
+        for (std::size_t k = 0;; ++k) {
+          ws();
+          if (i_ >= t_.size() || t_[i_] == ']') break;
+          if (k == want) {
+            at = i_;
+            found = true;
+            break;
+          }
+          skip();
+          ws();
+          if (i_ < t_.size() && t_[i_] == ',') ++i_;
+        }
+        if (!found) return at;
+      } else {
+        return at;
+      }
+    }
+    return at;
+  }
+
+ private:
+  void ws() {
+    while (i_ < t_.size() && (t_[i_] == ' ' || t_[i_] == '\t' || t_[i_] == '\n' || t_[i_] == '\r')) ++i_;
+  }
+  std::string str() {
+    std::string out;
+    ++i_;  // opening quote
+    while (i_ < t_.size() && t_[i_] != '"') {
+      if (t_[i_] == '\\' && i_ + 1 < t_.size()) {
+        ++i_;
+        out += t_[i_] == 'n' ? '\n' : t_[i_];  // good enough for key matching
+      } else {
+        out += t_[i_];
+      }
+      ++i_;
+    }
+    ++i_;
+    return out;
+  }
+  void skip() {
+    if (i_ >= t_.size()) return;
+    const char c = t_[i_];
+    if (c == '"') {
+      str();
+    } else if (c == '{' || c == '[') {
+      int depth = 0;
+      while (i_ < t_.size()) {
+        const char d = t_[i_];
+        if (d == '"') {
+          str();
+          continue;
+        }
+        if (d == '{' || d == '[') ++depth;
+        if (d == '}' || d == ']') {
+          if (--depth == 0) {
+            ++i_;
+            return;
+          }
+        }
+        ++i_;
+      }
+    } else {
+      while (i_ < t_.size() && t_[i_] != ',' && t_[i_] != '}' && t_[i_] != ']' && t_[i_] != ' ' &&
+             t_[i_] != '\n' && t_[i_] != '\t' && t_[i_] != '\r')
+        ++i_;
+    }
+  }
+
+  std::string_view t_;
+  std::size_t i_ = 0;
+};
+
+std::size_t lineOf(std::string_view text, std::size_t offset) {
+  offset = std::min(offset, text.size());
+  return 1 + static_cast<std::size_t>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(offset), '\n'));
+}
+
+std::string describe(const Json& j) {
+  std::string s = j.dump();
+  if (s.size() > 40) s = s.substr(0, 37) + "...";
+  return std::string(j.type_name()) + " " + s;
+}
+
+std::string fmt(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
+
+using detail::pointIn;
+using detail::unit01;
+
+// ---- the resolver -------------------------------------------------------------
+
+struct Props {
+  float radius = 0.25f, maxSpeed = 1.3f;
+  std::vector<int> groups{0};
+  std::optional<Vec2> goal, goalOffset;
+  std::optional<Rect> goalRegion;
+  std::vector<int> routes;  // one: that route; several: the nearest first gate
+};
+
+struct RouteGoal {
+  std::optional<Vec2> goal;
+  std::optional<Rect> goalRegion;
+};
+
+class Resolver {
+ public:
+  Resolver(const Json& root, std::vector<Knob>& knobs, const std::map<std::string, double, std::less<>>& overrides,
+           std::optional<std::uint64_t> seedOverride)
+      : root_(root), knobs_(knobs), overrides_(overrides), seedOverride_(seedOverride) {}
+
+  SceneSpec run();
+
+ private:
+  // values
+  double number(const Json& j, const Path& p) const;
+  double positive(const Json& j, const Path& p) const {
+    const double v = number(j, p);
+    if (!(v > 0)) fail(p, "expected a positive number, got " + fmt(v));
+    return v;
+  }
+  double nonNegative(const Json& j, const Path& p) const {
+    const double v = number(j, p);
+    if (!(v >= 0)) fail(p, "expected a number >= 0, got " + fmt(v));
+    return v;
+  }
+  std::int64_t integer(const Json& j, const Path& p) const {
+    if (j.is_number() && !j.is_number_integer()) {
+      const double v = j.get<double>();
+      if (v != std::floor(v)) fail(p, "expected an integer, got " + fmt(v));
+    }
+    const double v = number(j, p);
+    if (std::fabs(v) > 9e15) fail(p, "integer out of range");
+    return static_cast<std::int64_t>(std::llround(v));
+  }
+  Vec2 point(const Json& j, const Path& p) const {
+    if (!j.is_array() || j.size() != 2) fail(p, "expected a point [x, y], got " + describe(j));
+    return {static_cast<float>(number(j[0], p / 0)), static_cast<float>(number(j[1], p / 1))};
+  }
+  Rect rect(const Json& j, const Path& p) const {
+    if (!j.is_array() || j.size() != 4) fail(p, "expected a rectangle [x, y, width, height], got " + describe(j));
+    Rect r{static_cast<float>(number(j[0], p / 0)), static_cast<float>(number(j[1], p / 1)),
+           static_cast<float>(nonNegative(j[2], p / 2)), static_cast<float>(nonNegative(j[3], p / 3))};
+    return r;
+  }
+  std::vector<Vec2> points(const Json& j, const Path& p, std::size_t atLeast) const {
+    if (!j.is_array()) fail(p, "expected an array of points [[x, y], ...], got " + describe(j));
+    if (j.size() < atLeast) fail(p, "expected at least " + std::to_string(atLeast) + " points, got " + std::to_string(j.size()));
+    std::vector<Vec2> out;
+    for (std::size_t i = 0; i < j.size(); ++i) out.push_back(point(j[i], p / i));
+    return out;
+  }
+  std::string string(const Json& j, const Path& p) const {
+    if (!j.is_string()) fail(p, "expected a string, got " + describe(j));
+    return j.get<std::string>();
+  }
+  const Json& object(const Json& j, const Path& p, std::initializer_list<std::string_view> allowed) const {
+    if (!j.is_object()) fail(p, "expected an object, got " + describe(j));
+    for (const auto& [k, v] : j.items()) {
+      if (std::find(allowed.begin(), allowed.end(), k) == allowed.end()) {
+        std::string list;
+        for (std::string_view a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
+        fail(p / k, "unknown key \"" + k + "\" (expected one of: " + list + ")");
+      }
+    }
+    return j;
+  }
+  const Json& array(const Json& j, const Path& p) const {
+    if (!j.is_array()) fail(p, "expected an array, got " + describe(j));
+    return j;
+  }
+
+  // parts
+  void knobs(const Json& j, const Path& p);
+  void settings(const Json& j, const Path& p);
+  void geometry();
+  void routes(const Json& j, const Path& p);
+  Props props(const Json& j, const Path& p, const Props& base) const;
+  SceneAgent makeAgent(Vec2 at, const Props& pr, std::size_t serial, std::uint64_t what, std::uint64_t which,
+                       const Path& origin);
+  void agents(const Json& j, const Path& p);
+  void generators(const Json& j, const Path& p);
+  void sources(const Json& j, const Path& p);
+  void sinks(const Json& j, const Path& p);
+  /// How far the disc reaches into any obstacle or wall (0: clear).
+  float intrusion(Vec2 c, float r) const;
+  void checkClear(const SceneAgent& a, const Path& origin) const;
+
+  const Json& root_;
+  std::vector<Knob>& knobs_;
+  const std::map<std::string, double, std::less<>>& overrides_;
+  std::optional<std::uint64_t> seedOverride_;
+  SceneSpec spec_;
+  Props defaults_;
+  std::vector<std::string> routeNames_;
+  std::vector<RouteGoal> routeGoals_;
+  std::vector<Path> agentOrigin_;
+};
+
+/// The expression grammar of scene.hpp over the knobs.
+class Expr {
+ public:
+  Expr(std::string_view s, const std::vector<Knob>& knobs, const Path& p) : s_(s), knobs_(knobs), p_(p) {}
+  double eval() {
+    const double v = sum();
+    ws();
+    if (i_ != s_.size()) bad("unexpected '" + std::string(1, s_[i_]) + "'");
+    return v;
+  }
+
+ private:
+  [[noreturn]] void bad(const std::string& what) const {
+    fail(p_, "in expression \"" + std::string(s_) + "\" at column " + std::to_string(i_ + 1) + ": " + what);
+  }
+  void ws() {
+    while (i_ < s_.size() && s_[i_] == ' ') ++i_;
+  }
+  double sum() {
+    double v = product();
+    for (;;) {
+      ws();
+      if (i_ < s_.size() && (s_[i_] == '+' || s_[i_] == '-')) {
+        const char op = s_[i_++];
+        const double r = product();
+        v = op == '+' ? v + r : v - r;
+      } else {
+        return v;
+      }
+    }
+  }
+  double product() {
+    double v = factor();
+    for (;;) {
+      ws();
+      if (i_ < s_.size() && (s_[i_] == '*' || s_[i_] == '/')) {
+        const char op = s_[i_++];
+        const double r = factor();
+        if (op == '/' && r == 0) bad("division by zero");
+        v = op == '*' ? v * r : v / r;
+      } else {
+        return v;
+      }
+    }
+  }
+  double factor() {
+    ws();
+    if (i_ >= s_.size()) bad("expected a number, knob name or '('");
+    const char c = s_[i_];
+    if (c == '-') {
+      ++i_;
+      return -factor();
+    }
+    if (c == '(') {
+      ++i_;
+      const double v = sum();
+      ws();
+      if (i_ >= s_.size() || s_[i_] != ')') bad("expected ')'");
+      ++i_;
+      return v;
+    }
+    if ((c >= '0' && c <= '9') || c == '.') {
+      double v = 0;
+      const auto r = std::from_chars(s_.data() + i_, s_.data() + s_.size(), v);
+      if (r.ec != std::errc()) bad("bad number");
+      i_ = static_cast<std::size_t>(r.ptr - s_.data());
+      return v;
+    }
+    if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
+      const std::size_t b = i_;
+      while (i_ < s_.size() && (std::isalnum(static_cast<unsigned char>(s_[i_])) || s_[i_] == '_')) ++i_;
+      const std::string_view name = s_.substr(b, i_ - b);
+      for (const Knob& k : knobs_)
+        if (k.name == name) return k.value;
+      i_ = b;
+      std::string list;
+      for (const Knob& k : knobs_) list += (list.empty() ? "" : ", ") + k.name;
+      bad("unknown knob '" + std::string(name) + "' (knobs: " + (list.empty() ? "none" : list) + ")");
+    }
+    bad("unexpected '" + std::string(1, c) + "'");
+  }
+
+  std::string_view s_;
+  const std::vector<Knob>& knobs_;
+  const Path& p_;
+  std::size_t i_ = 0;
+};
+
+double Resolver::number(const Json& j, const Path& p) const {
+  double v = 0;
+  if (j.is_number()) {
+    v = j.get<double>();
+  } else if (j.is_string()) {
+    v = Expr(j.get_ref<const std::string&>(), knobs_, p).eval();
+  } else if (j.is_object() && j.size() == 1 && j.contains("knob")) {
+    const Json& name = j["knob"];
+    if (!name.is_string()) fail(p / "knob", "expected a knob name, got " + describe(name));
+    v = Expr(name.get_ref<const std::string&>(), knobs_, p / "knob").eval();
+  } else {
+    fail(p, "expected a number, a {\"knob\": name} or an expression string, got " + describe(j));
+  }
+  if (!std::isfinite(v)) fail(p, "expected a finite number");
+  return v;
+}
+
+void Resolver::knobs(const Json& j, const Path& p) {
+  if (!j.is_object()) fail(p, "expected an object of knobs, got " + describe(j));
+  std::vector<Knob> parsed;
+  for (const auto& [name, spec] : j.items()) {
+    const Path kp = p / name;
+    if (name.empty() || !(std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_') ||
+        !std::all_of(name.begin(), name.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }))
+      fail(kp, "a knob name is letters, digits and '_', starting with a letter");
+    for (const char* s : settingNames())
+      if (name == s) fail(kp, "knob \"" + name + "\" would shadow the setting of that name");
+    object(spec, kp, {"min", "max", "default", "help", "integer"});
+    auto plain = [&](const char* key) {
+      if (!spec.contains(key)) fail(kp, std::string("missing \"") + key + "\"");
+      const Json& v = spec[key];
+      if (!v.is_number()) fail(kp / key, "expected a plain number, got " + describe(v));
+      return v.get<double>();
+    };
+    Knob k;
+    k.name = name;
+    k.min = plain("min");
+    k.max = plain("max");
+    k.defaultValue = plain("default");
+    if (spec.contains("help")) k.help = string(spec["help"], kp / "help");
+    if (spec.contains("integer")) {
+      if (!spec["integer"].is_boolean()) fail(kp / "integer", "expected true or false, got " + describe(spec["integer"]));
+      k.integer = spec["integer"].get<bool>();
+    }
+    if (!(k.min <= k.max)) fail(kp / "max", "expected max >= min");
+    if (!(k.defaultValue >= k.min && k.defaultValue <= k.max))
+      fail(kp / "default", "default " + fmt(k.defaultValue) + " is outside [" + fmt(k.min) + ", " + fmt(k.max) + "]");
+    k.value = k.defaultValue;
+    for (const Knob& old : knobs_)
+      if (old.name == k.name) k.value = old.value;  // keep what was set
+    parsed.push_back(std::move(k));
+  }
+  knobs_ = std::move(parsed);
+}
+
+void Resolver::settings(const Json& j, const Path& p) {
+  Settings& s = spec_.settings;
+  if (!j.is_null()) {
+    object(j, p, {"timeHorizon", "obstacleTimeHorizon", "perceptionRadius", "maxNeighbors", "slowingRadius", "jitter",
+                  "seed", "maxStep", "threads"});
+    for (const auto& [k, v] : j.items()) {
+      const Path kp = p / k;
+      if (k == "seed") {
+        if (!v.is_number_unsigned()) fail(kp, "expected an integer >= 0, got " + describe(v));
+        s.seed = v.get<std::uint64_t>();
+      } else {
+        double x = 0;
+        if (k == "maxNeighbors" || k == "threads") x = static_cast<double>(integer(v, kp));
+        else x = number(v, kp);
+        std::string why;
+        if (!detail::applySetting(s, k, x, &why)) fail(kp, why);
+      }
+    }
+  }
+  for (const auto& [k, v] : overrides_) {
+    std::string why;
+    if (!detail::applySetting(s, k, v, &why)) fail(Path{} / "settings" / k, why);
+  }
+  if (seedOverride_) s.seed = *seedOverride_;
+}
+
+void Resolver::geometry() {
+  if (root_.contains("obstacles")) {
+    const Path p = Path{} / "obstacles";
+    const Json& arr = array(root_["obstacles"], p);
+    for (std::size_t i = 0; i < arr.size(); ++i) {
+      const Path op = p / i;
+      const Json& o = object(arr[i], op, {"rect", "outline"});
+      if (o.contains("rect") == o.contains("outline")) fail(op, "expected exactly one of \"rect\" or \"outline\"");
+      if (o.contains("rect")) {
+        const Rect r = rect(o["rect"], op / "rect");
+        spec_.obstacles.push_back({{r.x, r.y}, {r.x + r.width, r.y}, {r.x + r.width, r.y + r.height}, {r.x, r.y + r.height}});
+      } else {
+        spec_.obstacles.push_back(points(o["outline"], op / "outline", 3));
+      }
+    }
+  }
+  if (root_.contains("walls")) {
+    const Path p = Path{} / "walls";
+    const Json& arr = array(root_["walls"], p);
+    for (std::size_t i = 0; i < arr.size(); ++i) spec_.walls.push_back(points(arr[i], p / i, 2));
+  }
+}
+
+void Resolver::routes(const Json& j, const Path& p) {
+  if (!j.is_object()) fail(p, "expected an object of named routes, got " + describe(j));
+  for (const auto& [name, r] : j.items()) {
+    const Path rp = p / name;
+    object(r, rp, {"gates", "goal", "goalRegion"});
+    if (!r.contains("gates")) fail(rp, "missing \"gates\"");
+    const Json& gates = array(r["gates"], rp / "gates");
+    SceneRoute route;
+    route.name = name;
+    for (std::size_t i = 0; i < gates.size(); ++i) {
+      const std::vector<Vec2> ends = points(gates[i], rp / "gates" / i, 2);
+      if (ends.size() != 2) fail(rp / "gates" / i, "expected a gate [[x, y], [x, y]]");
+      if (ends[0] == ends[1]) fail(rp / "gates" / i, "a gate needs two distinct ends");
+      route.gates.push_back({ends[0], ends[1]});
+    }
+    RouteGoal g;
+    if (r.contains("goal")) g.goal = point(r["goal"], rp / "goal");
+    if (r.contains("goalRegion")) g.goalRegion = rect(r["goalRegion"], rp / "goalRegion");
+    spec_.routes.push_back(std::move(route));
+    routeNames_.push_back(name);
+    routeGoals_.push_back(g);
+  }
+}
+
+Props Resolver::props(const Json& j, const Path& p, const Props& base) const {
+  Props pr = base;
+  if (j.contains("radius")) pr.radius = static_cast<float>(positive(j["radius"], p / "radius"));
+  if (j.contains("maxSpeed")) pr.maxSpeed = static_cast<float>(nonNegative(j["maxSpeed"], p / "maxSpeed"));
+  if (j.contains("group")) {
+    const Json& g = j["group"];
+    pr.groups.clear();
+    if (g.is_array()) {
+      if (g.empty()) fail(p / "group", "expected at least one group");
+      for (std::size_t i = 0; i < g.size(); ++i) pr.groups.push_back(static_cast<int>(integer(g[i], p / "group" / i)));
+    } else {
+      pr.groups.push_back(static_cast<int>(integer(g, p / "group")));
+    }
+  }
+  int goals = 0;
+  if (j.contains("goal")) pr.goal = point(j["goal"], p / "goal"), ++goals;
+  if (j.contains("goalOffset")) pr.goalOffset = point(j["goalOffset"], p / "goalOffset"), ++goals;
+  if (j.contains("goalRegion")) pr.goalRegion = rect(j["goalRegion"], p / "goalRegion"), ++goals;
+  if (goals > 1) fail(p, "expected at most one of \"goal\", \"goalOffset\", \"goalRegion\"");
+  if (j.contains("route")) {
+    const Json& r = j["route"];
+    auto lookup = [&](const Json& name, const Path& np) {
+      const std::string n = string(name, np);
+      for (std::size_t i = 0; i < routeNames_.size(); ++i)
+        if (routeNames_[i] == n) return static_cast<int>(i);
+      std::string list;
+      for (const std::string& s : routeNames_) list += (list.empty() ? "" : ", ") + s;
+      fail(np, "unknown route \"" + n + "\" (routes: " + (list.empty() ? "none" : list) + ")");
+    };
+    pr.routes.clear();
+    if (r.is_array()) {
+      if (r.empty()) fail(p / "route", "expected at least one route name");
+      for (std::size_t i = 0; i < r.size(); ++i) pr.routes.push_back(lookup(r[i], p / "route" / i));
+    } else {
+      pr.routes.push_back(lookup(r, p / "route"));
+    }
+  }
+  return pr;
+}
+
+SceneAgent Resolver::makeAgent(Vec2 at, const Props& pr, std::size_t serial, std::uint64_t what, std::uint64_t which,
+                               const Path& origin) {
+  SceneAgent a;
+  a.at = at;
+  a.radius = pr.radius;
+  a.maxSpeed = pr.maxSpeed;
+  a.group = pr.groups[serial % pr.groups.size()];
+  if (!pr.routes.empty()) {
+    a.route = pr.routes[0];
+    if (pr.routes.size() > 1) {
+      float best = std::numeric_limits<float>::max();
+      for (int r : pr.routes) {
+        const auto& gates = spec_.routes[static_cast<std::size_t>(r)].gates;
+        if (gates.empty()) continue;
+        const float d = ((gates[0].a + gates[0].b) * 0.5f - at).length();
+        if (d < best) best = d, a.route = r;  // ties: the first listed
+      }
+    }
+  }
+  const std::uint64_t seed = spec_.settings.seed;
+  if (pr.goal) a.goal = pr.goal;
+  else if (pr.goalOffset) a.goal = at + *pr.goalOffset;
+  else if (pr.goalRegion) a.goal = pointIn(*pr.goalRegion, seed, what, which);
+  else if (a.route >= 0) {
+    const RouteGoal& g = routeGoals_[static_cast<std::size_t>(a.route)];
+    if (g.goal) a.goal = g.goal;
+    else if (g.goalRegion) a.goal = pointIn(*g.goalRegion, seed, what, which);
+  }
+  checkClear(a, origin);
+  return a;
+}
+
+float Resolver::intrusion(Vec2 c, float r) const {
+  return detail::discIntrusion(spec_.obstacles, spec_.walls, c, r);
+}
+
+void Resolver::checkClear(const SceneAgent& a, const Path& origin) const {
+  if (intrusion(a.at, a.radius) > 1e-4f * a.radius)
+    fail(origin, "agent at (" + fmt(a.at.x) + ", " + fmt(a.at.y) + ") with radius " + fmt(a.radius) +
+                     " overlaps an obstacle or wall");
+}
+
+void Resolver::agents(const Json& j, const Path& p) {
+  array(j, p);
+  for (std::size_t i = 0; i < j.size(); ++i) {
+    const Path ap = p / i;
+    const Json& o = object(j[i], ap, {"at", "goal", "goalOffset", "goalRegion", "radius", "maxSpeed", "group", "route"});
+    if (!o.contains("at")) fail(ap, "missing \"at\" (the start [x, y])");
+    const Props pr = props(o, ap, defaults_);
+    spec_.agents.push_back(makeAgent(point(o["at"], ap / "at"), pr, 0, 1, i, ap / "at"));
+  }
+}
+
+void Resolver::generators(const Json& j, const Path& p) {
+  array(j, p);
+  for (std::size_t g = 0; g < j.size(); ++g) {
+    const Path gp = p / g;
+    if (!j[g].is_object()) fail(gp, "expected an object, got " + describe(j[g]));
+    if (!j[g].contains("type")) fail(gp, "missing \"type\" (ring, grid or fill)");
+    const std::string type = string(j[g]["type"], gp / "type");
+    const std::uint64_t what = 1000 + g;
+    const std::uint64_t seed = spec_.settings.seed;
+    auto need = [&](const char* key) -> const Json& {
+      if (!j[g].contains(key)) fail(gp, "missing \"" + std::string(key) + "\" for a " + type + " generator");
+      return j[g][key];
+    };
+    if (type == "ring") {
+      const Json& o = object(j[g], gp, {"type", "count", "center", "ringRadius", THRONG_PROPS});
+      const std::int64_t n = integer(need("count"), gp / "count");
+      if (n < 0 || n > 10'000'000) fail(gp / "count", "expected a count in [0, 1e7]");
+      const Vec2 c = o.contains("center") ? point(o["center"], gp / "center") : Vec2{};
+      const double R = positive(need("ringRadius"), gp / "ringRadius");
+      const Props pr = props(o, gp, defaults_);
+      for (std::int64_t i = 0; i < n; ++i) {
+        // The seed's spot: an angle of i/n turns, without libm's rounding
+        // differences mattering (double precision, then rounded to float).
+        const double a = 2.0 * 3.14159265358979323846 * static_cast<double>(i) / static_cast<double>(n);
+        const Vec2 at{static_cast<float>(c.x + R * std::cos(a)), static_cast<float>(c.y + R * std::sin(a))};
+        Props each = pr;
+        if (!pr.goal && !pr.goalOffset && !pr.goalRegion) each.goal = c - (at - c);
+        spec_.agents.push_back(makeAgent(at, each, static_cast<std::size_t>(i), what, static_cast<std::uint64_t>(i), gp));
+      }
+    } else if (type == "grid") {
+      const Json& o = object(j[g], gp, {"type", "origin", "rows", "cols", "spacing", THRONG_PROPS});
+      const Vec2 origin = point(need("origin"), gp / "origin");
+      const std::int64_t rows = integer(need("rows"), gp / "rows"), cols = integer(need("cols"), gp / "cols");
+      if (rows < 0 || cols < 0 || rows * cols > 10'000'000) fail(gp, "expected rows and cols >= 0, at most 1e7 agents");
+      const Json& sp = need("spacing");
+      const Vec2 d = sp.is_array() ? point(sp, gp / "spacing")
+                                   : Vec2{static_cast<float>(positive(sp, gp / "spacing")), static_cast<float>(number(sp, gp / "spacing"))};
+      const Props pr = props(o, gp, defaults_);
+      std::size_t k = 0;
+      for (std::int64_t r = 0; r < rows; ++r)
+        for (std::int64_t c = 0; c < cols; ++c, ++k)
+          spec_.agents.push_back(makeAgent(origin + Vec2{static_cast<float>(c) * d.x, static_cast<float>(r) * d.y}, pr, k, what, k, gp));
+    } else if (type == "fill") {
+      const Json& o = object(j[g], gp, {"type", "region", "density", THRONG_PROPS});
+      const Rect reg = rect(need("region"), gp / "region");
+      const double density = nonNegative(need("density"), gp / "density");
+      const Props pr = props(o, gp, defaults_);
+      // A jittered grid of about density x area cells; each disc stays in its
+      // own cell, so discs never overlap and never leave the region.
+      const double s = density > 0 ? std::sqrt(density) : 0;
+      const auto cols = static_cast<std::int64_t>(std::llround(reg.width * s));
+      const auto rows = static_cast<std::int64_t>(std::llround(reg.height * s));
+      if (cols * rows > 10'000'000) fail(gp / "density", "more than 1e7 agents");
+      if (cols > 0 && rows > 0) {
+        const double cw = reg.width / static_cast<double>(cols), ch = reg.height / static_cast<double>(rows);
+        const double clear = 2.0 * pr.radius * 1.02;
+        if (cw < clear || ch < clear) {
+          const double most = 1.0 / (clear * clear);
+          fail(gp / "density", "density " + fmt(density) + " /m² is too high for radius " + fmt(pr.radius) +
+                                   " in this region (at most about " + fmt(std::floor(most * 100) / 100) + ")");
+        }
+        std::size_t k = 0;
+        for (std::int64_t r = 0; r < rows; ++r)
+          for (std::int64_t c = 0; c < cols; ++c) {
+            const std::uint64_t cell = static_cast<std::uint64_t>(r * cols + c);
+            const double jx = (cw - clear) * (unit01(seed, what, cell, 3) - 0.5);
+            const double jy = (ch - clear) * (unit01(seed, what, cell, 4) - 0.5);
+            const Vec2 at{static_cast<float>(reg.x + (static_cast<double>(c) + 0.5) * cw + jx),
+                          static_cast<float>(reg.y + (static_cast<double>(r) + 0.5) * ch + jy)};
+            if (intrusion(at, pr.radius) > 0) continue;  // cells under obstacles stay empty
+            spec_.agents.push_back(makeAgent(at, pr, k, what, cell, gp));
+            ++k;
+          }
+      }
+    } else {
+      fail(gp / "type", "unknown generator type \"" + type + "\" (expected ring, grid or fill)");
+    }
+  }
+}
+
+void Resolver::sources(const Json& j, const Path& p) {
+  array(j, p);
+  for (std::size_t i = 0; i < j.size(); ++i) {
+    const Path sp = p / i;
+    const Json& o = object(j[i], sp, {"region", "rate", "start", "stop", "max", THRONG_PROPS});
+    if (!o.contains("region")) fail(sp, "missing \"region\" [x, y, width, height]");
+    if (!o.contains("rate")) fail(sp, "missing \"rate\" (agents per second)");
+    SceneSource s;
+    s.region = rect(o["region"], sp / "region");
+    s.rate = nonNegative(o["rate"], sp / "rate");
+    if (o.contains("start")) s.start = nonNegative(o["start"], sp / "start");
+    if (o.contains("stop")) s.stop = nonNegative(o["stop"], sp / "stop");
+    if (o.contains("max")) {
+      s.max = integer(o["max"], sp / "max");
+      if (s.max < 0) fail(sp / "max", "expected a count >= 0");
+    }
+    const Props pr = props(o, sp, defaults_);
+    s.radius = pr.radius;
+    s.maxSpeed = pr.maxSpeed;
+    s.groups = pr.groups;
+    s.goal = pr.goal;
+    s.goalOffset = pr.goalOffset;
+    s.goalRegion = pr.goalRegion;
+    if (pr.routes.size() > 1) fail(sp / "route", "a source takes one route");
+    if (!pr.routes.empty()) {
+      s.route = pr.routes[0];
+      const RouteGoal& g = routeGoals_[static_cast<std::size_t>(s.route)];
+      if (!s.goal && !s.goalOffset && !s.goalRegion) {
+        s.goal = g.goal;
+        s.goalRegion = g.goalRegion;
+      }
+    }
+    if (s.region.width < 2 * s.radius || s.region.height < 2 * s.radius)
+      fail(sp / "region", "the region is smaller than one agent (diameter " + fmt(2 * s.radius) + ")");
+    spec_.sources.push_back(s);
+  }
+}
+
+void Resolver::sinks(const Json& j, const Path& p) {
+  array(j, p);
+  for (std::size_t i = 0; i < j.size(); ++i) {
+    const Path sp = p / i;
+    const Json& o = object(j[i], sp, {"region", "groups"});
+    if (!o.contains("region")) fail(sp, "missing \"region\" [x, y, width, height]");
+    SceneSink s;
+    s.region = rect(o["region"], sp / "region");
+    if (o.contains("groups")) {
+      const Json& g = array(o["groups"], sp / "groups");
+      for (std::size_t k = 0; k < g.size(); ++k) s.groups.push_back(static_cast<int>(integer(g[k], sp / "groups" / k)));
+    }
+    spec_.sinks.push_back(s);
+  }
+}
+
+SceneSpec Resolver::run() {
+  const Path top;
+  object(root_, top, {"name", "description", "model", "units", "duration", "settings", "knobs", "agentDefaults",
+                      "agents", "generators", "sources", "sinks", "obstacles", "walls", "routes", "streams"});
+  if (root_.contains("name")) spec_.name = string(root_["name"], top / "name");
+  if (root_.contains("description")) spec_.description = string(root_["description"], top / "description");
+  if (root_.contains("units")) spec_.units = string(root_["units"], top / "units");
+  if (root_.contains("model")) {
+    const std::string m = string(root_["model"], top / "model");
+    if (m != "orca") fail(top / "model", "unknown model \"" + m + "\" (expected \"orca\")");
+  }
+  if (root_.contains("knobs")) knobs(root_["knobs"], top / "knobs");
+  else knobs_.clear();
+  settings(root_.contains("settings") ? root_["settings"] : Json(), top / "settings");
+  if (root_.contains("duration")) spec_.duration = positive(root_["duration"], top / "duration");
+  if (root_.contains("agentDefaults")) {
+    const Json& d = object(root_["agentDefaults"], top / "agentDefaults", {"radius", "maxSpeed", "group"});
+    defaults_ = props(d, top / "agentDefaults", defaults_);
+  }
+  geometry();
+  if (root_.contains("routes")) routes(root_["routes"], top / "routes");
+  if (root_.contains("streams")) {
+    const Path p = top / "streams";
+    const Json& arr = array(root_["streams"], p);
+    for (std::size_t i = 0; i < arr.size(); ++i) {
+      const Json& o = object(arr[i], p / i, {"group", "velocity"});
+      if (!o.contains("group") || !o.contains("velocity")) fail(p / i, "expected {\"group\": g, \"velocity\": [vx, vy]}");
+      spec_.streams.emplace_back(static_cast<int>(integer(o["group"], p / i / "group")), point(o["velocity"], p / i / "velocity"));
+    }
+  }
+  if (root_.contains("agents")) agents(root_["agents"], top / "agents");
+  if (root_.contains("generators")) generators(root_["generators"], top / "generators");
+  if (root_.contains("sources")) sources(root_["sources"], top / "sources");
+  if (root_.contains("sinks")) sinks(root_["sinks"], top / "sinks");
+  return std::move(spec_);
+}
+
+std::optional<double> parseDouble(std::string_view s) {
+  double v = 0;
+  const auto r = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (r.ec != std::errc() || r.ptr != s.data() + s.size()) return std::nullopt;
+  return v;
+}
+
+}  // namespace
+
+// ---- settings by name --------------------------------------------------------
+
+namespace {
+constexpr const char* kSettingNames[] = {"timeHorizon", "obstacleTimeHorizon", "perceptionRadius", "maxNeighbors",
+                                          "slowingRadius", "jitter", "seed", "maxStep", "threads"};
+}
+
+std::span<const char* const> settingNames() { return kSettingNames; }
+
+namespace detail {
+double unit01(std::uint64_t seed, std::uint64_t what, std::uint64_t a, std::uint64_t b) {
+  const std::uint64_t h = mix64(seed ^ mix64(what ^ mix64(a ^ mix64(b))));
+  return static_cast<double>(h >> 11) * (1.0 / 9007199254740992.0);
+}
+
+Vec2 pointIn(const Rect& r, std::uint64_t seed, std::uint64_t what, std::uint64_t which) {
+  return {r.x + static_cast<float>(unit01(seed, what, which, 1) * r.width),
+          r.y + static_cast<float>(unit01(seed, what, which, 2) * r.height)};
+}
+
+float discIntrusion(std::span<const std::vector<Vec2>> outlines, std::span<const std::vector<Vec2>> walls, Vec2 c,
+                    float r) {
+  float worst = 0;
+  auto edge = [&](Vec2 a, Vec2 b) {
+    const Vec2 ab = b - a;
+    const float len2 = ab.lengthSquared();
+    float t = len2 > 0 ? dot(c - a, ab) / len2 : 0;
+    t = std::clamp(t, 0.0f, 1.0f);
+    worst = std::max(worst, r - (c - (a + t * ab)).length());
+  };
+  for (const auto& poly : outlines) {
+    bool inside = false;
+    for (std::size_t i = 0, k = poly.size() - 1; i < poly.size(); k = i++) {
+      edge(poly[i], poly[k]);
+      const Vec2 a = poly[i], b = poly[k];
+      if ((a.y > c.y) != (b.y > c.y) && c.x < (b.x - a.x) * (c.y - a.y) / (b.y - a.y) + a.x) inside = !inside;
+    }
+    if (inside) worst = std::max(worst, r);
+  }
+  for (const auto& wall : walls)
+    for (std::size_t i = 0; i + 1 < wall.size(); ++i) edge(wall[i], wall[i + 1]);
+  return worst;
+}
+
+bool applySetting(Settings& s, std::string_view name, double v, std::string* why) {
+  auto bad = [&](const char* limit) {
+    if (why) *why = std::string(name) + " = " + fmt(v) + " is out of range (expected " + limit + ")";
+    return false;
+  };
+  auto whole = [&](double lo, double hi) { return v == std::floor(v) && v >= lo && v <= hi; };
+  if (!std::isfinite(v)) return bad("a finite number");
+  if (name == "timeHorizon") { if (!(v > 0)) return bad("> 0"); s.timeHorizon = static_cast<float>(v); }
+  else if (name == "obstacleTimeHorizon") { if (!(v > 0)) return bad("> 0"); s.obstacleTimeHorizon = static_cast<float>(v); }
+  else if (name == "perceptionRadius") { if (!(v >= 0)) return bad(">= 0"); s.perceptionRadius = static_cast<float>(v); }
+  else if (name == "maxNeighbors") { if (!whole(0, kMaxNeighbors)) return bad("an integer in 0..32"); s.maxNeighbors = static_cast<int>(v); }
+  else if (name == "slowingRadius") { if (!(v >= 0)) return bad(">= 0"); s.slowingRadius = static_cast<float>(v); }
+  else if (name == "jitter") { if (!(v >= 0 && v <= 1)) return bad("0..1"); s.jitter = static_cast<float>(v); }
+  else if (name == "seed") { if (!whole(0, 9007199254740992.0)) return bad("an integer >= 0"); s.seed = static_cast<std::uint64_t>(v); }
+  else if (name == "maxStep") { if (!(v > 1e-6 && v <= 10)) return bad("a step in (1e-6, 10] s"); s.maxStep = v; }
+  else if (name == "threads") { if (!whole(0, 1024)) return bad("an integer in 0..1024"); s.threads = static_cast<int>(v); }
+  else {
+    if (why) *why = "unknown setting \"" + std::string(name) + "\"";
+    return false;
+  }
+  return true;
+}
+}  // namespace detail
+
+// ---- Scene ----------------------------------------------------------------------
+
+std::optional<Scene> Scene::load(const std::string& path, std::string* error) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    if (error) *error = path + ": cannot open (" + std::strerror(errno) + ")";
+    return std::nullopt;
+  }
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  if (in.bad()) {
+    if (error) *error = path + ": read error";
+    return std::nullopt;
+  }
+  return parse(ss.str(), path, error);
+}
+
+std::optional<Scene> Scene::parse(std::string text, std::string fileName, std::string* error) {
+  auto doc = std::make_shared<Doc>();
+  doc->text = std::move(text);
+  try {
+    doc->json = Json::parse(doc->text);
+  } catch (const Json::parse_error& e) {
+    if (error) {
+      // e.byte is 1-based, at the character that broke the parse.
+      const std::size_t at = e.byte > 0 ? e.byte - 1 : 0;
+      const std::size_t line = lineOf(doc->text, at);
+      const std::size_t lineStart = doc->text.rfind('\n', at == 0 ? 0 : at - 1);
+      const std::size_t col = at - (lineStart == std::string::npos ? 0 : lineStart + 1) + 1;
+      std::string what = e.what();
+      const std::size_t cut = what.find("syntax error");
+      if (cut != std::string::npos) what = what.substr(cut);
+      *error = fileName + ":" + std::to_string(line) + ":" + std::to_string(col) + ": invalid JSON: " + what;
+    }
+    return std::nullopt;
+  } catch (const std::exception& e) {
+    if (error) *error = fileName + ": invalid JSON: " + e.what();
+    return std::nullopt;
+  }
+  Scene s;
+  s.file_ = std::move(fileName);
+  s.doc_ = std::move(doc);
+  if (!s.resolve(error)) return std::nullopt;
+  return s;
+}
+
+bool Scene::resolve(std::string* error) {
+  std::vector<Knob> knobs = knobs_;
+  try {
+    Resolver r(doc_->json, knobs, settingOverrides_, seedOverride_);
+    SceneSpec spec = r.run();
+    if (spec.name.empty()) {
+      std::string base = file_;
+      const std::size_t slash = base.find_last_of('/');
+      if (slash != std::string::npos) base = base.substr(slash + 1);
+      if (base.size() > 5 && base.ends_with(".json")) base.resize(base.size() - 5);
+      spec.name = base;
+    }
+    spec_ = std::move(spec);
+    knobs_ = std::move(knobs);
+    return true;
+  } catch (const Fail& f) {
+    if (error) {
+      const std::size_t at = PointerScan(doc_->text).find(f.path.tokens);
+      *error = file_ + ":" + std::to_string(lineOf(doc_->text, at)) + ": " + f.path.str() + ": " + f.message;
+    }
+  } catch (const std::exception& e) {
+    if (error) *error = file_ + ": " + e.what();
+  }
+  return false;
+}
+
+bool Scene::set(std::string_view name, double value, std::string* error) {
+  const Scene before = *this;
+  bool known = false;
+  for (Knob& k : knobs_) {
+    if (k.name != name) continue;
+    known = true;
+    if (!(value >= k.min && value <= k.max)) {
+      if (error) *error = "knob " + k.name + " = " + fmt(value) + " is out of range [" + fmt(k.min) + ", " + fmt(k.max) + "]";
+      return false;
+    }
+    if (k.integer && value != std::floor(value)) {
+      if (error) *error = "knob " + k.name + " takes whole numbers, got " + fmt(value);
+      return false;
+    }
+    k.value = value;
+  }
+  if (!known) {
+    bool setting = false;
+    for (const char* s : settingNames()) setting |= name == s;
+    if (!setting) {
+      if (error) {
+        std::string list;
+        for (const Knob& k : knobs_) list += (list.empty() ? "" : ", ") + k.name;
+        *error = "unknown knob or setting \"" + std::string(name) + "\" (knobs of " + spec_.name + ": " +
+                 (list.empty() ? "none" : list) + "; settings: timeHorizon, obstacleTimeHorizon, perceptionRadius, "
+                 "maxNeighbors, slowingRadius, jitter, seed, maxStep, threads)";
+      }
+      return false;
+    }
+    Settings probe;
+    std::string why;
+    if (!detail::applySetting(probe, name, value, &why)) {
+      if (error) *error = why;
+      return false;
+    }
+    if (name == "seed") seedOverride_ = static_cast<std::uint64_t>(value);
+    else settingOverrides_[std::string(name)] = value;
+  }
+  if (!resolve(error)) {
+    *this = before;
+    return false;
+  }
+  return true;
+}
+
+bool Scene::assign(std::string_view a, std::string* error) {
+  const std::size_t eq = a.find('=');
+  if (eq == std::string_view::npos || eq == 0) {
+    if (error) *error = "expected name=value, got \"" + std::string(a) + "\"";
+    return false;
+  }
+  const std::string_view name = a.substr(0, eq), value = a.substr(eq + 1);
+  if (name == "seed") {
+    std::uint64_t seed = 0;
+    const auto r = std::from_chars(value.data(), value.data() + value.size(), seed);
+    if (r.ec != std::errc() || r.ptr != value.data() + value.size()) {
+      if (error) *error = "seed expects an integer >= 0, got \"" + std::string(value) + "\"";
+      return false;
+    }
+    const Scene before = *this;
+    seedOverride_ = seed;
+    if (!resolve(error)) {
+      *this = before;
+      return false;
+    }
+    return true;
+  }
+  const std::optional<double> v = parseDouble(value);
+  if (!v) {
+    if (error) *error = std::string(name) + " expects a number, got \"" + std::string(value) + "\"";
+    return false;
+  }
+  return set(name, *v, error);
+}
+
+void Scene::reset() {
+  for (Knob& k : knobs_) k.value = k.defaultValue;
+  settingOverrides_.clear();
+  seedOverride_.reset();
+  std::string ignored;
+  resolve(&ignored);  // the defaults resolved when the file loaded
+}
+
+}  // namespace throng

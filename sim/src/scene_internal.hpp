@@ -1,0 +1,33 @@
+#pragma once
+// Shared between the scene sources; not installed.
+#include <string>
+#include <string_view>
+
+#include "throng/settings.hpp"
+
+namespace throng::detail {
+
+/// Sets the Settings field `name` to v, checking its limits; false (with
+/// *why) on an unknown name or a value out of range.
+bool applySetting(Settings& s, std::string_view name, double v, std::string* why);
+
+}  // namespace throng::detail
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "throng/vec2.hpp"
+
+namespace throng::detail {
+
+/// How far a disc at c of radius r reaches into closed outlines (inside
+/// counts fully) or across polylines; 0 when clear.
+float discIntrusion(std::span<const std::vector<Vec2>> outlines, std::span<const std::vector<Vec2>> walls, Vec2 c,
+                    float r);
+/// A uniform double in [0, 1) hashed from (seed, what, a, b).
+double unit01(std::uint64_t seed, std::uint64_t what, std::uint64_t a, std::uint64_t b);
+/// A hashed point in the rectangle [x, y, w, h].
+Vec2 pointIn(const Rect& r, std::uint64_t seed, std::uint64_t what, std::uint64_t which);
+
+}  // namespace throng::detail
