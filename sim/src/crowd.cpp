@@ -43,6 +43,7 @@ std::size_t Crowd::add(Vec2 at, std::optional<Vec2> goal, float radius, float ma
   w.vx[i] = w.vy[i] = 0;
   w.radius[i] = validRadius(radius);
   w.maxSpeed[i] = validSpeed(maxSpeed);
+  w.prefSpeed[i] = 0;
   w.hasGoal[i] = goal && finite(*goal);
   w.gx[i] = w.hasGoal[i] ? goal->x : 0;
   w.gy[i] = w.hasGoal[i] ? goal->y : 0;
@@ -52,6 +53,15 @@ std::size_t Crowd::add(Vec2 at, std::optional<Vec2> goal, float radius, float ma
   w.jammed[i] = 0;
   w.id[i] = w.nextId++;
   return i;
+}
+
+void Crowd::setPreferredSpeed(std::size_t i, float speed) {
+  edit().prefSpeed[i] = std::isfinite(speed) && speed > 0 ? speed : 0.0f;
+}
+
+float Crowd::preferredSpeed(std::size_t i) const {
+  const World& w = synced();
+  return w.prefSpeed[i] > 0 && w.prefSpeed[i] < w.maxSpeed[i] ? w.prefSpeed[i] : w.maxSpeed[i];
 }
 
 std::size_t Crowd::count() const { return world_->size(); }

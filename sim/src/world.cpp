@@ -14,7 +14,7 @@ World::~World() = default;
 
 void World::resize(std::size_t n) {
   px.resize(n); py.resize(n); vx.resize(n); vy.resize(n);
-  radius.resize(n, 8); maxSpeed.resize(n, 120);
+  radius.resize(n, 8); maxSpeed.resize(n, 120); prefSpeed.resize(n);
   jammed.resize(n); hasGoal.resize(n); gx.resize(n); gy.resize(n);
   group.resize(n); route.resize(n, -1); gate.resize(n); id.resize(n);
 }
@@ -29,7 +29,7 @@ static void eraseMarked(std::vector<T>& v, const std::vector<std::uint8_t>& remo
 
 void World::erase(const std::vector<std::uint8_t>& remove) {
   eraseMarked(px, remove); eraseMarked(py, remove); eraseMarked(vx, remove); eraseMarked(vy, remove);
-  eraseMarked(radius, remove); eraseMarked(maxSpeed, remove); eraseMarked(jammed, remove);
+  eraseMarked(radius, remove); eraseMarked(maxSpeed, remove); eraseMarked(prefSpeed, remove); eraseMarked(jammed, remove);
   eraseMarked(hasGoal, remove); eraseMarked(gx, remove); eraseMarked(gy, remove);
   eraseMarked(group, remove); eraseMarked(route, remove); eraseMarked(gate, remove); eraseMarked(id, remove);
 }
@@ -119,6 +119,23 @@ void World::buildGrid(const Settings& s) {
     sc.sx[slot] = px[i];
     sc.sy[slot] = py[i];
   }
+  // Within each cell, by x; a stable insertion sort keeps index order on
+  // ties (cells hold a few dozen agents, and order changes little per step).
+  for (std::size_t c = 0; c < cells; ++c) {
+    for (std::int32_t a = sc.cellStart[c] + 1; a < sc.cellStart[c + 1]; ++a) {
+      const float x = sc.sx[a], y = sc.sy[a];
+      const std::int32_t idx = sc.sortedIndex[a];
+      std::int32_t b = a;
+      for (; b > sc.cellStart[c] && sc.sx[b - 1] > x; --b) {
+        sc.sx[b] = sc.sx[b - 1];
+        sc.sy[b] = sc.sy[b - 1];
+        sc.sortedIndex[b] = sc.sortedIndex[b - 1];
+      }
+      sc.sx[b] = x;
+      sc.sy[b] = y;
+      sc.sortedIndex[b] = idx;
+    }
+  }
 }
 
 SolveParams World::solveParams(const Settings& s, float dt) const {
@@ -134,15 +151,16 @@ SolveParams World::solveParams(const Settings& s, float dt) const {
 Vec2 World::wishOf(std::size_t i, const Settings& s, float dt, bool& landing) const {
   landing = false;
   const Vec2 p{px[i], py[i]};
+  const float speed = prefSpeed[i] > 0 && prefSpeed[i] < maxSpeed[i] ? prefSpeed[i] : maxSpeed[i];
   Vec2 wish;
   if (route[i] >= 0 && gate[i] < static_cast<std::int32_t>(routes[route[i]].size())) {
     const Waypoint& w = routes[route[i]][gate[i]];
     const Vec2 toTarget = gateTarget(w.a, w.b, p, radius[i]) - p;
-    wish = toTarget.normalized() * maxSpeed[i];
+    wish = toTarget.normalized() * speed;
   } else if (const Vec2* stream = streamOf(group[i])) {
     wish = *stream;
   } else if (hasGoal[i]) {
-    wish = goalWish(p, Vec2{gx[i], gy[i]}, maxSpeed[i], s.slowingRadius, dt, landing);
+    wish = goalWish(p, Vec2{gx[i], gy[i]}, speed, s.slowingRadius, dt, landing);
   }
   if (landing) return wish;  // the landing step is exact: no shake
   return jitterWish(wish, maxSpeed[i], s.jitter, s.seed, id[i], step);

@@ -382,3 +382,19 @@ TEST_CASE("settings out of their limits are clamped, not fatal") {
   c.advance();
   CHECK(std::isfinite(c.agent(0).position.x));
 }
+
+TEST_CASE("a preferred speed below maxSpeed sets the walking pace") {
+  Settings s;
+  s.jitter = 0;
+  Crowd c(s);
+  c.add({0, 0}, Vec2{1000, 0});
+  c.setPreferredSpeed(0, 60);
+  CHECK(c.preferredSpeed(0) == 60);
+  for (int i = 0; i < 60; ++i) c.advance();
+  CHECK(c.agent(0).position.x == doctest::Approx(60).epsilon(1e-3));
+  c.setPreferredSpeed(0, 500);  // above maxSpeed: capped
+  CHECK(c.preferredSpeed(0) == 120);
+  c.setPreferredSpeed(0, 0);
+  c.advance();
+  CHECK(c.agent(0).velocity.x == doctest::Approx(120));
+}

@@ -1,6 +1,7 @@
 // Unit tests of the per-agent ORCA math (orca.hpp, obstacles.hpp, agent_step.hpp).
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -106,9 +107,14 @@ TEST_CASE("selectNeighbors returns the k nearest within range, ties by index") {
   std::vector<float> xs = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, -1, 0};
   std::vector<float> ys = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1};
   const int n = static_cast<int>(xs.size());
-  // A single cell holding all of them, in index order.
+  // A single cell holding all of them, sorted by x then index (the grid's contract).
   std::vector<std::int32_t> cellStart = {0, n}, sorted(n);
   for (int i = 0; i < n; ++i) sorted[i] = i;
+  std::stable_sort(sorted.begin(), sorted.end(), [&](int a, int b) { return xs[a] < xs[b]; });
+  std::vector<float> sx(n), sy(n);
+  for (int i = 0; i < n; ++i) { sx[i] = xs[sorted[i]]; sy[i] = ys[sorted[i]]; }
+  xs = sx;
+  ys = sy;
   AgentGridView g;
   g.origin = {-100, -100};
   g.invCell = 1.0f / 1000;

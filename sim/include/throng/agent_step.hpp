@@ -21,10 +21,11 @@ struct AgentsView {
   std::int32_t count = 0;
 };
 
-/// A uniform grid over the agents, built by counting sort each step. Cells
-/// are row-major, so the three cells of a row are one contiguous range of
-/// the sorted arrays. The cell side is at least the perception radius, so
-/// the 3x3 block around a walker's cell holds every agent it can perceive.
+/// A uniform grid over the agents, built each step. Cells are row-major,
+/// and within a cell agents are sorted by x (ties by index), so the three
+/// cells of a row are one contiguous range sorted by x. The cell side is at
+/// least the perception radius, so the 3x3 block around a walker's cell
+/// holds every agent it can perceive.
 struct AgentGridView {
   Vec2 origin;
   float invCell = 1;
@@ -40,38 +41,89 @@ THRONG_HD int gridCoord(float v, float origin, float invCell, int size) {
   return c >= size ? size - 1 : c;
 }
 
+/// The bits of a float; for d >= 0 they order as the floats do.
+THRONG_HD std::uint32_t floatBits(float f) {
+#if defined(__CUDA_ARCH__)
+  return __float_as_uint(f);
+#else
+  std::uint32_t u;
+  __builtin_memcpy(&u, &f, sizeof u);
+  return u;
+#endif
+}
+
+THRONG_HD float floatFromBits(std::uint32_t u) {
+#if defined(__CUDA_ARCH__)
+  return __uint_as_float(u);
+#else
+  float f;
+  __builtin_memcpy(&f, &u, sizeof f);
+  return f;
+#endif
+}
+
 /// The k nearest agents to agent `self` strictly within sqrt(rangeSq),
 /// ordered by (distance squared, index). Returns the count.
+///
+/// Each candidate is keyed (bits of d) << 32 | index, so one integer
+/// comparison orders by distance and breaks ties by index. The result
+/// depends only on the positions, never on the scan order. The scan is
+/// ordered to find near agents first: the walker's own row, then the rows
+/// above and below; within a row outward in x from the walker, stopping each
+/// way once dx^2 alone exceeds the k-th distance so far.
 THRONG_HD int selectNeighbors(const AgentGridView& g, Vec2 p, std::int32_t self, float rangeSq, int k,
                               std::int32_t* outIndex, float* outDistSq) {
   if (k <= 0 || g.cols == 0) return 0;
+  if (k > kMaxNeighbors) k = kMaxNeighbors;
   const int cx = gridCoord(p.x, g.origin.x, g.invCell, g.cols);
   const int cy = gridCoord(p.y, g.origin.y, g.invCell, g.rows);
   const int xa = cx > 0 ? cx - 1 : 0;
   const int xb = cx + 1 < g.cols ? cx + 1 : g.cols - 1;
+  std::uint64_t keys[kMaxNeighbors];
+  keys[0] = 0;  // never read unset, but nvcc cannot tell (#549-D)
   int count = 0;
-  float limit = rangeSq;  // candidates at or beyond it cannot enter
-  for (int row = (cy > 0 ? cy - 1 : 0); row <= cy + 1 && row < g.rows; ++row) {
+  float limit = rangeSq;                       // d above it cannot enter
+  std::uint64_t limitKey = static_cast<std::uint64_t>(floatBits(rangeSq)) << 32;  // keys below it can
+  auto offer = [&](int s, float d) {
+    if (d > limit) return;
+    const std::int32_t idx = g.sortedIndex[s];
+    const std::uint64_t key = static_cast<std::uint64_t>(floatBits(d)) << 32 | static_cast<std::uint32_t>(idx);
+    if (key >= limitKey || idx == self) return;
+    int pos = count < k ? count++ : k - 1;
+    for (; pos > 0 && keys[pos - 1] > key; --pos) keys[pos] = keys[pos - 1];
+    keys[pos] = key;
+    if (count == k) {
+      limitKey = keys[k - 1];
+      limit = floatFromBits(static_cast<std::uint32_t>(limitKey >> 32));
+    }
+  };
+  const int rowOrder[3] = {cy, cy - 1, cy + 1};
+  for (int r = 0; r < 3; ++r) {
+    const int row = rowOrder[r];
+    if (row < 0 || row >= g.rows) continue;
     const int begin = g.cellStart[row * g.cols + xa];
     const int end = g.cellStart[row * g.cols + xb + 1];
-    for (int s = begin; s < end; ++s) {
-      const float dx = g.sx[s] - p.x, dy = g.sy[s] - p.y;
-      const float d = dx * dx + dy * dy;
-      if (d > limit || (count < k && d == rangeSq)) continue;
-      const std::int32_t idx = g.sortedIndex[s];
-      if (idx == self) continue;
-      if (count == k && d == limit && idx > outIndex[k - 1]) continue;
-      int pos = count < k ? count : k - 1;
-      while (pos > 0 && (outDistSq[pos - 1] > d || (outDistSq[pos - 1] == d && outIndex[pos - 1] > idx))) {
-        outDistSq[pos] = outDistSq[pos - 1];
-        outIndex[pos] = outIndex[pos - 1];
-        --pos;
-      }
-      outDistSq[pos] = d;
-      outIndex[pos] = idx;
-      if (count < k) ++count;
-      if (count == k) limit = outDistSq[k - 1];
+    int lo = begin, hi = end;  // first slot with x >= p.x
+    while (lo < hi) {
+      const int m = lo + (hi - lo) / 2;
+      if (g.sx[m] < p.x) lo = m + 1; else hi = m;
     }
+    for (int s = lo; s < end; ++s) {
+      const float dx = g.sx[s] - p.x;
+      if (dx * dx > limit) break;
+      const float dy = g.sy[s] - p.y;
+      offer(s, dx * dx + dy * dy);
+    }
+    for (int s = lo - 1; s >= begin; --s) {
+      const float dx = g.sx[s] - p.x;
+      if (dx * dx > limit) break;
+      const float dy = g.sy[s] - p.y;
+      offer(s, dx * dx + dy * dy);
+    }
+  }
+  for (int n = 0; n < count; ++n) {
+    outIndex[n] = static_cast<std::int32_t>(static_cast<std::uint32_t>(keys[n]));
+    outDistSq[n] = floatFromBits(static_cast<std::uint32_t>(keys[n] >> 32));
   }
   return count;
 }

@@ -95,6 +95,11 @@ class Crowd {
   void setAgent(std::size_t i, const Agent&);  ///< edit or shove between steps
   /// Removes every walker the predicate picks; keeps the others' order.
   void removeAgents(const std::function<bool(const Agent&)>&);
+  /// The speed walker i wishes to walk at towards goals and gates, below
+  /// its maxSpeed (it may speed up to maxSpeed to make room). <= 0, the
+  /// default, wishes for maxSpeed.
+  void setPreferredSpeed(std::size_t i, float speed);
+  float preferredSpeed(std::size_t i) const;
   /// A stable id, unique in this crowd, from add() until removal.
   std::uint64_t id(std::size_t i) const;
 

@@ -2,8 +2,8 @@
 // World: the crowd's structure-of-arrays state, under the Crowd facade.
 //
 // Hot data, read by every phase each step (24 bytes per walker): position,
-// velocity, radius, maxSpeed. Warm: jammed flag, goal, group, route state
-// (21 bytes). Cold: the stable id (8 bytes), read by the solve only for
+// velocity, radius, maxSpeed. Warm: jammed flag, preferred speed, goal,
+// group, route state (25 bytes). Cold: the stable id (8 bytes), read by the solve only for
 // jitter and coincident pairs. Obstacles are a separate set that changes
 // rarely; its edge grid is rebuilt when it does.
 #include <cstdint>
@@ -57,6 +57,7 @@ class World {
   // hot
   std::vector<float> px, py, vx, vy, radius, maxSpeed;
   // warm
+  std::vector<float> prefSpeed;  ///< wish speed; <= 0: maxSpeed
   std::vector<std::uint8_t> jammed, hasGoal;
   std::vector<float> gx, gy;
   std::vector<std::int32_t> group, route, gate;

@@ -1,0 +1,62 @@
+#pragma once
+// Benchmark scenarios matching RVO2 2.0's `Circle` example scaled up, and
+// a dense crowd, with RVO2's own settings: timeStep 0.25, neighborDist 15,
+// maxNeighbors 10, timeHorizon 10, timeHorizonObst 10, radius 1.5,
+// maxSpeed 2, and a preferred velocity towards the goal of unit length once
+// farther than 1 (here: preferred speed 1 with slowingRadius 1, jitter 0).
+#include <cmath>
+#include <cstdint>
+
+#include "throng/crowd.hpp"
+#include "throng/orca.hpp"
+
+namespace throng::bench {
+
+inline constexpr double kStep = 0.25;
+
+inline Settings rvo2Settings(int threads) {
+  Settings s;
+  s.timeHorizon = 10;
+  s.obstacleTimeHorizon = 10;
+  s.perceptionRadius = 15;
+  s.maxNeighbors = 10;
+  s.slowingRadius = 1;
+  s.jitter = 0;
+  s.maxStep = kStep;
+  s.threads = threads;
+  return s;
+}
+
+inline void addWalker(Crowd& c, Vec2 at, Vec2 goal) {
+  const std::size_t i = c.add(at, goal, 1.5f, 2.0f);
+  c.setPreferredSpeed(i, 1.0f);
+}
+
+/// N walkers on a ring of radius 0.8 N, each crossing to the antipode.
+inline Crowd circle(int n, int threads) {
+  Crowd c(rvo2Settings(threads));
+  const float r = 0.8f * static_cast<float>(n);
+  for (int i = 0; i < n; ++i) {
+    const double a = 2.0 * 3.14159265358979323846 * i / n;
+    const Vec2 p{static_cast<float>(r * std::cos(a)), static_cast<float>(r * std::sin(a))};
+    addWalker(c, p, -p);
+  }
+  return c;
+}
+
+/// A jittered grid at 2.2 r spacing with random goals in its square.
+inline Crowd dense(int n, int threads) {
+  Crowd c(rvo2Settings(threads));
+  const int side = static_cast<int>(std::ceil(std::sqrt(static_cast<double>(n))));
+  const float spacing = 2.2f * 1.5f, extent = spacing * static_cast<float>(side);
+  std::uint64_t h = 12345;
+  auto uniform = [&h] { h = mix64(h); return 0.5f * (unitFromBits(h) + 1.0f); };  // [0, 1)
+  for (int i = 0; i < n; ++i) {
+    const float x = (static_cast<float>(i % side) + 0.5f) * spacing + (uniform() - 0.5f) * 0.1f * spacing;
+    const float y = (static_cast<float>(i / side) + 0.5f) * spacing + (uniform() - 0.5f) * 0.1f * spacing;
+    addWalker(c, {x, y}, {uniform() * extent, uniform() * extent});
+  }
+  return c;
+}
+
+}  // namespace throng::bench
