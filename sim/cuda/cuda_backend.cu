@@ -15,9 +15,10 @@
 //       so the host never waits for the bounds)
 //    3. prep: each agent's cell key, and its wish (goal, route, stream,
 //       jitter) unless a preferredVelocity closure is set
-//    4. stable radix sort of (cell key, agent index) on the key bits only
-//       (CUB), then cell starts at the key boundaries and the sorted
-//       positions gathered: the CPU's counting sort, same arrays
+//    4. stable radix sort of ((cell, x) key, agent index) on the key bits
+//       in use (CUB), then cell starts at the cell boundaries and the sorted
+//       positions gathered: the CPU's counting sort plus its per-cell
+//       insertion sort by x, the same arrays
 //    5. solve: one thread per sorted slot, neighbours + ORCA by the shared
 //       THRONG_HD solveAgent, writing new velocities and jammed flags
 //    6. integrate: World::integrate per agent (landing, gates) with block
@@ -113,11 +114,11 @@ __global__ void throngIotaKernel(std::int32_t n, std::int32_t* out) {
 }
 
 __global__ void throngPrepKernel(std::int32_t n, const DeviceScalars* sc, cudastep::WorldView w,
-                                 cudastep::WishParams wp, bool doWish, std::uint32_t* keys, float* wishX,
+                                 cudastep::WishParams wp, bool doWish, std::uint64_t* keys, float* wishX,
                                  float* wishY, std::uint8_t* landing) {
   const std::int32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
-  keys[i] = cudastep::cellKey(sc->grid, w.px[i], w.py[i]);
+  keys[i] = cudastep::sortKey(cudastep::cellOf(sc->grid, w.px[i], w.py[i]), __float_as_uint(w.px[i]));
   if (doWish) {
     bool land;
     const Vec2 wish = cudastep::wishAt(w, wp, i, land);
@@ -127,7 +128,7 @@ __global__ void throngPrepKernel(std::int32_t n, const DeviceScalars* sc, cudast
   }
 }
 
-__global__ void throngCellStartsKernel(std::int32_t n, const DeviceScalars* sc, const std::uint32_t* sortedKeys,
+__global__ void throngCellStartsKernel(std::int32_t n, const DeviceScalars* sc, const std::uint64_t* sortedKeys,
                                        const std::int32_t* sortedIndex, const float* px, const float* py,
                                        std::int32_t* cellStart, float* sx, float* sy) {
   const std::int32_t s = blockIdx.x * blockDim.x + threadIdx.x;
@@ -222,12 +223,13 @@ class DeviceBuffer {
 
 int blocksFor(std::int64_t threads, int block) { return static_cast<int>((threads + block - 1) / block); }
 
-/// Bits that hold any key below maxGridCells(n).
+/// The sort key's bits in use: x's 32, plus what holds any cell below
+/// maxGridCells(n).
 int keyBits(std::int64_t n) {
   const auto top = static_cast<std::uint64_t>(cudastep::maxGridCells(n) - 1);
   int bits = 1;
   while (bits < 32 && (top >> bits) != 0) ++bits;
-  return bits;
+  return 32 + bits;
 }
 
 // ---- the backend -------------------------------------------------------------
@@ -283,7 +285,7 @@ class CudaBackend final : public Backend {
   bool uploadAll(const World& w) {
     const cudaStream_t st = stream_;
     bool ok = px_.upload(w.px, st) && py_.upload(w.py, st) && vx_.upload(w.vx, st) && vy_.upload(w.vy, st) &&
-              radius_.upload(w.radius, st) && maxSpeed_.upload(w.maxSpeed, st) &&
+              radius_.upload(w.radius, st) && maxSpeed_.upload(w.maxSpeed, st) && prefSpeed_.upload(w.prefSpeed, st) &&
               jammed_.upload(w.jammed, st) && hasGoal_.upload(w.hasGoal, st) && gx_.upload(w.gx, st) &&
               gy_.upload(w.gy, st) && group_.upload(w.group, st) && route_.upload(w.route, st) &&
               gate_.upload(w.gate, st) && id_.upload(w.id, st);
@@ -356,6 +358,7 @@ class CudaBackend final : public Backend {
   cudastep::WorldView worldView() const {
     cudastep::WorldView v;
     v.px = px_.get(); v.py = py_.get(); v.radius = radius_.get(); v.maxSpeed = maxSpeed_.get();
+    v.prefSpeed = prefSpeed_.get();
     v.hasGoal = hasGoal_.get(); v.gx = gx_.get(); v.gy = gy_.get();
     v.group = group_.get(); v.route = route_.get(); v.gate = gate_.get(); v.id = id_.get();
     v.routeStart = dRouteStart_.get(); v.waypoints = dWaypoints_.get();
@@ -480,7 +483,7 @@ class CudaBackend final : public Backend {
   HostStats* hostStats_ = nullptr;  // pinned
 
   // the SoA mirror of World
-  DeviceBuffer<float> px_, py_, vx_, vy_, radius_, maxSpeed_, gx_, gy_;
+  DeviceBuffer<float> px_, py_, vx_, vy_, radius_, maxSpeed_, prefSpeed_, gx_, gy_;
   DeviceBuffer<std::uint8_t> jammed_, hasGoal_;
   DeviceBuffer<std::int32_t> group_, route_, gate_;
   DeviceBuffer<std::uint64_t> id_;
@@ -499,7 +502,7 @@ class CudaBackend final : public Backend {
   std::int32_t obstacleCols_ = 0, obstacleRows_ = 0;
   // per-step scratch
   std::size_t sizedFor_ = static_cast<std::size_t>(-1), sortBytes_ = 0;
-  DeviceBuffer<std::uint32_t> keys_, sortedKeys_;
+  DeviceBuffer<std::uint64_t> keys_, sortedKeys_;
   DeviceBuffer<std::int32_t> iota_, sortedIndex_, cellStart_;
   DeviceBuffer<unsigned char> sortTemp_;
   DeviceBuffer<float> sx_, sy_, wishX_, wishY_, nvx_, nvy_;

@@ -8,17 +8,20 @@
 // operation; a change there must be made here too (the host tests fail
 // otherwise):
 //   gridParamsFromBounds  <- World::buildGrid (the cell-size loop)
-//   cellKey               <- World::buildGrid (cy * cols + cx)
+//   sortKey               <- World::buildGrid (cell cy * cols + cx, then x)
 //   cellStartsForSlot     <- World::buildGrid (prefix sums of the counts)
 //   wishAt                <- World::wishOf
 //   integrateAt           <- World::integrate
 //
-// The grid. The CPU counts agents per cell and places them with running
-// cursors, which keeps agents of a cell in index order. The device gets the
-// same arrays from a *stable* radix sort of (cell key, agent index) pairs:
-// within one key the indices stay ascending, so sortedIndex is identical.
-// cellStart[c] is then the first slot whose key is >= c, written by the slot
-// where the key steps past c (cellStartsForSlot), each entry exactly once.
+// The grid. The CPU counts agents per cell, places them with running
+// cursors (index order), then insertion-sorts each cell by x, stably: the
+// order is (cell, x, index). The device gets the same arrays from a
+// *stable* radix sort of (key, agent index) pairs, the 64-bit key being the
+// cell in the high word and an order-preserving integer of x in the low one
+// (-0 folded onto +0, which the CPU's `>` also treats as equal): within one
+// key the indices stay ascending, so sortedIndex is identical. cellStart[c]
+// is then the first slot whose cell is >= c, written by the slot where the
+// cell steps past c (cellStartsForSlot), each entry exactly once.
 // Atomic counting would give the same counts, but the placement inside a
 // cell would follow thread arrival and change sortedIndex from run to run
 // (and with it the order neighbours are met in); the stable sort fixes it.
@@ -81,25 +84,32 @@ THRONG_HD std::uint32_t floatBitsOfKey(std::uint32_t key) {
 }
 
 /// The row-major cell of a position.
-THRONG_HD std::uint32_t cellKey(const GridParams& g, float x, float y) {
+THRONG_HD std::uint32_t cellOf(const GridParams& g, float x, float y) {
   const int cx = gridCoord(x, g.origin.x, g.invCell, g.cols);
   const int cy = gridCoord(y, g.origin.y, g.invCell, g.rows);
   return static_cast<std::uint32_t>(cy * g.cols + cx);
 }
 
+/// The grid's sort key: (cell, x). `xBits` are the float bits of x.
+THRONG_HD std::uint64_t sortKey(std::uint32_t cell, std::uint32_t xBits) {
+  if (xBits == 0x80000000u) xBits = 0;  // -0 sorts with +0
+  return (static_cast<std::uint64_t>(cell) << 32) | orderedKey(xBits);
+}
+
 /// Slot s of n (s == n is the end) writes cellStart[c] = s for every cell c
-/// in (key[s-1], key[s]], with key[-1] = -1 and key[n] = cells. Over all
+/// in (cell[s-1], cell[s]], with cell[-1] = -1 and cell[n] = cells. Over all
 /// n + 1 slots that writes each of the cells + 1 entries exactly once.
-THRONG_HD void cellStartsForSlot(const std::uint32_t* sortedKeys, std::int32_t n, std::int32_t cells,
+THRONG_HD void cellStartsForSlot(const std::uint64_t* sortedKeys, std::int32_t n, std::int32_t cells,
                                  std::int32_t s, std::int32_t* cellStart) {
-  const std::int64_t prev = s == 0 ? -1 : static_cast<std::int64_t>(sortedKeys[s - 1]);
-  const std::int64_t cur = s == n ? cells : static_cast<std::int64_t>(sortedKeys[s]);
+  const std::int64_t prev = s == 0 ? -1 : static_cast<std::int64_t>(sortedKeys[s - 1] >> 32);
+  const std::int64_t cur = s == n ? cells : static_cast<std::int64_t>(sortedKeys[s] >> 32);
   for (std::int64_t c = prev + 1; c <= cur; ++c) cellStart[c] = s;
 }
 
 /// What the wish and integrate phases read besides positions and speeds.
 struct WorldView {
   const float *px = nullptr, *py = nullptr, *radius = nullptr, *maxSpeed = nullptr;
+  const float* prefSpeed = nullptr;  ///< <= 0: maxSpeed
   const std::uint8_t* hasGoal = nullptr;
   const float *gx = nullptr, *gy = nullptr;
   const std::int32_t *group = nullptr, *route = nullptr, *gate = nullptr;
@@ -131,16 +141,17 @@ THRONG_HD const Vec2* streamOf(const WorldView& w, std::int32_t g) {
 THRONG_HD Vec2 wishAt(const WorldView& w, const WishParams& s, std::int32_t i, bool& landing) {
   landing = false;
   const Vec2 p{w.px[i], w.py[i]};
+  const float speed = w.prefSpeed[i] > 0 && w.prefSpeed[i] < w.maxSpeed[i] ? w.prefSpeed[i] : w.maxSpeed[i];
   Vec2 wish;
   const std::int32_t r = w.route[i];
   if (r >= 0 && w.gate[i] < w.routeStart[r + 1] - w.routeStart[r]) {
     const Waypoint& g = w.waypoints[w.routeStart[r] + w.gate[i]];
     const Vec2 toTarget = gateTarget(g.a, g.b, p, w.radius[i]) - p;
-    wish = toTarget.normalized() * w.maxSpeed[i];
+    wish = toTarget.normalized() * speed;
   } else if (const Vec2* stream = streamOf(w, w.group[i])) {
     wish = *stream;
   } else if (w.hasGoal[i]) {
-    wish = goalWish(p, Vec2{w.gx[i], w.gy[i]}, w.maxSpeed[i], s.slowingRadius, s.dt, landing);
+    wish = goalWish(p, Vec2{w.gx[i], w.gy[i]}, speed, s.slowingRadius, s.dt, landing);
   }
   if (landing) return wish;  // the landing step is exact: no shake
   return jitterWish(wish, w.maxSpeed[i], s.jitter, s.seed, w.id[i], s.step);

@@ -1,0 +1,98 @@
+#pragma once
+// Small crowds built in code for the CPU-vs-CUDA comparisons (host mirror
+// test, device test, GPU benchmark). Each exercises a different part of the
+// step: a ring (head-on jam at the centre), a room with a door (walls,
+// obstacles, slowingRadius), a crossing (goals, group streams, routes
+// through gates), and a random crowd at pedestrian density.
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "throng/crowd.hpp"
+
+namespace throng::gpuscenes {
+
+/// A small deterministic generator (no std:: distributions: their output
+/// differs between standard libraries).
+struct Lcg {
+  std::uint64_t s;
+  explicit Lcg(std::uint64_t seed) : s(seed * 2862933555777941757ull + 3037000493ull) {}
+  /// Uniform in [0, 1).
+  float next() {
+    s = s * 6364136223846793005ull + 1442695040888963407ull;
+    return static_cast<float>(s >> 40) * (1.0f / 16777216.0f);
+  }
+};
+
+/// n walkers on a circle crossing to the antipode (the seed's quick start
+/// at the defaults; RVO2's Circle when scaled).
+inline void ring(Crowd& c, int n, float ringRadius = 440, Vec2 centre = {500, 500}, float radius = 8,
+                 float maxSpeed = 120) {
+  for (int i = 0; i < n; ++i) {
+    const double a = 6.283185307179586 * i / n;
+    const Vec2 spot = centre + Vec2{static_cast<float>(std::cos(a)), static_cast<float>(std::sin(a))} * ringRadius;
+    c.add(spot, centre - (spot - centre), radius, maxSpeed);
+  }
+}
+
+/// A walled room with one door in its right wall and a pillar inside; the
+/// walkers start in a block and leave through the door to a point outside.
+inline void door(Crowd& c, int rows = 8, int cols = 10) {
+  c.settings.slowingRadius = 30;
+  const Vec2 wall[] = {{400, 100}, {100, 100}, {100, 500}, {400, 500}};  // left, top, bottom
+  c.addWall(std::span<const Vec2>(wall, 4));
+  c.addWall(Vec2{400, 100}, Vec2{400, 270});   // right wall, above the door
+  c.addWall(Vec2{400, 330}, Vec2{400, 500});   // ... and below it
+  c.addObstacle(Rect{300, 280, 40, 40});       // a pillar before the door
+  const Vec2 pts[] = {{200, 200}, {240, 220}, {220, 260}};  // a clockwise-given triangle
+  c.addObstacle(std::span<const Vec2>(pts, 3));
+  for (int r = 0; r < rows; ++r)
+    for (int k = 0; k < cols; ++k)
+      c.add(Vec2{130.0f + 22.0f * k, 130.0f + 40.0f * r}, Vec2{600, 300}, 8, 90);
+}
+
+/// Two perpendicular flows through a square: one by goals, one by a group
+/// stream; a few walkers follow a route of two gates, then their goal.
+inline void crossing(Crowd& c, int perSide = 30) {
+  for (int i = 0; i < perSide; ++i) {
+    const float t = static_cast<float>(i % 6), u = static_cast<float>(i / 6);
+    c.add(Vec2{100 + 20 * u, 400 + 22 * t}, Vec2{900, 400 + 22 * t}, 7, 100, 0);   // west to east by goal
+    c.add(Vec2{400 + 22 * t, 100 + 20 * u}, std::nullopt, 7, 100, 1);              // south to north by stream
+  }
+  c.setGroupVelocity(1, Vec2{0, 80});
+  const int route = c.addRoute({Waypoint{{500, 250}, {500, 350}}, Waypoint{{650, 600}, {750, 600}}});
+  for (int i = 0; i < 6; ++i) {
+    const std::size_t k = c.add(Vec2{300, 200 + 25.0f * i}, Vec2{700, 800}, 7, 110, 2);
+    c.setRoute(k, route);
+  }
+  c.addWall(Vec2{600, 450}, Vec2{640, 520});
+}
+
+/// n walkers at about `density` per square metre with random goals in the
+/// same square (metres: radius 0.25, 1.4 m/s), sized for pedestrians.
+inline void randomCrowd(Crowd& c, int n, std::uint64_t seed = 7, float density = 1.0f) {
+  c.settings.perceptionRadius = 3;
+  c.settings.maxNeighbors = 10;
+  c.settings.timeHorizon = 2;
+  c.settings.obstacleTimeHorizon = 1;
+  const float side = std::sqrt(static_cast<float>(n) / density);
+  Lcg g(seed);
+  for (int i = 0; i < n; ++i) {
+    const Vec2 p{g.next() * side, g.next() * side};
+    const Vec2 goal{g.next() * side, g.next() * side};
+    c.add(p, goal, 0.25f, 1.4f);
+  }
+}
+
+/// RVO2's Circle scaled to n (issue 2's benchmark settings, goals on the device).
+inline void rvoCircle(Crowd& c, int n) {
+  c.settings.perceptionRadius = 15;
+  c.settings.maxNeighbors = 10;
+  c.settings.timeHorizon = 10;
+  c.settings.obstacleTimeHorizon = 10;
+  c.settings.maxStep = 0.25;
+  ring(c, n, 0.8f * static_cast<float>(n), Vec2{0, 0}, 1.5f, 2.0f);
+}
+
+}  // namespace throng::gpuscenes
