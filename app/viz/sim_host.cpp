@@ -1,0 +1,154 @@
+#include "viz/sim_host.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+namespace throng::app {
+
+render::SceneGeometry SimHost::geometry() const {
+  const Crowd& c = crowd();
+  render::SceneGeometry g;
+  g.obstacles.assign(c.obstacles().begin(), c.obstacles().end());
+  g.walls.assign(c.walls().begin(), c.walls().end());
+  // Distinct goals, at most a few thousand marks.
+  std::map<std::pair<long long, long long>, Vec2> seen;
+  for (std::size_t i = 0; i < c.count() && seen.size() < 4096; ++i) {
+    const auto goal = c.agent(i).goal;
+    if (!goal) continue;
+    const auto key = std::pair{std::llround(goal->x * 1000.0), std::llround(goal->y * 1000.0)};
+    seen.emplace(key, *goal);
+  }
+  for (const auto& [k, p] : seen) g.goals.push_back(p);
+  return g;
+}
+
+namespace {
+
+constexpr float kTwoPi = 6.28318530718f;
+
+class BuiltinHost final : public SimHost {
+ public:
+  explicit BuiltinHost(std::string name) : name_(std::move(name)) {
+    if (name_ == "ring") {
+      knobs_ = {{"count", "walkers in the ring", 2, 2000, 60, 60, true},
+                {"ringRadius", "radius of the ring, points", 50, 4000, 440, 440, false}};
+    } else {
+      knobs_ = {{"count", "walkers in the two blocks", 2, 400000, 10000, 10000, true},
+                {"spacing", "grid spacing, points (radius 8)", 17, 60, 22, 22, false}};
+    }
+    std::string err;
+    rebuild(Settings{}, &err);
+  }
+  std::string name() const override { return name_; }
+  Crowd& crowd() override { return crowd_; }
+  const Crowd& crowd() const override { return crowd_; }
+  void step() override { crowd_.advance(crowd_.settings.maxStep); }
+  std::vector<KnobInfo> knobs() const override { return knobs_; }
+
+  bool set(const std::string& name, double value, std::string* error) override {
+    for (KnobInfo& k : knobs_)
+      if (k.name == name) {
+        if (!(value >= k.min && value <= k.max)) {
+          if (error) *error = name + ": " + std::to_string(value) + " is outside [" + std::to_string(k.min) + ", " +
+                              std::to_string(k.max) + "]";
+          return false;
+        }
+        k.value = k.integer ? std::round(value) : value;
+        return rebuild(crowd_.settings, error);
+      }
+    Settings s = crowd_.settings;
+    if (!setSetting(s, name, value)) {
+      if (error) *error = "unknown knob or setting: " + name;
+      return false;
+    }
+    crowd_.settings = s;
+    return true;
+  }
+
+  bool rebuild(const Settings& settings, std::string*) override {
+    crowd_ = Crowd(settings);
+    const auto count = static_cast<std::size_t>(knob("count"));
+    if (name_ == "ring") {
+      const float R = static_cast<float>(knob("ringRadius"));
+      for (std::size_t i = 0; i < count; ++i) {
+        const float a = kTwoPi * static_cast<float>(i) / static_cast<float>(count);
+        const Vec2 spot{R * std::cos(a), R * std::sin(a)};
+        crowd_.add(spot, -spot);
+      }
+    } else {
+      // Two square-ish blocks, side by side, each walking to the other's place.
+      const float d = static_cast<float>(knob("spacing"));
+      const std::size_t half = std::max<std::size_t>(1, count / 2);
+      const auto side = static_cast<std::size_t>(std::ceil(std::sqrt(static_cast<double>(half))));
+      const float width = d * static_cast<float>(side), gap = 0.5f * width;
+      for (int b = 0; b < 2; ++b) {
+        const std::size_t n = b == 0 ? half : count - half;
+        const float x0 = b == 0 ? -gap - width : gap;
+        const float dx = (b == 0 ? 1.0f : -1.0f) * (width + 2 * gap);
+        for (std::size_t k = 0; k < n; ++k) {
+          const Vec2 p{x0 + d * (0.5f + static_cast<float>(k % side)), -0.5f * width + d * (0.5f + static_cast<float>(k / side))};
+          crowd_.add(p, p + Vec2{dx, 0}, 8, 120, b);
+        }
+      }
+    }
+    return true;
+  }
+
+  static bool setSetting(Settings& s, const std::string& n, double v) {
+    if (n == "timeHorizon") s.timeHorizon = static_cast<float>(v);
+    else if (n == "obstacleTimeHorizon") s.obstacleTimeHorizon = static_cast<float>(v);
+    else if (n == "perceptionRadius") s.perceptionRadius = static_cast<float>(v);
+    else if (n == "maxNeighbors") s.maxNeighbors = static_cast<int>(std::lround(v));
+    else if (n == "slowingRadius") s.slowingRadius = static_cast<float>(v);
+    else if (n == "jitter") s.jitter = static_cast<float>(v);
+    else if (n == "maxStep") s.maxStep = v;
+    else if (n == "seed") s.seed = static_cast<std::uint64_t>(std::llround(v));
+    else if (n == "threads") s.threads = static_cast<int>(std::lround(v));
+    else return false;
+    return true;
+  }
+
+ private:
+  double knob(const std::string& n) const {
+    for (const KnobInfo& k : knobs_)
+      if (k.name == n) return k.value;
+    return 0;
+  }
+  std::string name_;
+  std::vector<KnobInfo> knobs_;
+  Crowd crowd_;
+};
+
+}  // namespace
+
+std::vector<std::string> builtinNames() { return {"ring", "blocks"}; }
+
+std::unique_ptr<SimHost> makeBuiltin(const std::string& name) {
+  if (name == "ring" || name == "blocks") return std::make_unique<BuiltinHost>(name);
+  return nullptr;
+}
+
+void GapTracker::before(const Crowd& c) {
+  const FrameView f = c.frame();
+  active_ = f.px.size() >= 2 && f.px.size() <= maxAgents;
+  if (!active_) return;
+  from_.resize(f.px.size());
+  for (std::size_t i = 0; i < from_.size(); ++i) from_[i] = {f.px[i], f.py[i]};
+  ids_.assign(f.id.begin(), f.id.end());
+}
+
+void GapTracker::after(const Crowd& c) {
+  if (!active_) return;
+  const FrameView f = c.frame();
+  if (f.px.size() != ids_.size() || !std::equal(ids_.begin(), ids_.end(), f.id.begin())) return;
+  to_.resize(f.px.size());
+  for (std::size_t i = 0; i < to_.size(); ++i) to_[i] = {f.px[i], f.py[i]};
+  radius_.assign(f.radius.begin(), f.radius.end());
+  jammed_.assign(f.jammed.begin(), f.jammed.end());
+  GateStep s{from_, to_, radius_, jammed_, {}};
+  const GateReport r = checkStep(s);
+  minGap_ = std::min(minGap_, r.minGap);
+}
+
+}  // namespace throng::app

@@ -1,0 +1,74 @@
+#pragma once
+// SimHost: what the visualizer drives. It owns a Crowd (plus whatever a
+// scene adds around it), steps it by a fixed dt, and rebuilds it from the
+// same seed when a knob changes. The visualizer sees the crowd only through
+// Crowd's public API (frame(), explain(), obstacles(), walls()).
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "render/overlay.hpp"
+#include "throng/crowd.hpp"
+#include "throng/verify.hpp"
+
+namespace throng::app {
+
+/// A named scene parameter as the panel shows it.
+struct KnobInfo {
+  std::string name, help;
+  double min = 0, max = 1, value = 0, defaultValue = 0;
+  bool integer = false;
+};
+
+class SimHost {
+ public:
+  virtual ~SimHost() = default;
+  virtual std::string name() const = 0;
+  virtual Crowd& crowd() = 0;
+  virtual double dt() const { return crowd().settings.maxStep; }
+  virtual const Crowd& crowd() const = 0;
+  /// One fixed step (sources and sinks included where the scene has them).
+  virtual void step() = 0;
+  /// Agents ever present, and arrived (standing on the goal or removed by a sink).
+  virtual std::size_t arrived() const { return crowd().lastStats().arrived; }
+  virtual std::vector<KnobInfo> knobs() const = 0;
+  /// Sets a knob (or a setting by name) and rebuilds from the same seed.
+  virtual bool set(const std::string& name, double value, std::string* error) = 0;
+  /// Rebuilds from the start with the current knobs, keeping `settings`.
+  virtual bool rebuild(const Settings& settings, std::string* error) = 0;
+  /// Static geometry for the renderer (obstacles, walls, goals, gates).
+  virtual render::SceneGeometry geometry() const;
+};
+
+/// A built-in scene that needs no file: "ring" (the seed's 60 walkers,
+/// radius 8, ring radius 440, crossing to the antipode; knobs count and
+/// ringRadius) or "blocks" (two blocks crossing through each other; knob
+/// count, for benchmarks at 1k to 100k+). nullptr for another name.
+std::unique_ptr<SimHost> makeBuiltin(const std::string& name);
+/// The built-in scene names.
+std::vector<std::string> builtinNames();
+
+/// Tracks the smallest gap (centre distance minus radii, over the swept
+/// segments) so far, through the separation gate. Skips steps in which the
+/// population changed (ids differ) and crowds above `maxAgents`.
+class GapTracker {
+ public:
+  std::size_t maxAgents = 20000;
+  void reset() { minGap_ = GateReport::kNone; }
+  void before(const Crowd& c);
+  void after(const Crowd& c);
+  float minGap() const { return minGap_; }
+  bool active() const { return active_; }
+
+ private:
+  std::vector<Vec2> from_, to_;
+  std::vector<std::uint64_t> ids_;
+  std::vector<float> radius_;
+  std::vector<std::uint8_t> jammed_;
+  float minGap_ = GateReport::kNone;
+  bool active_ = false;
+};
+
+}  // namespace throng::app

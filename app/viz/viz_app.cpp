@@ -1,0 +1,508 @@
+#include <epoxy/gl.h>  // before SDL's and ImGui's GL headers
+
+#include "viz/viz_app.hpp"
+
+#include <SDL.h>
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <ctime>
+#include <filesystem>
+
+#include "render/pack.hpp"
+
+namespace throng::app {
+
+using Clock = std::chrono::steady_clock;
+
+VizApp::VizApp(std::unique_ptr<SimHost> host) : host_(std::move(host)) { scenes_ = pickableScenes(); }
+
+bool VizApp::initGl(std::string* error) {
+  if (!renderer_.init(error)) return false;
+  afterRebuild(true);
+  return true;
+}
+
+void VizApp::setStatus(std::string s) {
+  status_ = std::move(s);
+  statusAt_ = Clock::now();
+}
+
+void VizApp::setRate(double r) { rate_ = std::clamp(r, 0.25, 8.0); }
+
+void VizApp::takeStep() {
+  gap_.before(host_->crowd());
+  const auto t0 = Clock::now();
+  host_->step();
+  lastStepMs_ = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+  msPerStep_ = msPerStep_ <= 0 ? lastStepMs_ : 0.95 * msPerStep_ + 0.05 * lastStepMs_;
+  gap_.after(host_->crowd());
+}
+
+void VizApp::stepOnce() {
+  playing_ = false;
+  takeStep();
+}
+
+void VizApp::advance(double frameSeconds) {
+  stepsLastFrame_ = 0;
+  const double dt = std::max(host_->dt(), 1e-6);
+  if (recorder_.active()) {
+    // Each recorded frame is a fixed slice of sim time.
+    if (!playing_) return;
+    recordDebt_ += rate_ / recordFps;
+    while (recordDebt_ >= dt * (1 - 1e-9)) {
+      takeStep();
+      recordDebt_ -= dt;
+      ++stepsLastFrame_;
+    }
+    return;
+  }
+  if (!playing_) {
+    accumulator_ = 0;
+    return;
+  }
+  accumulator_ += std::min(frameSeconds, 0.25) * rate_;
+  while (accumulator_ >= dt && stepsLastFrame_ < maxStepsPerFrame_) {
+    takeStep();
+    accumulator_ -= dt;
+    ++stepsLastFrame_;
+  }
+  // The clamp: what could not be done this frame is dropped, not owed.
+  if (accumulator_ > dt) accumulator_ = 0;
+}
+
+void VizApp::reset() {
+  std::string err;
+  const Settings s = host_->crowd().settings;
+  if (!host_->rebuild(s, &err)) setStatus("reset failed: " + err);
+  afterRebuild(false);
+}
+
+void VizApp::afterRebuild(bool refit) {
+  accumulator_ = recordDebt_ = 0;
+  gap_.reset();
+  geometry_ = host_->geometry();
+  sceneMeshZoom_ = -1;
+  renderer_.clearTrails();
+  if (refit) fit();
+}
+
+void VizApp::fit() { fitPending_ = true; }
+
+void VizApp::fitNow() {
+  fitPending_ = false;
+  render::Bounds b;
+  const FrameView f = host_->crowd().frame();
+  for (std::size_t i = 0; i < f.px.size(); ++i) b.add({f.px[i], f.py[i]}, f.radius[i]);
+  for (const auto& o : geometry_.obstacles)
+    for (Vec2 p : o) b.add({p.x, p.y});
+  for (const auto& w : geometry_.walls)
+    for (Vec2 p : w) b.add({p.x, p.y});
+  for (Vec2 p : geometry_.goals) b.add({p.x, p.y});
+  if (b.empty()) b.add({0, 0}, 10);
+  camera_.fit(b, 24);
+}
+
+bool VizApp::setScene(std::unique_ptr<SimHost> host) {
+  if (!host) return false;
+  stopRecording();
+  host_ = std::move(host);
+  hasSelection_ = false;
+  afterRebuild(true);
+  setStatus("opened " + host_->name());
+  return true;
+}
+
+bool VizApp::setKnob(const std::string& name, double value, std::string* error) {
+  const bool ok = host_->set(name, value, error);
+  if (ok) afterRebuild(false);
+  return ok;
+}
+
+void VizApp::select(std::ptrdiff_t index) {
+  const FrameView f = host_->crowd().frame();
+  if (index < 0 || static_cast<std::size_t>(index) >= f.id.size()) {
+    hasSelection_ = false;
+    return;
+  }
+  hasSelection_ = true;
+  selectedId_ = f.id[static_cast<std::size_t>(index)];
+}
+
+std::ptrdiff_t VizApp::selectedIndex() const {
+  if (!hasSelection_) return -1;
+  const FrameView f = host_->crowd().frame();
+  for (std::size_t i = 0; i < f.id.size(); ++i)
+    if (f.id[i] == selectedId_) return static_cast<std::ptrdiff_t>(i);
+  return -1;
+}
+
+void VizApp::pickAt(glm::vec2 screen) {
+  const glm::vec2 w = camera_.screenToWorld(screen);
+  const FrameView f = host_->crowd().frame();
+  std::ptrdiff_t best = -1;
+  float bestD = 1e30f;
+  const float slack = 4 * camera_.pixelSize();
+  for (std::size_t i = 0; i < f.px.size(); ++i) {
+    const float dx = f.px[i] - w.x, dy = f.py[i] - w.y;
+    const float d = std::sqrt(dx * dx + dy * dy) - f.radius[i];
+    if (d < slack && d < bestD) {
+      bestD = d;
+      best = static_cast<std::ptrdiff_t>(i);
+    }
+  }
+  select(best);
+}
+
+bool VizApp::handleEvent(const SDL_Event& e, bool uiMouse, bool uiKeys, float scale) {
+  switch (e.type) {
+    case SDL_QUIT: return false;
+    case SDL_WINDOWEVENT:
+      if (e.window.event == SDL_WINDOWEVENT_CLOSE) return false;
+      break;
+    case SDL_KEYDOWN:
+      if (uiKeys || e.key.repeat) break;
+      switch (e.key.keysym.sym) {
+        case SDLK_SPACE: togglePlay(); break;
+        case SDLK_PERIOD: stepOnce(); break;
+        case SDLK_r: reset(); break;
+        case SDLK_f: fit(); break;
+        case SDLK_s: screenshot(); break;
+        case SDLK_v:
+          if (recorder_.active()) stopRecording();
+          else {
+            std::string msg;
+            startRecording(timestampedName("mp4"), recordFps, &msg);
+          }
+          break;
+        case SDLK_h: uiHidden_ = !uiHidden_; break;
+        case SDLK_ESCAPE: hasSelection_ = false; break;
+        default: break;
+      }
+      break;
+    case SDL_MOUSEBUTTONDOWN:
+      if (uiMouse) break;
+      pressed_ = true;
+      dragging_ = false;
+      pressAt_ = lastMouse_ = glm::vec2(e.button.x, e.button.y) * scale;
+      break;
+    case SDL_MOUSEMOTION: {
+      const glm::vec2 m = glm::vec2(e.motion.x, e.motion.y) * scale;
+      if (pressed_) {
+        if (!dragging_ && glm::length(m - pressAt_) > 3) dragging_ = true;
+        if (dragging_) camera_.pan(m - lastMouse_);
+      }
+      lastMouse_ = m;
+      break;
+    }
+    case SDL_MOUSEBUTTONUP:
+      if (pressed_ && !dragging_ && e.button.button == SDL_BUTTON_LEFT) pickAt(glm::vec2(e.button.x, e.button.y) * scale);
+      pressed_ = dragging_ = false;
+      break;
+    case SDL_MOUSEWHEEL: {
+      if (uiMouse) break;
+      int mx = 0, my = 0;
+      SDL_GetMouseState(&mx, &my);
+      const float wheel = e.wheel.preciseY != 0 ? e.wheel.preciseY : static_cast<float>(e.wheel.y);
+      camera_.zoomAt(glm::vec2(mx, my) * scale, std::pow(1.15f, wheel));
+      break;
+    }
+    default: break;
+  }
+  return true;
+}
+
+void VizApp::rebuildSceneMesh() {
+  if (sceneMeshZoom_ == camera_.zoom) return;
+  sceneMesh_.clear();
+  if (showGeometry_) render::buildSceneMesh(geometry_, camera_.pixelSize(), sceneMesh_);
+  renderer_.setSceneMesh(sceneMesh_);
+  sceneMeshZoom_ = camera_.zoom;
+}
+
+void VizApp::buildTeaching() {
+  overlay_.clear();
+  const std::ptrdiff_t sel = selectedIndex();
+  if (!teaching_ || sel < 0) return;
+  const Crowd& c = host_->crowd();
+  explain_ = c.explain(static_cast<std::size_t>(sel));
+  const FrameView f = c.frame();
+  std::vector<Vec2> np, nv;
+  std::vector<float> nr;
+  for (std::size_t j : explain_.neighbours) {
+    np.push_back({f.px[j], f.py[j]});
+    nv.push_back({f.vx[j], f.vy[j]});
+    nr.push_back(f.radius[j]);
+  }
+  const auto i = static_cast<std::size_t>(sel);
+  render::TeachingInput in;
+  in.position = {f.px[i], f.py[i]};
+  in.velocity = {f.vx[i], f.vy[i]};
+  in.radius = f.radius[i];
+  in.maxSpeed = c.agent(i).maxSpeed;
+  in.timeHorizon = c.settings.timeHorizon;
+  in.velocityScale = velocityScale_;
+  in.explain = &explain_;
+  in.neighbourPos = np;
+  in.neighbourVel = nv;
+  in.neighbourRadius = nr;
+  render::buildTeachingMesh(in, camera_.pixelSize(), overlay_);
+}
+
+void VizApp::drawCanvas(int w, int h) {
+  if (!recorder_.active()) {
+    // Even sizes, so a recording can start at any time (yuv420p).
+    w = std::max(2, w & ~1);
+    h = std::max(2, h & ~1);
+    renderer_.resize(w, h);
+  }
+  camera_.width = renderer_.width();
+  camera_.height = renderer_.height();
+  if (fitPending_) fitNow();
+  rebuildSceneMesh();
+  const FrameView f = host_->crowd().frame();
+  render::packInstances(f, instances_);
+  const std::ptrdiff_t sel = selectedIndex();
+  buildTeaching();
+  if (sel >= 0) render::markSelection(instances_, sel, explain_.neighbours);
+  renderer_.draw(camera_, instances_, &overlay_, options_);
+}
+
+void VizApp::afterFrame() {
+  if (!recorder_.active()) return;
+  static thread_local std::vector<std::uint8_t> px;
+  if (recordUi) {
+    px.resize(static_cast<std::size_t>(recorder_.width()) * recorder_.height() * 4);
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
+    glPixelStorei(GL_PACK_ALIGNMENT, 1);
+    glReadPixels(0, 0, recorder_.width(), recorder_.height(), GL_RGBA, GL_UNSIGNED_BYTE, px.data());
+  } else {
+    renderer_.readCanvasBottomUp(px);
+  }
+  if (!recorder_.frame(px)) {
+    std::string msg;
+    recorder_.finish(&msg);
+    setStatus("recording stopped: " + msg);
+  }
+}
+
+std::string VizApp::timestampedName(const char* ext) const {
+  const std::time_t t = std::time(nullptr);
+  char buf[64];
+  std::strftime(buf, sizeof buf, "throng-%Y%m%d-%H%M%S", std::localtime(&t));
+  std::string base = std::string(buf) + "-" + host_->name();
+  std::string name = base + "." + ext;
+  for (int k = 2; std::filesystem::exists(name); ++k) name = base + "-" + std::to_string(k) + "." + ext;
+  return name;
+}
+
+bool VizApp::screenshot(const std::string& path) {
+  const std::string p = path.empty() ? timestampedName("png") : path;
+  std::vector<std::uint8_t> px;
+  renderer_.readCanvas(px);
+  const bool ok = render::writePng(p, renderer_.width(), renderer_.height(), px);
+  setStatus(ok ? "screenshot: " + p : "could not write " + p);
+  return ok;
+}
+
+bool VizApp::startRecording(const std::string& path, int fps, std::string* message) {
+  recordFps = std::max(1, fps);
+  recordDebt_ = 0;
+  std::string msg;
+  const bool ok = recorder_.start(path, renderer_.width(), renderer_.height(), recordFps, &msg);
+  setStatus(msg);
+  if (message) *message = msg;
+  return ok;
+}
+
+void VizApp::stopRecording() {
+  if (!recorder_.active()) return;
+  std::string msg;
+  recorder_.finish(&msg);
+  setStatus(msg);
+}
+
+namespace {
+
+void help(const char* text) {
+  ImGui::SameLine();
+  ImGui::TextDisabled("(?)");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", text);
+}
+
+}  // namespace
+
+void VizApp::drawUi() {
+  // The recording indicator shows even with the UI hidden; it is never in the footage.
+  if (recorder_.active()) {
+    const ImGuiViewport* vp = ImGui::GetMainViewport();
+    ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x + vp->WorkSize.x - 12, vp->WorkPos.y + 12), ImGuiCond_Always, ImVec2(1, 0));
+    ImGui::SetNextWindowBgAlpha(0.6f);
+    ImGui::Begin("##rec", nullptr,
+                 ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings |
+                     ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoInputs);
+    const bool blink = std::fmod(ImGui::GetTime(), 1.0) < 0.6;
+    ImGui::TextColored(blink ? ImVec4(1, 0.15f, 0.15f, 1) : ImVec4(0.5f, 0.1f, 0.1f, 1), "\xe2\x97\x8f REC");
+    ImGui::SameLine();
+    ImGui::Text("%s  %d frames  %.1f s%s", recorder_.path().c_str(), recorder_.frames(),
+                recorder_.frames() / static_cast<double>(recordFps), recorder_.toPng() ? "  (PNG)" : "");
+    ImGui::End();
+  }
+  if (uiHidden_) return;
+
+  ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(340, 0), ImGuiCond_FirstUseEver);
+  ImGui::Begin("throng");
+  Crowd& crowd = host_->crowd();
+
+  // Scene.
+  if (ImGui::BeginCombo("scene", host_->name().c_str())) {
+    for (const std::string& s : scenes_)
+      if (ImGui::Selectable(s.c_str(), s == host_->name())) {
+        std::string err;
+        auto h = openScene(s, &err);
+        if (h) setScene(std::move(h));
+        else setStatus(err);
+      }
+    ImGui::EndCombo();
+  }
+  ImGui::InputTextWithHint("##path", "path/to/scene.json", openPath_, sizeof openPath_);
+  ImGui::SameLine();
+  if (ImGui::Button("Open")) {
+    std::string err;
+    auto h = openScene(openPath_, &err);
+    if (h) setScene(std::move(h));
+    else setStatus(err);
+  }
+
+  // Transport.
+  if (ImGui::Button(playing_ ? "Pause" : "Play ")) togglePlay();
+  ImGui::SameLine();
+  if (ImGui::Button("Step")) stepOnce();
+  ImGui::SameLine();
+  if (ImGui::Button("Reset")) reset();
+  ImGui::SameLine();
+  if (ImGui::Button("Fit")) fit();
+  float rate = static_cast<float>(rate_);
+  if (ImGui::SliderFloat("rate", &rate, 0.25f, 8.0f, "x%.2f", ImGuiSliderFlags_Logarithmic)) setRate(rate);
+  help("Sim seconds per wall second; fixed steps of dt from an accumulator, clamped so a slow frame never spirals.");
+
+  ImU64 seed = crowd.settings.seed;
+  if (ImGui::InputScalar("seed", ImGuiDataType_U64, &seed, nullptr, nullptr, "%llu", ImGuiInputTextFlags_EnterReturnsTrue)) {
+    crowd.settings.seed = seed;
+    reset();
+  }
+  help("Picks the jitter; Enter rebuilds the scene from this seed.");
+
+  if (ImGui::CollapsingHeader("Settings", ImGuiTreeNodeFlags_DefaultOpen)) {
+    Settings& s = crowd.settings;
+    ImGui::SliderFloat("timeHorizon", &s.timeHorizon, 0.05f, 10.0f, "%.2f s", ImGuiSliderFlags_Logarithmic);
+    ImGui::SliderFloat("obstacleTimeHorizon", &s.obstacleTimeHorizon, 0.05f, 5.0f, "%.2f s", ImGuiSliderFlags_Logarithmic);
+    ImGui::SliderFloat("jitter", &s.jitter, 0.0f, 1.0f, "%.3f", ImGuiSliderFlags_Logarithmic);
+    float radiusRef = 1;
+    const FrameView f = crowd.frame();
+    if (!f.radius.empty()) radiusRef = f.radius[0];
+    ImGui::SliderFloat("perceptionRadius", &s.perceptionRadius, 0.0f, 40.0f * radiusRef, "%.2f");
+    ImGui::SliderInt("maxNeighbors", &s.maxNeighbors, 0, kMaxNeighbors);
+    ImGui::SliderFloat("slowingRadius", &s.slowingRadius, 0.0f, 40.0f * radiusRef, "%.2f");
+    float dtMs = static_cast<float>(s.maxStep * 1000);
+    if (ImGui::SliderFloat("dt", &dtMs, 2.0f, 100.0f, "%.2f ms", ImGuiSliderFlags_Logarithmic)) s.maxStep = dtMs / 1000.0;
+    ImGui::SliderInt("threads", &s.threads, 0, 64);
+    help("0 uses every core; the result does not depend on it.");
+  }
+  const auto knobs = host_->knobs();
+  if (!knobs.empty() && ImGui::CollapsingHeader("Scene knobs", ImGuiTreeNodeFlags_DefaultOpen)) {
+    for (const KnobInfo& k : knobs) {
+      // Geometry and population knobs rebuild from the same seed on release.
+      bool done = false;
+      double v = k.value;
+      if (k.integer) {
+        int iv = static_cast<int>(std::lround(v));
+        ImGui::SliderInt(k.name.c_str(), &iv, static_cast<int>(k.min), static_cast<int>(k.max), "%d",
+                         k.max / std::max(1.0, k.min) > 100 ? ImGuiSliderFlags_Logarithmic : 0);
+        v = iv;
+      } else {
+        float fv = static_cast<float>(v);
+        ImGui::SliderFloat(k.name.c_str(), &fv, static_cast<float>(k.min), static_cast<float>(k.max), "%.3f");
+        v = fv;
+      }
+      done = ImGui::IsItemDeactivatedAfterEdit();
+      if (!k.help.empty()) help(k.help.c_str());
+      if (done && v != k.value) {
+        std::string err;
+        if (!setKnob(k.name, v, &err)) setStatus(err);
+        break;  // knobs changed; the list is rebuilt next frame
+      }
+    }
+  }
+  if (ImGui::CollapsingHeader("View", ImGuiTreeNodeFlags_DefaultOpen)) {
+    ImGui::Checkbox("trails", &options_.trails);
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(150);
+    ImGui::SliderFloat("fade", &options_.trailFade, 0.002f, 0.5f, "%.3f", ImGuiSliderFlags_Logarithmic);
+    if (ImGui::Checkbox("scene geometry", &showGeometry_)) sceneMeshZoom_ = -1;
+    ImGui::SameLine();
+    ImGui::Checkbox("teaching view", &teaching_);
+    ImGui::SliderFloat("velocity scale", &velocityScale_, 0.1f, 5.0f, "%.2f s", ImGuiSliderFlags_Logarithmic);
+    help("Teaching view: a velocity is drawn as where the walker would be after this long.");
+  }
+
+  if (ImGui::CollapsingHeader("Stats", ImGuiTreeNodeFlags_DefaultOpen)) {
+    const StepStats st = crowd.lastStats();
+    ImGui::Text("fps %.1f   frame %.2f ms", frameMs_ > 0 ? 1000.0 / frameMs_ : 0.0, frameMs_);
+    ImGui::Text("ms/step %.3f   steps/frame %d   (%s)", msPerStep_, stepsLastFrame_, crowd.backendName());
+    ImGui::Text("agents %zu   jammed %zu   arrived %zu", crowd.count(), st.jammed, host_->arrived());
+    if (gap_.minGap() < GateReport::kNone) ImGui::Text("smallest gap so far %.4f", gap_.minGap());
+    else if (crowd.count() > gap_.maxAgents) ImGui::TextDisabled("smallest gap: off above %zu agents", gap_.maxAgents);
+    else ImGui::TextDisabled("smallest gap: none yet");
+    ImGui::Text("t = %.2f s   step %llu   dt %.4f s", crowd.time(), static_cast<unsigned long long>(crowd.stepCount()),
+                host_->dt());
+  }
+
+  const std::ptrdiff_t sel = selectedIndex();
+  if (sel >= 0 && ImGui::CollapsingHeader("Selected walker", ImGuiTreeNodeFlags_DefaultOpen)) {
+    const Agent a = crowd.agent(static_cast<std::size_t>(sel));
+    ImGui::Text("#%td  id %llu  group %d  %s", sel, static_cast<unsigned long long>(selectedId_), a.group,
+                explain_.jammed ? "JAMMED next step" : "");
+    ImGui::Text("speed %.3f / %.3f", a.velocity.length(), a.maxSpeed);
+    ImGui::Text("neighbours %zu   agent lines %zu   obstacle lines %zu", explain_.neighbours.size(),
+                explain_.agentLines.size(), explain_.obstacleLines.size());
+    ImGui::TextColored(ImVec4(0.13f, 0.38f, 0.82f, 1), "preferred (%.2f, %.2f)", explain_.preferred.x, explain_.preferred.y);
+    ImGui::SameLine();
+    ImGui::Text("chosen (%.2f, %.2f)", explain_.chosen.x, explain_.chosen.y);
+    ImGui::TextDisabled("red: velocity obstacles  green: permitted side of each ORCA line");
+    if (ImGui::Button("Deselect")) hasSelection_ = false;
+  }
+
+  if (ImGui::CollapsingHeader("Capture", ImGuiTreeNodeFlags_DefaultOpen)) {
+    if (ImGui::Button("Screenshot")) screenshot();
+    ImGui::SameLine();
+    if (ImGui::Button(recorder_.active() ? "Stop recording" : "Record")) {
+      if (recorder_.active()) stopRecording();
+      else startRecording(timestampedName("mp4"), recordFps, nullptr);
+    }
+    ImGui::SameLine();
+    ImGui::Checkbox("UI in footage", &recordUi);
+    if (!recorder_.active()) ImGui::SliderInt("video fps", &recordFps, 10, 60);
+  }
+  if (ImGui::CollapsingHeader("Keys", ImGuiTreeNodeFlags_DefaultOpen)) {
+    ImGui::TextUnformatted(
+        "Space  play / pause\n"
+        ".      single step\n"
+        "R      reset (same seed)\n"
+        "F      fit the scene\n"
+        "S      screenshot (PNG)\n"
+        "V      start / stop recording\n"
+        "H      hide the UI\n"
+        "Esc    deselect\n"
+        "drag: pan   wheel: zoom at cursor   click: select");
+  } else {
+    ImGui::TextDisabled("Space . R F S V H: see Keys");
+  }
+  if (!status_.empty() && Clock::now() - statusAt_ < std::chrono::seconds(8)) ImGui::TextWrapped("%s", status_.c_str());
+  ImGui::End();
+}
+
+}  // namespace throng::app

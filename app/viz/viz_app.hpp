@@ -1,0 +1,128 @@
+#pragma once
+// VizApp: the visualizer's state and its per-frame work, apart from the
+// window loop so `throng record` and the tests can drive it too.
+//
+// A frame (the canonical ImGui loop): events -> advance -> draw canvas ->
+// present -> UI -> swap -> (recording) read the canvas back. The sim is
+// driven by a fixed-step accumulator: every frame adds frameTime x rate,
+// whole steps of dt are taken, and the backlog is clamped so a slow step
+// never spirals. While recording, each frame is exactly rate / fps seconds
+// of sim time instead, so the video plays smoothly whatever the render
+// speed.
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "render/camera.hpp"
+#include "render/gl_renderer.hpp"
+#include "render/overlay.hpp"
+#include "viz/recorder.hpp"
+#include "viz/sim_host.hpp"
+
+union SDL_Event;
+
+namespace throng::app {
+
+/// Opens a scene by name or path: built-ins, then scene files when the
+/// scene loader is built in. nullptr with *error when none matches.
+std::unique_ptr<SimHost> openScene(const std::string& nameOrPath, std::string* error);
+/// Names the scene picker offers (built-ins and shipped scene files).
+std::vector<std::string> pickableScenes();
+
+class VizApp {
+ public:
+  explicit VizApp(std::unique_ptr<SimHost> host);
+  /// Needs a current GL 3.3 context.
+  bool initGl(std::string* error);
+
+  /// Window events (after ImGui had them). Returns false on quit.
+  bool handleEvent(const SDL_Event& e, bool uiWantsMouse, bool uiWantsKeyboard, float mouseScale);
+  /// Advances the sim for a frame that took `frameSeconds` of wall time.
+  void advance(double frameSeconds);
+  /// Draws the canvas at `w` x `h` (ignored while recording: size is fixed).
+  void drawCanvas(int w, int h);
+  /// The ImGui panel (between ImGui::NewFrame and ImGui::Render).
+  void drawUi();
+  /// After the frame is drawn: feeds the recorder.
+  void afterFrame();
+
+  // Actions (keys and buttons).
+  void togglePlay() { playing_ = !playing_; }
+  void stepOnce();
+  void reset();
+  /// Fits the scene in view (at the next drawCanvas, once the size is known).
+  void fit();
+  bool screenshot(const std::string& path = {});
+  bool startRecording(const std::string& path, int fps, std::string* message);
+  void stopRecording();
+  bool setScene(std::unique_ptr<SimHost> host);
+  bool setKnob(const std::string& name, double value, std::string* error);
+
+  // State.
+  SimHost& host() { return *host_; }
+  render::Camera2D& camera() { return camera_; }
+  render::RenderOptions& renderOptions() { return options_; }
+  render::GlRenderer& renderer() { return renderer_; }
+  Recorder& recorder() { return recorder_; }
+  bool uiHidden() const { return uiHidden_; }
+  double rate() const { return rate_; }
+  void setRate(double r);
+  void setPlaying(bool p) { playing_ = p; }
+  bool isPlaying() const { return playing_; }
+  void select(std::ptrdiff_t index);
+  std::ptrdiff_t selectedIndex() const;
+  const std::string& status() const { return status_; }
+  void setStatus(std::string s);
+  /// Milliseconds per step (mean over the last second or so).
+  double msPerStep() const { return msPerStep_; }
+  double lastStepMs() const { return lastStepMs_; }
+  int stepsLastFrame() const { return stepsLastFrame_; }
+  void setFrameMs(double ms) { frameMs_ = frameMs_ <= 0 ? ms : 0.9 * frameMs_ + 0.1 * ms; }
+  double frameMs() const { return frameMs_; }
+  /// Include the UI in the footage (reads the window instead of the canvas).
+  bool recordUi = false;
+  int recordFps = 30;
+
+ private:
+  void takeStep();
+  void fitNow();
+  void rebuildSceneMesh();
+  void afterRebuild(bool refit);
+  void buildTeaching();
+  void pickAt(glm::vec2 screen);
+  std::string timestampedName(const char* ext) const;
+
+  std::unique_ptr<SimHost> host_;
+  render::GlRenderer renderer_;
+  render::Camera2D camera_;
+  render::RenderOptions options_;
+  render::SceneGeometry geometry_;
+  render::Mesh sceneMesh_, overlay_;
+  float sceneMeshZoom_ = -1;
+  std::vector<render::AgentInstance> instances_;
+  Recorder recorder_;
+  GapTracker gap_;
+
+  bool fitPending_ = true;
+  bool playing_ = true, uiHidden_ = false, showGeometry_ = true, teaching_ = true;
+  double rate_ = 1, accumulator_ = 0, recordDebt_ = 0;
+  int maxStepsPerFrame_ = 32, stepsLastFrame_ = 0;
+  double msPerStep_ = 0, lastStepMs_ = 0, frameMs_ = 0;
+  float velocityScale_ = 1;
+  std::uint64_t selectedId_ = ~0ull;
+  bool hasSelection_ = false;
+  AgentExplain explain_;
+
+  // Mouse.
+  bool pressed_ = false, dragging_ = false;
+  glm::vec2 pressAt_{}, lastMouse_{};
+
+  std::string status_;
+  std::chrono::steady_clock::time_point statusAt_{};
+  char openPath_[512] = {};
+  std::vector<std::string> scenes_;
+};
+
+}  // namespace throng::app

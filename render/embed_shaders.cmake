@@ -1,0 +1,10 @@
+# Writes OUT: a C++ table of the GLSL sources NAMES found in DIR.
+set(body "// Generated from shaders/*.glsl by render/embed_shaders.cmake. Do not edit.\n#include <cstring>\nnamespace throng::render {\nstruct EmbeddedShader { const char* name; const char* source; };\nextern const EmbeddedShader kEmbeddedShaders[];\nconst EmbeddedShader kEmbeddedShaders[] = {\n")
+string(REPLACE "," ";" NAMES "${NAMES}")
+foreach(n ${NAMES})
+  file(READ ${DIR}/${n} src)
+  string(APPEND body "  {\"${n}\", R\"glsl(${src})glsl\"},\n")
+endforeach()
+string(APPEND body "  {nullptr, nullptr}};\n}  // namespace throng::render\n")
+file(WRITE ${OUT}.tmp "${body}")
+file(COPY_FILE ${OUT}.tmp ${OUT} ONLY_IF_DIFFERENT)

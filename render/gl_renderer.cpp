@@ -1,0 +1,330 @@
+#include <epoxy/gl.h>  // before anything that may include GL/gl.h
+
+#include "render/gl_renderer.hpp"
+
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include <stb_image_write.h>
+
+namespace throng::render {
+
+struct EmbeddedShader {
+  const char* name;
+  const char* source;
+};
+extern const EmbeddedShader kEmbeddedShaders[];
+
+namespace {
+
+// The shader `name`: from $THRONG_SHADER_DIR when set and readable (for
+// editing shaders without rebuilding), else the copy embedded at build time.
+std::string shaderSource(const char* name) {
+  if (const char* dir = std::getenv("THRONG_SHADER_DIR")) {
+    std::ifstream f(std::string(dir) + "/" + name);
+    if (f) {
+      std::stringstream ss;
+      ss << f.rdbuf();
+      return ss.str();
+    }
+  }
+  for (const EmbeddedShader* s = kEmbeddedShaders; s->name; ++s)
+    if (std::strcmp(s->name, name) == 0) return s->source;
+  return {};
+}
+
+GLuint compile(GLenum type, const char* name, std::string* error) {
+  const std::string src = shaderSource(name);
+  if (src.empty()) {
+    if (error) *error = std::string("shader not found: ") + name;
+    return 0;
+  }
+  const GLuint s = glCreateShader(type);
+  const char* p = src.c_str();
+  glShaderSource(s, 1, &p, nullptr);
+  glCompileShader(s);
+  GLint ok = 0;
+  glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
+  if (!ok) {
+    char log[2048] = {};
+    glGetShaderInfoLog(s, sizeof log, nullptr, log);
+    if (error) *error = std::string("shader ") + name + ": " + log;
+    glDeleteShader(s);
+    return 0;
+  }
+  return s;
+}
+
+GLuint program(const char* vs, const char* fs, std::string* error) {
+  const GLuint v = compile(GL_VERTEX_SHADER, vs, error);
+  if (!v) return 0;
+  const GLuint f = compile(GL_FRAGMENT_SHADER, fs, error);
+  if (!f) { glDeleteShader(v); return 0; }
+  const GLuint p = glCreateProgram();
+  glAttachShader(p, v);
+  glAttachShader(p, f);
+  glLinkProgram(p);
+  glDeleteShader(v);
+  glDeleteShader(f);
+  GLint ok = 0;
+  glGetProgramiv(p, GL_LINK_STATUS, &ok);
+  if (!ok) {
+    char log[2048] = {};
+    glGetProgramInfoLog(p, sizeof log, nullptr, log);
+    if (error) *error = std::string("link ") + vs + "+" + fs + ": " + log;
+    glDeleteProgram(p);
+    return 0;
+  }
+  return p;
+}
+
+void rgbaToFloat(std::uint32_t c, float out[4]) {
+  for (int k = 0; k < 4; ++k) out[k] = static_cast<float>((c >> (8 * k)) & 255u) / 255.0f;
+}
+
+void setMeshAttribs() {
+  glEnableVertexAttribArray(0);
+  glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, sizeof(Vertex), reinterpret_cast<void*>(offsetof(Vertex, x)));
+  glEnableVertexAttribArray(1);
+  glVertexAttribPointer(1, 4, GL_UNSIGNED_BYTE, GL_TRUE, sizeof(Vertex), reinterpret_cast<void*>(offsetof(Vertex, rgba)));
+}
+
+bool sameView(const Camera2D& a, const Camera2D& b) {
+  return a.center == b.center && a.zoom == b.zoom && a.width == b.width && a.height == b.height;
+}
+
+}  // namespace
+
+GlRenderer::~GlRenderer() {
+  if (!discProg_) return;  // never initialised (or no context)
+  destroyTargets();
+  const GLuint bufs[] = {quadVbo_, instanceVbo_, sceneVbo_, overlayVbo_};
+  glDeleteBuffers(4, bufs);
+  const GLuint vaos[] = {discVao_, sceneVao_, overlayVao_, emptyVao_};
+  glDeleteVertexArrays(4, vaos);
+  for (GLuint p : {discProg_, flatProg_, sheetProg_, blitProg_}) glDeleteProgram(p);
+}
+
+bool GlRenderer::init(std::string* error) {
+  if (epoxy_gl_version() < 33) {
+    if (error) *error = "OpenGL 3.3 or later is needed; this context gives " + std::to_string(epoxy_gl_version());
+    return false;
+  }
+  discProg_ = program("disc.vert", "disc.frag", error);
+  flatProg_ = discProg_ ? program("flat.vert", "flat.frag", error) : 0;
+  sheetProg_ = flatProg_ ? program("screen.vert", "sheet.frag", error) : 0;
+  blitProg_ = sheetProg_ ? program("screen.vert", "blit.frag", error) : 0;
+  if (!blitProg_) return false;
+
+  const float quad[8] = {-1, -1, 1, -1, -1, 1, 1, 1};
+  glGenBuffers(1, &quadVbo_);
+  glBindBuffer(GL_ARRAY_BUFFER, quadVbo_);
+  glBufferData(GL_ARRAY_BUFFER, sizeof quad, quad, GL_STATIC_DRAW);
+  glGenBuffers(1, &instanceVbo_);
+  glGenVertexArrays(1, &discVao_);
+  glBindVertexArray(discVao_);
+  glEnableVertexAttribArray(0);
+  glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, nullptr);
+  glBindBuffer(GL_ARRAY_BUFFER, instanceVbo_);
+  const GLsizei stride = sizeof(AgentInstance);
+  glEnableVertexAttribArray(1);
+  glVertexAttribPointer(1, 4, GL_FLOAT, GL_FALSE, stride, reinterpret_cast<void*>(offsetof(AgentInstance, x)));
+  glVertexAttribDivisor(1, 1);
+  glEnableVertexAttribArray(2);
+  glVertexAttribPointer(2, 2, GL_FLOAT, GL_FALSE, stride, reinterpret_cast<void*>(offsetof(AgentInstance, hx)));
+  glVertexAttribDivisor(2, 1);
+  glEnableVertexAttribArray(3);
+  glVertexAttribPointer(3, 4, GL_UNSIGNED_BYTE, GL_TRUE, stride, reinterpret_cast<void*>(offsetof(AgentInstance, rgba)));
+  glVertexAttribDivisor(3, 1);
+  glEnableVertexAttribArray(4);
+  glVertexAttribIPointer(4, 1, GL_UNSIGNED_INT, stride, reinterpret_cast<void*>(offsetof(AgentInstance, flags)));
+  glVertexAttribDivisor(4, 1);
+
+  for (auto [vao, vbo] : {std::pair{&sceneVao_, &sceneVbo_}, std::pair{&overlayVao_, &overlayVbo_}}) {
+    glGenVertexArrays(1, vao);
+    glGenBuffers(1, vbo);
+    glBindVertexArray(*vao);
+    glBindBuffer(GL_ARRAY_BUFFER, *vbo);
+    setMeshAttribs();
+  }
+  glGenVertexArrays(1, &emptyVao_);
+  glBindVertexArray(0);
+  return glGetError() == GL_NO_ERROR || (error && (*error = "GL error during init", false));
+}
+
+void GlRenderer::destroyTargets() {
+  if (canvasFbo_) {
+    const GLuint fbos[] = {canvasFbo_, trailFbo_};
+    glDeleteFramebuffers(2, fbos);
+    const GLuint texs[] = {canvasTex_, trailTex_};
+    glDeleteTextures(2, texs);
+  }
+  canvasFbo_ = trailFbo_ = canvasTex_ = trailTex_ = 0;
+}
+
+void GlRenderer::resize(int w, int h) {
+  w = std::max(w, 1);
+  h = std::max(h, 1);
+  if (w == width_ && h == height_ && canvasFbo_) return;
+  destroyTargets();
+  width_ = w;
+  height_ = h;
+  auto target = [&](GLuint& fbo, GLuint& tex, GLint internal, GLenum type) {
+    glGenTextures(1, &tex);
+    glBindTexture(GL_TEXTURE_2D, tex);
+    glTexImage2D(GL_TEXTURE_2D, 0, internal, w, h, 0, GL_RGBA, type, nullptr);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+    glGenFramebuffers(1, &fbo);
+    glBindFramebuffer(GL_FRAMEBUFFER, fbo);
+    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, tex, 0);
+  };
+  target(canvasFbo_, canvasTex_, GL_RGBA8, GL_UNSIGNED_BYTE);
+  target(trailFbo_, trailTex_, GL_RGBA16F, GL_HALF_FLOAT);
+  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+  trailsValid_ = false;
+}
+
+void GlRenderer::setSceneMesh(const Mesh& mesh) {
+  glBindBuffer(GL_ARRAY_BUFFER, sceneVbo_);
+  glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(mesh.tris.size() * sizeof(Vertex)),
+               mesh.tris.empty() ? nullptr : mesh.tris.data(), GL_STATIC_DRAW);
+  sceneVertices_ = mesh.tris.size();
+}
+
+void GlRenderer::uploadInstances(std::span<const AgentInstance> a) {
+  glBindBuffer(GL_ARRAY_BUFFER, instanceVbo_);
+  const auto bytes = static_cast<GLsizeiptr>(a.size() * sizeof(AgentInstance));
+  if (a.size() > instanceCapacity_) {
+    instanceCapacity_ = a.size() + a.size() / 2;
+    glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(instanceCapacity_ * sizeof(AgentInstance)), nullptr,
+                 GL_STREAM_DRAW);
+  } else {
+    // Orphan the old storage so the upload never waits on the last draw.
+    glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(instanceCapacity_ * sizeof(AgentInstance)), nullptr,
+                 GL_STREAM_DRAW);
+  }
+  if (bytes) glBufferSubData(GL_ARRAY_BUFFER, 0, bytes, a.data());
+  instanceCount_ = a.size();
+}
+
+void GlRenderer::drawInstances(const Camera2D& cam, std::size_t count, float radiusScale, bool tick) {
+  if (!count) return;
+  glUseProgram(discProg_);
+  const glm::mat4 vp = cam.viewProjection();
+  glUniformMatrix4fv(glGetUniformLocation(discProg_, "uViewProj"), 1, GL_FALSE, &vp[0][0]);
+  glUniform1f(glGetUniformLocation(discProg_, "uPixel"), cam.pixelSize());
+  glUniform1f(glGetUniformLocation(discProg_, "uRadiusScale"), radiusScale);
+  glUniform1f(glGetUniformLocation(discProg_, "uTickOn"), tick ? 1.0f : 0.0f);
+  glBindVertexArray(discVao_);
+  glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, static_cast<GLsizei>(count));
+}
+
+void GlRenderer::drawMesh(const Camera2D& cam, unsigned vao, unsigned, std::size_t n) {
+  if (!n) return;
+  glUseProgram(flatProg_);
+  const glm::mat4 vp = cam.viewProjection();
+  glUniformMatrix4fv(glGetUniformLocation(flatProg_, "uViewProj"), 1, GL_FALSE, &vp[0][0]);
+  glBindVertexArray(vao);
+  glDrawArrays(GL_TRIANGLES, 0, static_cast<GLsizei>(n));
+}
+
+void GlRenderer::draw(const Camera2D& cam, std::span<const AgentInstance> agents, const Mesh* overlay,
+                      const RenderOptions& opt) {
+  if (!agents.empty()) uploadInstances(agents);
+  float bg[4];
+  rgbaToFloat(opt.background, bg);
+  glDisable(GL_DEPTH_TEST);
+  glDisable(GL_CULL_FACE);
+  glDisable(GL_SCISSOR_TEST);
+  glEnable(GL_BLEND);
+  glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
+  glViewport(0, 0, width_, height_);
+
+  if (opt.trails) {
+    glBindFramebuffer(GL_FRAMEBUFFER, trailFbo_);
+    if (!trailsValid_ || !sameView(cam, trailCamera_)) {
+      glClearColor(bg[0], bg[1], bg[2], 1);
+      glClear(GL_COLOR_BUFFER_BIT);
+      trailsValid_ = true;
+      trailCamera_ = cam;
+    }
+    glUseProgram(sheetProg_);
+    glUniform4f(glGetUniformLocation(sheetProg_, "uColor"), bg[0], bg[1], bg[2], std::clamp(opt.trailFade, 0.0f, 1.0f));
+    glBindVertexArray(emptyVao_);
+    glDrawArrays(GL_TRIANGLES, 0, 3);
+    drawInstances(cam, instanceCount_, opt.trailDotScale, false);
+  } else {
+    trailsValid_ = false;
+  }
+
+  glBindFramebuffer(GL_FRAMEBUFFER, canvasFbo_);
+  if (opt.trails) {
+    glDisable(GL_BLEND);
+    glUseProgram(blitProg_);
+    glActiveTexture(GL_TEXTURE0);
+    glBindTexture(GL_TEXTURE_2D, trailTex_);
+    glUniform1i(glGetUniformLocation(blitProg_, "uTex"), 0);
+    glBindVertexArray(emptyVao_);
+    glDrawArrays(GL_TRIANGLES, 0, 3);
+    glEnable(GL_BLEND);
+  } else {
+    glClearColor(bg[0], bg[1], bg[2], 1);
+    glClear(GL_COLOR_BUFFER_BIT);
+  }
+  drawMesh(cam, sceneVao_, sceneVbo_, sceneVertices_);
+  drawInstances(cam, instanceCount_, 1.0f, true);
+  if (overlay && !overlay->tris.empty()) {
+    glBindBuffer(GL_ARRAY_BUFFER, overlayVbo_);
+    glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(overlay->tris.size() * sizeof(Vertex)), overlay->tris.data(),
+                 GL_STREAM_DRAW);
+    drawMesh(cam, overlayVao_, overlayVbo_, overlay->tris.size());
+  }
+  glBindVertexArray(0);
+  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+}
+
+void GlRenderer::present(int w, int h) {
+  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+  glViewport(0, 0, w, h);
+  glDisable(GL_BLEND);
+  glUseProgram(blitProg_);
+  glActiveTexture(GL_TEXTURE0);
+  glBindTexture(GL_TEXTURE_2D, canvasTex_);
+  glUniform1i(glGetUniformLocation(blitProg_, "uTex"), 0);
+  glBindVertexArray(emptyVao_);
+  glDrawArrays(GL_TRIANGLES, 0, 3);
+  glBindVertexArray(0);
+}
+
+void GlRenderer::readCanvasBottomUp(std::vector<std::uint8_t>& rgba) const {
+  rgba.resize(static_cast<std::size_t>(width_) * height_ * 4);
+  glBindFramebuffer(GL_READ_FRAMEBUFFER, canvasFbo_);
+  glPixelStorei(GL_PACK_ALIGNMENT, 1);
+  glReadPixels(0, 0, width_, height_, GL_RGBA, GL_UNSIGNED_BYTE, rgba.data());
+  glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
+}
+
+void GlRenderer::readCanvas(std::vector<std::uint8_t>& rgba) const {
+  readCanvasBottomUp(rgba);
+  const std::size_t row = static_cast<std::size_t>(width_) * 4;
+  std::vector<std::uint8_t> tmp(row);
+  for (int y = 0; y < height_ / 2; ++y) {
+    std::uint8_t* a = rgba.data() + row * y;
+    std::uint8_t* b = rgba.data() + row * (height_ - 1 - y);
+    std::memcpy(tmp.data(), a, row);
+    std::memcpy(a, b, row);
+    std::memcpy(b, tmp.data(), row);
+  }
+}
+
+bool writePng(const std::string& path, int w, int h, const std::vector<std::uint8_t>& rgba) {
+  if (rgba.size() < static_cast<std::size_t>(w) * h * 4) return false;
+  return stbi_write_png(path.c_str(), w, h, 4, rgba.data(), w * 4) != 0;
+}
+
+}  // namespace throng::render

@@ -1,0 +1,88 @@
+#pragma once
+// GlRenderer: draws a crowd snapshot into an offscreen canvas with OpenGL
+// 3.3 core (through libepoxy; a context must be current). It sees only
+// instance records, overlay meshes and a camera, never the sim.
+//
+// A frame:
+//  1. trails (when on): fade the trail buffer (RGBA16F, so the fade runs all
+//     the way to the background) with a translucent background-coloured
+//     sheet, then stamp small dots at every walker;
+//  2. canvas: the trail buffer (or the background), scene mesh, walker
+//     discs, overlay mesh (teaching view).
+// The canvas is what screenshots and videos read (no UI in it); present()
+// copies it to the default framebuffer, under the UI.
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "render/camera.hpp"
+#include "render/instance.hpp"
+#include "render/overlay.hpp"
+
+namespace throng::render {
+
+struct RenderOptions {
+  bool trails = true;
+  /// Opacity of the sheet laid over the trail buffer each frame [Limit: 0..1]:
+  /// larger fades faster (a mark falls to (1 - fade)^n after n frames).
+  float trailFade = 0.04f;
+  float trailDotScale = 0.35f;  ///< trail dot radius / walker radius
+  std::uint32_t background = packRgba(246, 246, 243);
+};
+
+class GlRenderer {
+ public:
+  GlRenderer() = default;
+  ~GlRenderer();
+  GlRenderer(const GlRenderer&) = delete;
+  GlRenderer& operator=(const GlRenderer&) = delete;
+
+  /// Compiles the shaders and makes the buffers. Returns false with a
+  /// message when the GL is too old or a shader fails.
+  bool init(std::string* error);
+  /// Sets the canvas size in pixels (clears the trails when it changes).
+  void resize(int width, int height);
+  int width() const { return width_; }
+  int height() const { return height_; }
+
+  /// Replaces the static scene mesh (obstacles, walls, marks).
+  void setSceneMesh(const Mesh& mesh);
+  /// Forgets the trails (after a reset, a camera move or a resize).
+  void clearTrails() { trailsValid_ = false; }
+
+  /// Draws a frame into the canvas.
+  void draw(const Camera2D& camera, std::span<const AgentInstance> agents, const Mesh* overlay,
+            const RenderOptions& options);
+  /// Uploads instance records into the instance buffer (the CPU path; a
+  /// CUDA-GL interop path may fill instanceBuffer() instead and call
+  /// draw with an empty span and `count`).
+  void uploadInstances(std::span<const AgentInstance> agents);
+  unsigned instanceBuffer() const { return instanceVbo_; }
+
+  /// Copies the canvas to the default framebuffer of `w` x `h` pixels.
+  void present(int w, int h);
+  /// The canvas as RGBA8, top row first (PNG order).
+  void readCanvas(std::vector<std::uint8_t>& rgba) const;
+  /// The canvas as GL gives it, bottom row first (for `ffmpeg -vf vflip`).
+  void readCanvasBottomUp(std::vector<std::uint8_t>& rgba) const;
+
+ private:
+  void destroyTargets();
+  void drawInstances(const Camera2D& cam, std::size_t count, float radiusScale, bool tick);
+  void drawMesh(const Camera2D& cam, unsigned vao, unsigned vbo, std::size_t vertexCount);
+
+  int width_ = 0, height_ = 0;
+  unsigned canvasFbo_ = 0, canvasTex_ = 0, trailFbo_ = 0, trailTex_ = 0;
+  unsigned discProg_ = 0, flatProg_ = 0, sheetProg_ = 0, blitProg_ = 0;
+  unsigned quadVbo_ = 0, instanceVbo_ = 0, discVao_ = 0;
+  unsigned sceneVbo_ = 0, sceneVao_ = 0, overlayVbo_ = 0, overlayVao_ = 0, emptyVao_ = 0;
+  std::size_t sceneVertices_ = 0, instanceCapacity_ = 0, instanceCount_ = 0, overlayCapacity_ = 0;
+  bool trailsValid_ = false;
+  Camera2D trailCamera_{};
+};
+
+/// Writes top-row-first RGBA8 pixels as a PNG. Returns false on failure.
+bool writePng(const std::string& path, int width, int height, const std::vector<std::uint8_t>& rgba);
+
+}  // namespace throng::render

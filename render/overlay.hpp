@@ -1,0 +1,102 @@
+#pragma once
+// Overlay geometry: scene outlines, walls, goal and gate marks, and the
+// teaching view, as plain triangle lists in world units. Pure (no GL): the
+// renderer uploads the vertices as they are; tests inspect them.
+//
+// Teaching view. Velocity space is drawn over the world with its origin at
+// the selected walker's centre and `velocityScale` world units per (world
+// unit per second): at the default of 1 s a velocity ends where the walker
+// would be one second later. In that frame it shows
+//  - the top-speed circle;
+//  - each neighbour's velocity obstacle for this walker: the cone of
+//    velocities that meet it within timeHorizon, apex at the neighbour's
+//    velocity, truncated by the cut-off disc (drawing geometry only);
+//  - each ORCA line from Crowd::explain (the solver's own lines) with its
+//    permitted side (left of direction) shaded, so the region allowed by
+//    every line is the darkest;
+//  - the feasible region (permitted by every line, within top speed, as a
+//    polygon; empty when the walker is jammed) in a stronger green;
+//  - the preferred velocity and the chosen one as arrows.
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "throng/crowd.hpp"
+#include "throng/orca.hpp"
+#include "throng/vec2.hpp"
+
+namespace throng::render {
+
+struct Vertex {
+  float x, y;          ///< world units
+  std::uint32_t rgba;  ///< R in the lowest byte
+};
+static_assert(sizeof(Vertex) == 12);
+
+/// A triangle list (three vertices per triangle).
+struct Mesh {
+  std::vector<Vertex> tris;
+  void clear() { tris.clear(); }
+  std::size_t triangleCount() const { return tris.size() / 3; }
+};
+
+/// The static scene as given to the crowd, plus where walkers are headed.
+struct SceneGeometry {
+  std::vector<std::vector<Vec2>> obstacles;  ///< closed outlines, either winding
+  std::vector<std::vector<Vec2>> walls;      ///< polylines
+  std::vector<Vec2> goals;                   ///< distinct goal points
+  std::vector<Waypoint> gates;               ///< route gates (waypoints)
+};
+
+/// Signed area (> 0 counter-clockwise).
+float signedArea(std::span<const Vec2> poly);
+/// Fills a simple polygon (either winding, convex or not) by ear clipping.
+void addPolygonFill(Mesh& m, std::span<const Vec2> poly, std::uint32_t rgba);
+/// A segment as a quad `width` wide (world units).
+void addSegment(Mesh& m, Vec2 a, Vec2 b, float width, std::uint32_t rgba);
+void addPolyline(Mesh& m, std::span<const Vec2> pts, float width, std::uint32_t rgba, bool closed);
+/// A circle outline of `width`, `segments` pieces.
+void addCircle(Mesh& m, Vec2 c, float r, float width, std::uint32_t rgba, int segments = 48);
+void addDisc(Mesh& m, Vec2 c, float r, std::uint32_t rgba, int segments = 32);
+/// An arrow from `from` to `to` with a head `head` long.
+void addArrow(Mesh& m, Vec2 from, Vec2 to, float width, float head, std::uint32_t rgba);
+void addCross(Mesh& m, Vec2 c, float size, float width, std::uint32_t rgba);
+
+/// The part of convex polygon `poly` on the permitted side of `line`
+/// (det(direction, point - v) <= 0); empty when none is.
+std::vector<Vec2> clipToPermitted(std::span<const Vec2> poly, const Line& line);
+
+/// The truncated velocity-obstacle cone (a convex polygon in velocity
+/// space) for relative position relPos = pB - pA, combined radius, time
+/// horizon tau, apex at the neighbour's velocity, legs `legLength` long.
+/// Overlapping pairs (|relPos| <= combinedRadius) get the cut-off disc only.
+std::vector<Vec2> velocityObstacle(Vec2 relPos, float combinedRadius, float tau, Vec2 apex, float legLength,
+                                   int arcSegments = 16);
+
+/// Obstacles filled, walls as lines, goals as crosses, gates as dashed
+/// segments. `pixel` is the world size of one screen pixel (line widths).
+void buildSceneMesh(const SceneGeometry& g, float pixel, Mesh& out);
+
+struct TeachingInput {
+  Vec2 position, velocity;
+  float radius = 8, maxSpeed = 120, timeHorizon = 1;
+  float velocityScale = 1;  ///< world units per (world unit / s)
+  const AgentExplain* explain = nullptr;
+  /// Neighbour states in explain->neighbours order.
+  std::span<const Vec2> neighbourPos, neighbourVel;
+  std::span<const float> neighbourRadius;
+};
+
+/// Colours of the teaching view (tests look for them).
+inline constexpr std::uint32_t kPermittedShade = 0x1230A040u;  // translucent green
+inline constexpr std::uint32_t kFeasibleShade = 0x5530B030u;   // every line permits
+inline constexpr std::uint32_t kOrcaLineColor = 0xFF208020u;
+inline constexpr std::uint32_t kObstacleLineColor = 0xFF204080u;
+inline constexpr std::uint32_t kVoShade = 0x1C2020D0u;         // translucent red
+inline constexpr std::uint32_t kPreferredColor = 0xFFD06020u;  // blue arrow
+inline constexpr std::uint32_t kChosenColor = 0xFF101010u;     // black arrow
+inline constexpr std::uint32_t kNeighbourColor = 0xFFC0A000u;  // teal ring
+
+void buildTeachingMesh(const TeachingInput& in, float pixel, Mesh& out);
+
+}  // namespace throng::render

@@ -1,0 +1,77 @@
+// Runs the visualizer's ImGui frame (panel and all) on the SDL2 + OpenGL3
+// backends from libimgui.a, and saves the window as a PNG.
+#include <epoxy/gl.h>
+
+#include <doctest/doctest.h>
+
+#include <SDL.h>
+#include <backends/imgui_impl_opengl3.h>
+#include <backends/imgui_impl_sdl.h>
+#include <imgui.h>
+
+#include "gl_fixture.hpp"
+#include "render/gl_renderer.hpp"
+#include "viz/viz_app.hpp"
+
+using namespace throng;
+
+TEST_CASE("an ImGui frame of the panel renders over the canvas") {
+  std::string err;
+  REQUIRE_MESSAGE(test::glContext(&err), err);
+  SDL_Window* win = SDL_GL_GetCurrentWindow();
+  REQUIRE(win != nullptr);
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  ImGui::GetIO().IniFilename = nullptr;
+  ImGui::StyleColorsDark();
+  REQUIRE(ImGui_ImplSDL2_InitForOpenGL(win, SDL_GL_GetCurrentContext()));
+  REQUIRE(ImGui_ImplOpenGL3_Init("#version 330 core"));
+  {
+    app::VizApp viz(app::makeBuiltin("ring"));
+    REQUIRE_MESSAGE(viz.initGl(&err), err);
+    int w = 0, h = 0;
+    SDL_GL_GetDrawableSize(win, &w, &h);
+    for (int frame = 0; frame < 3; ++frame) {  // the first frame only lays out
+      viz.advance(1.0 / 60);
+      viz.drawCanvas(w, h);
+      viz.renderer().present(w, h);
+      ImGui_ImplOpenGL3_NewFrame();
+      ImGui_ImplSDL2_NewFrame();
+      ImGui::NewFrame();
+      viz.drawUi();
+      ImGui::Render();
+      ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    }
+    const ImDrawData* dd = ImGui::GetDrawData();
+    REQUIRE(dd != nullptr);
+    CHECK(dd->CmdListsCount >= 1);
+    CHECK(dd->TotalVtxCount > 500);  // a panel full of widgets
+    CHECK(glGetError() == GL_NO_ERROR);
+    // The window holds the panel (dark) over the canvas (light).
+    std::vector<std::uint8_t> px(static_cast<std::size_t>(w) * h * 4);
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
+    glPixelStorei(GL_PACK_ALIGNMENT, 1);
+    glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, px.data());
+    std::vector<std::uint8_t> flipped(px.size());
+    const std::size_t row = static_cast<std::size_t>(w) * 4;
+    for (int y = 0; y < h; ++y) std::copy_n(px.data() + row * (h - 1 - y), row, flipped.data() + row * y);
+    CHECK(render::writePng(test::outPath("imgui_frame.png"), w, h, flipped));
+    const std::uint8_t* panel = flipped.data() + (static_cast<std::size_t>(60) * w + 60) * 4;  // inside the panel
+    const std::uint8_t* canvas = flipped.data() + (static_cast<std::size_t>(h / 2) * w + w - 20) * 4;
+    CHECK(panel[0] + panel[1] + panel[2] < 300);
+    CHECK(canvas[0] + canvas[1] + canvas[2] > 600);
+    // Keys reach the app when ImGui does not want them: Space pauses.
+    SDL_Event e{};
+    e.type = SDL_KEYDOWN;
+    e.key.keysym.sym = SDLK_SPACE;
+    const bool wasPlaying = viz.isPlaying();
+    CHECK(viz.handleEvent(e, false, false, 1));
+    CHECK(viz.isPlaying() != wasPlaying);
+    e.key.keysym.sym = SDLK_h;
+    viz.handleEvent(e, false, false, 1);
+    CHECK(viz.uiHidden());
+  }
+  ImGui_ImplOpenGL3_Shutdown();
+  ImGui_ImplSDL2_Shutdown();
+  ImGui::DestroyContext();
+}

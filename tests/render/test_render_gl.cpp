@@ -1,0 +1,236 @@
+// GL render tests: draw known scenes to the offscreen canvas, read the
+// pixels back and assert on them. Each test saves its PNG in the build
+// folder (tests/render/*.png) for a person to look at.
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include "gl_fixture.hpp"
+#include "render/gl_renderer.hpp"
+#include "render/pack.hpp"
+#include "viz/viz_app.hpp"
+
+using namespace throng;
+using namespace throng::render;
+using throng::test::colorDistance;
+using throng::test::Image;
+
+namespace {
+
+constexpr int W = 200, H = 200;
+
+// 1 pixel per world unit, world origin at the canvas centre:
+// world (x, y) -> pixel (100 + x, 100 - y) in top-row-first order.
+Camera2D unitCamera() {
+  Camera2D c;
+  c.width = W;
+  c.height = H;
+  c.center = {-0.5f, 0.5f};  // pixel centres land on whole world units
+  c.zoom = 1;
+  return c;
+}
+int px(float x) { return static_cast<int>(std::lround(100 + x)); }
+int py(float y) { return static_cast<int>(std::lround(100 - y)); }
+
+Image read(GlRenderer& r) {
+  Image im;
+  im.w = r.width();
+  im.h = r.height();
+  r.readCanvas(im.px);
+  return im;
+}
+void save(const Image& im, const char* name) { CHECK(writePng(test::outPath(name), im.w, im.h, im.px)); }
+
+bool isOrange(const Image& im, int x, int y) { return colorDistance(im, x, y, kJamOrange) < 60; }
+
+int orangeInAnnulus(const Image& im, float cx, float cy, float r0, float r1) {
+  int n = 0;
+  for (int y = 0; y < im.h; ++y)
+    for (int x = 0; x < im.w; ++x) {
+      const float dx = static_cast<float>(x) - px(cx), dy = static_cast<float>(y) - py(cy);
+      const float d = std::sqrt(dx * dx + dy * dy);
+      if (d >= r0 && d <= r1 && isOrange(im, x, y)) ++n;
+    }
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("discs are drawn where the positions say, background elsewhere, orange rings only around the jammed") {
+  std::string err;
+  REQUIRE_MESSAGE(test::glContext(&err), err);
+  GlRenderer r;
+  REQUIRE_MESSAGE(r.init(&err), err);
+  r.resize(W, H);
+  RenderOptions opt;
+  opt.trails = false;
+  std::vector<AgentInstance> a = {
+      packInstance(-50, 0, 0, 0, 10, 0, 0),   // still, unjammed, group 0
+      packInstance(50, 40, 0, 0, 8, 1, 0),    // still, unjammed, group 1
+      packInstance(40, -50, 0, 0, 10, 2, 1),  // still, jammed, group 2
+  };
+  r.draw(unitCamera(), a, nullptr, opt);
+  const Image im = read(r);
+  save(im, "render_discs.png");
+  // Disc centres and points well inside carry the group colour.
+  for (const AgentInstance& ai : a)
+    for (auto [dx, dy] : {std::pair{0, 0}, std::pair{4, 0}, std::pair{0, -4}, std::pair{-3, 3}})
+      CHECK(colorDistance(im, px(ai.x) + dx, py(ai.y) + dy, ai.rgba) < 12);
+  // Background: corners, the centre, and just outside the unjammed discs.
+  for (auto [x, y] : {std::pair{2, 2}, std::pair{197, 197}, std::pair{100, 100}, std::pair{px(-50) + 14, py(0)},
+                      std::pair{px(50), py(40) - 12}})
+    CHECK(colorDistance(im, x, y, opt.background) < 6);
+  // The jammed walker is ringed in orange; the others are not.
+  const int ringJam = orangeInAnnulus(im, 40, -50, 10.5f, 16);
+  CHECK(ringJam > 60);
+  CHECK(orangeInAnnulus(im, -50, 0, 0, 16) == 0);
+  CHECK(orangeInAnnulus(im, 50, 40, 0, 16) == 0);
+  // All orange in the picture belongs to that ring.
+  CHECK(orangeInAnnulus(im, 0, 0, 0, 1000) == ringJam);
+  // Inside the jammed disc it is the group colour, not orange.
+  CHECK(colorDistance(im, px(40), py(-50), groupColor(2)) < 12);
+  // Anti-aliased rim: a pixel half way across the edge is a blend.
+  const int edge = colorDistance(im, px(-50) + 10, py(0), groupColor(0));
+  CHECK(edge > 20);
+  CHECK(colorDistance(im, px(-50) + 10, py(0), opt.background) > 20);
+}
+
+TEST_CASE("the heading tick points along the velocity") {
+  std::string err;
+  REQUIRE_MESSAGE(test::glContext(&err), err);
+  GlRenderer r;
+  REQUIRE_MESSAGE(r.init(&err), err);
+  r.resize(W, H);
+  RenderOptions opt;
+  opt.trails = false;
+  std::vector<AgentInstance> a = {packInstance(0, 0, 30, 0, 20, 1, 0)};  // moving +x
+  r.draw(unitCamera(), a, nullptr, opt);
+  const Image im = read(r);
+  save(im, "render_heading.png");
+  CHECK(colorDistance(im, px(12), py(0), groupColor(1)) > 80);  // the dark tick ahead
+  CHECK(colorDistance(im, px(-12), py(0), groupColor(1)) < 12);  // plain behind
+  CHECK(colorDistance(im, px(0), py(12), groupColor(1)) < 12);   // plain beside
+}
+
+TEST_CASE("trails fade back to the background") {
+  std::string err;
+  REQUIRE_MESSAGE(test::glContext(&err), err);
+  GlRenderer r;
+  REQUIRE_MESSAGE(r.init(&err), err);
+  r.resize(W, H);
+  RenderOptions opt;
+  opt.trails = true;
+  opt.trailFade = 0.1f;
+  const Camera2D cam = unitCamera();
+  // A walker crossing from left to right at 4 units per frame, then standing still far right.
+  std::vector<AgentInstance> a(1);
+  for (int f = 0; f <= 20; ++f) {
+    a[0] = packInstance(-80.0f + 4.0f * f, 0, 240, 0, 10, 3, 0);
+    r.draw(cam, a, nullptr, opt);
+  }
+  Image fresh = read(r);
+  save(fresh, "render_trail_fresh.png");
+  // Behind it: a trail from the recent positions, strongest nearest the walker.
+  const int bgRecent = colorDistance(fresh, px(-16), py(0), opt.background);  // 4 frames ago
+  const int bgOlder = colorDistance(fresh, px(-64), py(0), opt.background);   // 16 frames ago
+  CHECK(bgRecent > 40);
+  CHECK(bgOlder > 2);
+  CHECK(bgRecent > bgOlder);
+  // Off the path: background.
+  CHECK(colorDistance(fresh, px(-40), py(30), opt.background) < 6);
+  // The walker stands still at x = 0; the rest of the trail fades frame by frame.
+  int previous = bgRecent;
+  for (int f = 0; f < 60; ++f) {
+    r.draw(cam, a, nullptr, opt);
+    if (f % 10 == 9) {
+      const Image im = read(r);
+      const int d = colorDistance(im, px(-16), py(0), opt.background);
+      CHECK(d <= previous);
+      previous = d;
+    }
+  }
+  const Image faded = read(r);
+  save(faded, "render_trail_faded.png");
+  CHECK(colorDistance(faded, px(-16), py(0), opt.background) <= 3);
+  CHECK(colorDistance(faded, px(-64), py(0), opt.background) <= 3);
+  // The standing walker is still drawn.
+  CHECK(colorDistance(faded, px(0), py(6), groupColor(3)) < 12);
+  // Turning trails off gives a clean background behind.
+  opt.trails = false;
+  r.draw(cam, a, nullptr, opt);
+  CHECK(colorDistance(read(r), px(-16), py(0), opt.background) < 3);
+}
+
+TEST_CASE("obstacles are filled and walls drawn") {
+  std::string err;
+  REQUIRE_MESSAGE(test::glContext(&err), err);
+  GlRenderer r;
+  REQUIRE_MESSAGE(r.init(&err), err);
+  r.resize(W, H);
+  SceneGeometry g;
+  g.obstacles.push_back({{-80, -80}, {-20, -80}, {-20, -40}, {-80, -40}});
+  g.walls.push_back({{20, 80}, {20, 20}, {80, 20}});
+  g.goals.push_back({60, -60});
+  Mesh m;
+  buildSceneMesh(g, 1, m);
+  r.setSceneMesh(m);
+  RenderOptions opt;
+  opt.trails = false;
+  r.draw(unitCamera(), {}, nullptr, opt);
+  const Image im = read(r);
+  save(im, "render_scene.png");
+  CHECK(colorDistance(im, px(-50), py(-60), packRgba(150, 150, 158)) < 12);  // inside the obstacle
+  CHECK(colorDistance(im, px(20), py(50), packRgba(40, 40, 48)) < 30);       // on the wall
+  CHECK(colorDistance(im, px(50), py(20), packRgba(40, 40, 48)) < 30);
+  CHECK(colorDistance(im, px(50), py(50), opt.background) < 6);              // the corner it bounds
+  CHECK(colorDistance(im, px(60), py(-60), opt.background) > 30);            // the goal mark
+}
+
+TEST_CASE("the app draws the ring with its teaching view") {
+  std::string err;
+  REQUIRE_MESSAGE(test::glContext(&err), err);
+  app::VizApp viz(app::makeBuiltin("ring"));
+  REQUIRE_MESSAGE(viz.initGl(&err), err);
+  viz.renderOptions().trails = true;
+  viz.drawCanvas(640, 480);
+  viz.fit();
+  for (int k = 0; k < 200; ++k) {  // 200 steps of 1/60 s: converging on the middle
+    viz.advance(1.0 / 60);
+    if (k % 4 == 0) viz.drawCanvas(640, 480);
+  }
+  viz.drawCanvas(640, 480);
+  Image plain;
+  plain.w = 640;
+  plain.h = 480;
+  viz.renderer().readCanvas(plain.px);
+  save(plain, "app_ring_trails.png");
+  viz.select(0);
+  REQUIRE(viz.selectedIndex() == 0);
+  viz.camera().zoom *= 2.5f;
+  const FrameView f = viz.host().crowd().frame();
+  viz.camera().center = {f.px[0], f.py[0]};
+  viz.drawCanvas(640, 480);
+  Image teach;
+  teach.w = 640;
+  teach.h = 480;
+  viz.renderer().readCanvas(teach.px);
+  save(teach, "app_ring_teaching.png");
+  CHECK(viz.screenshot(test::outPath("app_screenshot.png")));
+  // The selected walker sits mid-canvas with a dark selection ring around it.
+  const int r = static_cast<int>(std::lround(f.radius[0] * viz.camera().zoom));
+  int dark = 0;
+  for (int y = 240 - 2 * r; y <= 240 + 2 * r; ++y)
+    for (int x = 320 - 2 * r; x <= 320 + 2 * r; ++x) {
+      const std::uint8_t* p = teach.at(x, y);
+      dark += p[0] < 40 && p[1] < 40 && p[2] < 40;
+    }
+  CHECK(dark > 10);
+  // Green shading of the permitted sides covers part of the view.
+  int greenish = 0;
+  for (int y = 0; y < 480; y += 2)
+    for (int x = 0; x < 640; x += 2) {
+      const std::uint8_t* p = teach.at(x, y);
+      greenish += p[1] > p[0] + 6 && p[1] > p[2] + 6;
+    }
+  CHECK(greenish > 200);
+}
