@@ -1,0 +1,383 @@
+#!/usr/bin/env python3
+"""CLI tests for `throng run|check|scenes` (issue 3). One case per ctest entry:
+
+    cli_test.py CASE --throng PATH --work DIR [--venv DIR]
+
+Each case asserts exit codes and message text, and fails loudly (exit 1)
+with what it saw. The pedpy case installs PedPy from PyPI into a cached
+virtual environment; if that is impossible, it fails: it never passes
+without a real PedPy having read the export.
+"""
+import argparse
+import csv
+import json
+import os
+import pathlib
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+
+ARGS = None
+
+
+class Failure(Exception):
+    pass
+
+
+def check(cond, what, *context):
+    if not cond:
+        raise Failure(what + ("\n" + "\n".join(str(c) for c in context) if context else ""))
+
+
+def throng(*args, env=None, timeout=300):
+    e = dict(os.environ)
+    if env:
+        e.update(env)
+    p = subprocess.run([ARGS.throng, *map(str, args)], capture_output=True, text=True, env=e, timeout=timeout,
+                       cwd=ARGS.work)
+    return p
+
+
+def show(p):
+    return f"rc={p.returncode}\n--- stdout\n{p.stdout}--- stderr\n{p.stderr}"
+
+
+def expect(p, rc, stderr=None, stdout=None, one_line=False):
+    check(p.returncode == rc, f"expected exit {rc}", show(p))
+    if stderr is not None:
+        check(re.search(stderr, p.stderr, re.M), f"stderr should match {stderr!r}", show(p))
+    if stdout is not None:
+        check(re.search(stdout, p.stdout, re.M), f"stdout should match {stdout!r}", show(p))
+    if one_line:
+        check(p.stderr.count("\n") == 1, "a usage error is one line on stderr", show(p))
+
+
+def work(name):
+    return pathlib.Path(ARGS.work) / name
+
+
+def summary(path):
+    return json.loads(pathlib.Path(path).read_text())
+
+
+def write(name, text):
+    p = work(name)
+    p.write_text(text)
+    return p
+
+
+# ---- cases -------------------------------------------------------------------
+
+def case_help():
+    for sub in ["run", "check", "scenes"]:
+        for flag in ["--help", "-h"]:
+            p = throng(sub, flag)
+            expect(p, 0, stdout=rf"usage: throng {sub}")
+    expect(throng("--help"), 0, stdout=r"throng run SCENE")
+    expect(throng("help"), 0, stdout=r"throng check FILE")
+    p = throng("run", "--help")
+    for flag in ["--steps", "--seconds", "--dt", "--seed", "--set", "--threads", "--backend", "--export", "--format",
+                 "--summary"]:
+        check(flag in p.stdout, f"run --help mentions {flag}", show(p))
+
+
+def case_usage():
+    hint = r"\(see throng run --help\)"
+    expect(throng("run"), 2, r"throng run: missing SCENE .*" + hint, one_line=True)
+    expect(throng("run", "ring", "--steps", "abc"), 2, r"--steps expects a whole number >= 0, got 'abc'", one_line=True)
+    expect(throng("run", "ring", "--steps"), 2, r"--steps needs a value", one_line=True)
+    expect(throng("run", "ring", "--seconds", "-1"), 2, r"--seconds expects a positive number", one_line=True)
+    expect(throng("run", "ring", "--steps", "1", "--seconds", "1"), 2, r"--steps or --seconds, not both", one_line=True)
+    expect(throng("run", "ring", "--bogus"), 2, r"unknown option '--bogus'.*" + hint, one_line=True)
+    expect(throng("run", "ring", "--export", "x.csv", "--format", "xml"), 2, r"--format expects csv or pedpy, got 'xml'",
+           one_line=True)
+    expect(throng("run", "ring", "--format", "csv"), 2, r"--format needs --export", one_line=True)
+    expect(throng("run", "ring", "--backend", "gpu"), 2, r"--backend expects cpu, cuda or auto", one_line=True)
+    expect(throng("run", "ring", "door"), 2, r"one scene at a time", one_line=True)
+    expect(throng("run", "door", "--set", "nosuch=1"), 2,
+           r"--set nosuch=1: unknown knob or setting \"nosuch\" \(knobs of door: doorWidth, density", one_line=True)
+    expect(throng("run", "door", "--set", "doorWidth=10"), 2, r"knob doorWidth = 10 is out of range \[0.6, 3\]",
+           one_line=True)
+    expect(throng("run", "door", "--set", "timeHorizon=-2"), 2, r"timeHorizon = -2 is out of range \(expected > 0\)",
+           one_line=True)
+    expect(throng("run", "door", "--set", "doorWidth"), 2, r"expected name=value", one_line=True)
+    expect(throng("run", "door", "--dt", "0"), 2, r"--dt expects a positive number", one_line=True)
+    expect(throng("check"), 2, r"throng check: missing FILE .*\(see throng check --help\)", one_line=True)
+    expect(throng("check", "x.csv", "--radius", "-1"), 2, r"--radius expects a positive number", one_line=True)
+    expect(throng("check", "x.csv", "--set", "a=1"), 2, r"--set needs --scene", one_line=True)
+    expect(throng("scenes", "extra"), 2, r"unexpected argument 'extra'", one_line=True)
+    # no output file was left behind by any of these
+    check(not work("x.csv").exists() and not work("x.csv.partial").exists(), "usage errors write nothing")
+
+
+def case_bad_files():
+    expect(throng("run", "no-such-scene"), 1, r"no scene \"no-such-scene\": not a file, nor a shipped scene in")
+    expect(throng("run", "./missing.json"), 1, r"no scene \"./missing.json\": not a file")
+    bad = write("bad.json", '{\n  "name": "bad",\n  "agents": [\n    {"at": [0, 0], "radius": -1}\n  ]\n}\n')
+    expect(throng("run", bad), 1, r"bad\.json:4: /agents/0/radius: expected a positive number, got -1")
+    broken = write("broken.json", '{\n  "name": "broken",\n  "agents": [\n    {"at": [0, 0]]\n}\n')
+    expect(throng("run", broken), 1, r"broken\.json:4:\d+: invalid JSON")
+    unknown = write("unknown.json", '{\n  "name": "u",\n  "agentz": []\n}\n')
+    expect(throng("run", unknown), 1, r"unknown\.json:3: /agentz: unknown key \"agentz\" \(expected one of: name,")
+    inside = write("inside.json", '{"obstacles": [{"rect": [0, 0, 4, 4]}],\n "agents": [{"at": [2, 2]}]}\n')
+    expect(throng("run", inside), 1, r"inside\.json:2: /agents/0/at: agent at \(2, 2\) with radius 0.25 overlaps")
+    expect(throng("check", "missing.csv"), 1, r"throng check: missing\.csv: cannot open")
+    write("header.csv", "step,x,y\n0,1,2\n")
+    expect(throng("check", "header.csv"), 1, r"header\.csv:1: expected the header step,time,id,x,y,vx,vy,jammed,group")
+    write("empty.csv", "")
+    expect(throng("check", "empty.csv"), 1, r"empty\.csv:0: empty file")
+    write("nums.csv", "step,time,id,x,y,vx,vy,jammed,group\n0,0,0,1,1,0,0,0,0\n0,0,1,2,oops,0,0,0,0\n")
+    expect(throng("check", "nums.csv"), 1, r"nums\.csv:3: field y: expected a finite number, got 'oops'")
+    write("fields.csv", "step,time,id,x,y,vx,vy,jammed,group\n0,0,0,1,1,0,0\n")
+    expect(throng("check", "fields.csv"), 1, r"fields\.csv:2: expected 9 comma-separated fields .* got 7")
+    write("back.csv", "step,time,id,x,y,vx,vy,jammed,group\n1,0,0,1,1,0,0,0,0\n0,0,0,1,1,0,0,0,0\n")
+    expect(throng("check", "back.csv"), 1, r"back\.csv:3: step 0 after step 1: steps must not go back")
+    write("twice.csv", "step,time,id,x,y,vx,vy,jammed,group\n0,0,5,1,1,0,0,0,0\n0,0,5,3,1,0,0,0,0\n")
+    expect(throng("check", "twice.csv"), 1, r"walker 5 appears twice in step 0")
+    # an export into a directory that does not exist fails before running, leaving nothing
+    expect(throng("run", "headon", "--export", "nodir/out.csv"), 1, r"cannot write nodir/out\.csv\.partial")
+
+
+def case_roundtrip():
+    out, summ = work("door.csv"), work("door.json")
+    p = throng("run", "door", "--seconds", "20", "--export", out, "--summary", summ)
+    expect(p, 0, stdout=r"hash\s+[0-9a-f]{16}")
+    check(p.stderr == "", "no progress bar when stderr is not a terminal", show(p))
+    check(out.exists() and not pathlib.Path(str(out) + ".partial").exists(), "the export is renamed into place")
+    s = summary(summ)
+    with open(out) as f:
+        rows = list(csv.reader(f))
+    check(rows[0] == "step,time,id,x,y,vx,vy,jammed,group".split(","), "csv header", rows[0])
+    body = rows[1:]
+    steps = sorted({int(r[0]) for r in body})
+    check(steps == list(range(0, s["steps"] + 1)), "every step from 0 is exported", steps[:5], steps[-5:])
+    ids = {int(r[2]) for r in body}
+    check(len(ids) == s["agents"], "ids are the walkers ever present", len(ids), s["agents"])
+    # ids are stable: each id's rows form one contiguous run of steps
+    seen = {}
+    for r in body:
+        seen.setdefault(int(r[2]), []).append(int(r[0]))
+    for i, st in seen.items():
+        check(st == list(range(st[0], st[0] + len(st))), f"id {i} is present in one unbroken run of steps")
+    check(abs(float(body[-1][1]) - s["simTime"]) < 1e-6, "time column ends at simTime")
+    c = throng("check", out, "--radius", "0.25", "--scene", "door")
+    expect(c, 0, stdout=r"PASSED")
+    # the csv replays the in-process gate exactly (door has no sources)
+    m = re.search(r"gap\s+min (\S+) over all pairs, (\S+) between unjammed", c.stdout)
+    check(m, "check prints the gaps", show(c))
+    check(abs(float(m.group(1)) - s["minGap"]) <= 1e-4 * max(1, abs(s["minGap"])),
+          "check's min gap equals the run's", m.group(1), s["minGap"])
+    check(abs(float(m.group(2)) - s["minGapUnjammed"]) <= 1e-4 * max(1e-3, abs(s["minGapUnjammed"])) + 1e-7,
+          "check's unjammed gap equals the run's", m.group(2), s["minGapUnjammed"])
+    check("walls      max intrusion" in c.stdout, "with --scene, walls are checked", show(c))
+    # the ring in points, with its radius
+    ring = work("ring.csv")
+    expect(throng("run", "ring", "--export", ring, "--quiet"), 0)
+    expect(throng("check", ring, "--radius", "8"), 0, stdout=r"PASSED")
+    # with a radius far too big for the ring, the same file fails
+    expect(throng("check", ring, "--radius", "30"), 1, stdout=r"FAILED\s+\d+ overlaps outside a jam; worst: walkers \d+ and \d+ at step \d+")
+
+
+def case_summary():
+    summ = work("s.json")
+    expect(throng("run", "corridor", "--seconds", "5", "--summary", summ, "--quiet"), 0)
+    s = summary(summ)
+    for k in ["steps", "simTime", "agents", "arrived", "allArrivedTime", "minGap", "minGapUnjammed", "maxOverlap",
+              "jammedAgentSteps", "infeasibleSteps", "maxWallIntrusion", "msPerStepMedian", "msPerStepP95", "hash"]:
+        check(k in s, f"summary has {k}", s)
+    check(s["steps"] == 100 and abs(s["simTime"] - 5) < 1e-9, "5 s at dt 0.05 is 100 steps", s)
+    check(s["allArrivedTime"] is None, "open sources: not all arrived", s)
+    check(re.fullmatch(r"[0-9a-f]{16}", s["hash"]), "hash is 16 hex digits", s["hash"])
+    check(s["agents"] >= s["arrived"] and s["agents"] > 20, "agents counts every walker ever present", s)
+    check(s["msPerStepP95"] >= s["msPerStepMedian"] > 0, "step timings", s)
+    expect(throng("run", "headon", "--summary", summ, "--quiet"), 0)
+    s = summary(summ)
+    check(s["allArrivedTime"] is not None and s["arrived"] == 2 and s["agents"] == 2, "headon: both arrive", s)
+    check(s["steps"] < 12 / 0.05, "the default run stops once all arrived", s)
+    check(s["minGap"] is not None and s["minGap"] > -1e-4, "headon: no overlap", s)
+    check(s["jammedAgentSteps"] == 0 and s["infeasibleSteps"] == 0, "headon: never jammed", s)
+    expect(throng("run", "rimea-1", "--summary", summ, "--quiet"), 0)
+    s = summary(summ)
+    check(26 <= s["allArrivedTime"] <= 34, "RiMEA 1: 40 m in 26-34 s", s)
+    check(s["minGap"] is None, "one walker: no pairs, minGap is null", s)
+    # --steps is exact, past arrival too
+    expect(throng("run", "headon", "--steps", "300", "--summary", summ, "--quiet"), 0)
+    check(summary(summ)["steps"] == 300, "--steps N runs N steps")
+    expect(throng("run", "headon", "--seconds", "1", "--dt", "0.01", "--summary", summ, "--quiet"), 0)
+    s = summary(summ)
+    check(s["steps"] == 100 and abs(s["dt"] - 0.01) < 1e-12, "--dt sets the step", s)
+
+
+def case_replay():
+    def h(*extra):
+        summ = work("r.json")
+        expect(throng("run", "corridor", "--seconds", "10", "--summary", summ, "--quiet", *extra), 0)
+        return summary(summ)["hash"]
+    a = h("--threads", "1")
+    check(a == h("--threads", "1"), "the same run replays to the same hash")
+    check(a == h("--threads", "2"), "the hash does not depend on the thread count")
+    check(a == h("--threads", "1", "--set", "rate=1.5"), "setting a knob to its default changes nothing")
+    # an export does not change the run
+    expect(throng("run", "corridor", "--seconds", "10", "--threads", "1", "--export", work("c.csv"), "--summary",
+                  work("r.json"), "--quiet"), 0)
+    check(summary(work("r.json"))["hash"] == a, "exporting does not change the hash")
+
+
+def case_set():
+    def run(*extra):
+        summ = work("set.json")
+        expect(throng("run", "door", "--seconds", "15", "--summary", summ, "--quiet", *extra), 0)
+        return summary(summ)
+    base = run()
+    wide = run("--set", "doorWidth=2.4")
+    check(wide["hash"] != base["hash"], "--set doorWidth changes the run")
+    check(wide["arrived"] > base["arrived"], "a wider door lets more out in 15 s", base["arrived"], wide["arrived"])
+    dense = run("--set", "density=2")
+    check(dense["agents"] > 1.5 * base["agents"], "--set density fills the room more", base["agents"], dense["agents"])
+    th = run("--set", "timeHorizon=3")
+    check(th["hash"] != base["hash"], "--set timeHorizon (a setting) changes the run")
+    sd = run("--seed", "9")
+    check(sd["hash"] != base["hash"] and sd["seed"] == 9, "--seed changes the run")
+    check(run("--set", "seed=9")["hash"] == sd["hash"], "--seed K is --set seed=K")
+    two = run("--set", "doorWidth=2.4", "--set", "timeHorizon=3")
+    check(two["hash"] not in (base["hash"], wide["hash"], th["hash"]), "--set repeats")
+    check(two["knobs"]["doorWidth"] == 2.4, "the summary records the knobs", two["knobs"])
+
+
+def case_tunnel():
+    # Two walkers swap sides within one step: apart at both ends (1 m > 0.5 m),
+    # so only the swept check sees them pass through each other.
+    write("tunnel.csv", "step,time,id,x,y,vx,vy,jammed,group\n"
+                        "0,0,0,0,0,0,0,0,0\n0,0,1,1,0,0,0,0,0\n"
+                        "1,0.05,0,1,0,20,0,0,0\n1,0.05,1,0,0,-20,0,0,0\n")
+    expect(throng("check", "tunnel.csv", "--radius", "0.25"), 1,
+           stdout=r"FAILED\s+1 overlaps outside a jam; worst: walkers 0 and 1 at step 1, gap -0\.5")
+    # the same swap while jammed is an allowed (jam) overlap
+    write("jammed.csv", "step,time,id,x,y,vx,vy,jammed,group\n"
+                        "0,0,0,0,0,0,0,0,0\n0,0,1,1,0,0,0,0,0\n"
+                        "1,0.05,0,1,0,20,0,1,0\n1,0.05,1,0,0,-20,0,0,0\n")
+    expect(throng("check", "jammed.csv", "--radius", "0.25"), 0, stdout=r"PASSED")
+    # rows in any order within a step, a walker joining and leaving: aligned by id
+    write("ids.csv", "step,time,id,x,y,vx,vy,jammed,group\n"
+                     "0,0,7,0,0,0,0,0,0\n0,0,3,5,0,0,0,0,0\n"
+                     "1,0.05,9,9,9,0,0,0,0\n1,0.05,3,5.1,0,0,0,0,0\n1,0.05,7,0.1,0,0,0,0,0\n"
+                     "2,0.1,9,1,0,0,0,0,0\n2,0.1,7,0.2,0,0,0,0,0\n")
+    expect(throng("check", "ids.csv", "--radius", "0.25"), 0, stdout=r"3 steps, 7 rows")
+
+
+def case_scenes():
+    p = throng("scenes")
+    expect(p, 0)
+    for name in ["ring", "door", "corridor", "crossing", "headon", "evacuation", "rimea-1"]:
+        check(re.search(rf"^{re.escape(name)}\s", p.stdout, re.M), f"scenes lists {name}", show(p))
+    check(re.search(r"knob doorWidth\s+\[0\.6, 3\] default 1\.2", p.stdout), "scenes shows knobs with ranges", show(p))
+    # THRONG_SCENES adds a directory, searched first
+    d = work("myscenes")
+    d.mkdir(exist_ok=True)
+    (d / "mine.json").write_text('{"name": "mine", "description": "two walkers", "agents": [{"at": [0, 0], "goal": [2, 0]},'
+                                 ' {"at": [0, 1], "goal": [2, 1]}]}')
+    env = {"THRONG_SCENES": str(d)}
+    p = throng("scenes", env=env)
+    expect(p, 0, stdout=r"^mine\s+two walkers")
+    check("door" in p.stdout, "the shipped scenes are still listed", show(p))
+    expect(throng("run", "mine", "--quiet", "--summary", work("m.json"), env=env), 0)
+    check(summary(work("m.json"))["arrived"] == 2, "a scene found through THRONG_SCENES runs")
+
+
+def case_backend():
+    expect(throng("run", "headon", "--backend", "cpu", "--quiet"), 0)
+    p = throng("run", "headon", "--backend", "auto", "--summary", work("b.json"))
+    expect(p, 0, stderr=r"using the (CPU|CUDA) backend")
+    p = throng("run", "headon", "--backend", "cuda", "--quiet")
+    if p.returncode != 0:
+        expect(p, 1, r"throng run: CUDA backend unavailable: ")
+
+
+def case_interrupt():
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        out = work(f"big-{sig.name}.csv")
+        partial = pathlib.Path(str(out) + ".partial")
+        proc = subprocess.Popen([ARGS.throng, "run", "evacuation", "--steps", "2000000", "--export", str(out)],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ARGS.work)
+        t0 = time.time()
+        while time.time() - t0 < 60 and not (partial.exists() and partial.stat().st_size > 2_000_000):
+            time.sleep(0.05)
+        check(partial.exists(), "the export is streamed to FILE.partial while running")
+        check(not out.exists(), "FILE appears only once complete")
+        proc.send_signal(sig)
+        stdout, stderr = proc.communicate(timeout=60)
+        check(proc.returncode == 130, f"{sig.name}: exit 130", proc.returncode, stdout, stderr)
+        check(re.search(r"throng run: interrupted at step \d+; no export written", stderr), "says it was interrupted",
+              stderr)
+        check(not partial.exists(), f"{sig.name}: the partial is removed")
+        check(not out.exists(), f"{sig.name}: no truncated file is left")
+
+
+def case_pedpy():
+    venv = pathlib.Path(ARGS.venv)
+    py = venv / "bin" / "python"
+    def has_pedpy():
+        return py.exists() and subprocess.run([py, "-c", "import pedpy"], capture_output=True).returncode == 0
+    if not has_pedpy():
+        shutil.rmtree(venv, ignore_errors=True)
+        r = subprocess.run([sys.executable, "-m", "venv", str(venv)], capture_output=True, text=True)
+        check(r.returncode == 0, "FAILED to create the virtual environment for PedPy", r.stdout, r.stderr)
+        r = subprocess.run([py, "-m", "pip", "install", "--disable-pip-version-check", "pedpy"], capture_output=True,
+                           text=True, timeout=900)
+        if r.returncode != 0:
+            shutil.rmtree(venv, ignore_errors=True)
+        check(r.returncode == 0, "FAILED to install PedPy from PyPI (is PyPI reachable?) - this test cannot pass "
+              "without PedPy reading the export", r.stdout[-3000:], r.stderr[-3000:])
+    out = work("door.txt")
+    expect(throng("run", "door", "--seconds", "10", "--export", out, "--format", "pedpy", "--summary",
+                  work("p.json"), "--quiet"), 0)
+    head = out.read_text().splitlines()[:6]
+    check(any(l.startswith("# framerate: 20") for l in head), "a '# framerate:' header", head)
+    s = summary(work("p.json"))
+    script = f"""
+import pathlib, pedpy
+traj = pedpy.load_trajectory_from_txt(trajectory_file=pathlib.Path({str(out)!r}))
+d = traj.data
+assert traj.frame_rate == 20.0, traj.frame_rate
+assert list(d.columns[:4]) == ["id", "frame", "x", "y"], list(d.columns)
+assert d["frame"].min() == 0 and d["frame"].max() == {s["steps"]}, (d["frame"].min(), d["frame"].max())
+assert d["id"].nunique() == {s["agents"]}, d["id"].nunique()
+assert 0 < d["x"].max() < 14 and 0 < d["y"].min() and d["y"].max() < 10, d.describe()
+print("pedpy read", len(d), "rows of", d["id"].nunique(), "walkers at", traj.frame_rate, "fps")
+"""
+    r = subprocess.run([py, "-c", script], capture_output=True, text=True, timeout=300)
+    check(r.returncode == 0, "PedPy's load_trajectory_from_txt reads the export", r.stdout, r.stderr)
+    print(r.stdout.strip())
+
+
+def main():
+    global ARGS
+    ap = argparse.ArgumentParser()
+    ap.add_argument("case")
+    ap.add_argument("--throng", required=True)
+    ap.add_argument("--work", required=True)
+    ap.add_argument("--venv", default="")
+    ARGS = ap.parse_args()
+    shutil.rmtree(ARGS.work, ignore_errors=True)
+    os.makedirs(ARGS.work)
+    fn = globals().get("case_" + ARGS.case)
+    if not fn:
+        print(f"no such case {ARGS.case}")
+        return 1
+    try:
+        fn()
+    except Failure as f:
+        print(f"FAIL {ARGS.case}: {f}")
+        return 1
+    except subprocess.TimeoutExpired as t:
+        print(f"FAIL {ARGS.case}: timed out: {t}")
+        return 1
+    print(f"ok {ARGS.case}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
