@@ -18,6 +18,13 @@
 #include <vector>
 
 #include "device_step.hpp"
+#if THRONG_TEST_CUDA_CHECK
+#include <unistd.h>
+
+#include <cstdio>
+
+#include "cuda_check.cuh"
+#endif
 #include "gpu_scenes.hpp"
 #include "throng/backend.hpp"
 #include "throng/crowd.hpp"
@@ -355,3 +362,29 @@ TEST_CASE("cudaAvailable says plainly why not, and the backends fall back cleanl
   CHECK(c.stepCount() == 2);
   CHECK(c.setBackend(BackendKind::Cpu, nullptr));
 }
+
+#if THRONG_TEST_CUDA_CHECK
+TEST_CASE("THRONG_CUDA_CHECK reports the call, file, line and error, and never aborts") {
+  CHECK(THRONG_CUDA_CHECK(cudaSuccess));
+  std::FILE* capture = std::tmpfile();
+  REQUIRE(capture);
+  std::fflush(stderr);
+  const int saved = dup(fileno(stderr));
+  dup2(fileno(capture), fileno(stderr));
+  const int line = __LINE__ + 1;
+  const bool ok = THRONG_CUDA_CHECK(cudaErrorInvalidValue);
+  std::fflush(stderr);
+  dup2(saved, fileno(stderr));
+  close(saved);
+  CHECK_FALSE(ok);
+  std::rewind(capture);
+  char buf[512] = {};
+  const std::size_t got = std::fread(buf, 1, sizeof buf - 1, capture);
+  std::fclose(capture);
+  const std::string text(buf, got);
+  MESSAGE(text);
+  CHECK(text.find("test_gpu_host.cpp:" + std::to_string(line)) != std::string::npos);
+  CHECK(text.find("cudaErrorInvalidValue") != std::string::npos);
+  CHECK(text.find("THRONG_CUDA_CHECK") == std::string::npos);  // the call itself, not the macro
+}
+#endif
