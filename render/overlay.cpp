@@ -195,6 +195,13 @@ void buildSceneMesh(const SceneGeometry& g, float pixel, Mesh& out) {
     addDisc(out, wp.a, 3 * pixel, gate, 10);
     addDisc(out, wp.b, 3 * pixel, gate, 10);
   }
+  auto box = [&](const Rect& r, std::uint32_t rgba) {
+    const Vec2 c[4] = {{r.x, r.y}, {r.x + r.width, r.y}, {r.x + r.width, r.y + r.height}, {r.x, r.y + r.height}};
+    addPolyline(out, c, 1.5f * pixel, rgba, true);
+  };
+  for (const Rect& r : g.goalRegions) box(r, packRgba(40, 150, 60, 110));
+  for (const Rect& r : g.sources) box(r, packRgba(40, 150, 60, 220));
+  for (const Rect& r : g.sinks) box(r, packRgba(200, 60, 60, 200));
 }
 
 void buildTeachingMesh(const TeachingInput& in, float pixel, Mesh& out) {

@@ -46,6 +46,7 @@ struct SceneGeometry {
   std::vector<std::vector<Vec2>> walls;      ///< polylines
   std::vector<Vec2> goals;                   ///< distinct goal points
   std::vector<Waypoint> gates;               ///< route gates (waypoints)
+  std::vector<Rect> sources, sinks, goalRegions;  ///< outlined regions
 };
 
 /// Signed area (> 0 counter-clockwise).
@@ -74,7 +75,8 @@ std::vector<Vec2> velocityObstacle(Vec2 relPos, float combinedRadius, float tau,
                                    int arcSegments = 16);
 
 /// Obstacles filled, walls as lines, goals as crosses, gates as dashed
-/// segments. `pixel` is the world size of one screen pixel (line widths).
+/// segments, sources (green), sinks (red) and goal regions (faint green)
+/// as outlined boxes. `pixel` is the world size of one screen pixel (line widths).
 void buildSceneMesh(const SceneGeometry& g, float pixel, Mesh& out);
 
 struct TeachingInput {

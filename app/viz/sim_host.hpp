@@ -33,6 +33,7 @@ class SimHost {
   virtual void step() = 0;
   /// Agents ever present, and arrived (standing on the goal or removed by a sink).
   virtual std::size_t arrived() const { return crowd().lastStats().arrived; }
+  virtual std::size_t agentsEver() const { return crowd().count(); }
   virtual std::vector<KnobInfo> knobs() const = 0;
   /// Sets a knob (or a setting by name) and rebuilds from the same seed.
   virtual bool set(const std::string& name, double value, std::string* error) = 0;

@@ -58,7 +58,7 @@ bool parseSize(const char* s, int& w, int& h) {
 
 const char* kVizUsage =
     "usage: throng [SCENE] [--set k=v]... [--size WxH] [--paused] [--agents N]\n"
-    "              [--bench-frames N] [--headless]\n"
+    "              [--bench-frames N] [--no-trails] [--headless]\n"
     "Opens the visualizer on SCENE (default: ring). Without a display it runs headless.\n"
     "  --agents N        the built-in 'blocks' scene with N walkers (for figures)\n"
     "  --bench-frames N  render N frames with the UI, one step each, print frame time\n"
@@ -140,7 +140,7 @@ int parse(int argc, char** argv, Options& o, bool record) {
         std::fprintf(stderr, "%s: --rate wants 0.25..8\n", prog);
         return 2;
       }
-    } else if (a == "--no-trails" && record) {
+    } else if (a == "--no-trails") {
       o.trails = false;
     } else if (!a.empty() && a[0] == '-') {
       std::fprintf(stderr, "%s: unknown option %s (try --help)\n", prog, a.c_str());
@@ -220,9 +220,9 @@ int runHeadless(SimHost& h, const char* why) {
     maxJam = std::max(maxJam, c.lastStats().jammed);
   }
   const auto n = static_cast<double>(std::max<std::uint64_t>(1, c.stepCount()));
-  std::printf("        %llu steps, %.2f s simulated, %zu agents, %zu arrived, most jammed at once %zu, smallest "
+  std::printf("        %llu steps, %.2f s simulated, %zu agents (%zu ever), %zu arrived, most jammed at once %zu, smallest "
               "gap %.4f, %.3f ms/step\n",
-              static_cast<unsigned long long>(c.stepCount()), c.time(), c.count(), h.arrived(), maxJam,
+              static_cast<unsigned long long>(c.stepCount()), c.time(), c.count(), h.agentsEver(), h.arrived(), maxJam,
               gap.minGap() < GateReport::kNone ? gap.minGap() : 0.0f, total / n);
   return 0;
 }
@@ -280,6 +280,7 @@ int runVisualizer(int argc, char** argv) {
     return 1;
   }
   app.setPlaying(!o.paused);
+  app.renderOptions().trails = o.trails;
   ImGuiSession imgui(win, !bench);
   if (!imgui.ok) {
     std::fprintf(stderr, "throng: ImGui could not start\n");

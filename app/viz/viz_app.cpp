@@ -361,20 +361,24 @@ void VizApp::drawUi() {
   if (ImGui::BeginCombo("scene", host_->name().c_str())) {
     for (const std::string& s : scenes_)
       if (ImGui::Selectable(s.c_str(), s == host_->name())) {
-        std::string err;
-        auto h = openScene(s, &err);
-        if (h) setScene(std::move(h));
-        else setStatus(err);
+        later([this, s] {
+          std::string err;
+          auto h = openScene(s, &err);
+          if (h) setScene(std::move(h));
+          else setStatus(err);
+        });
       }
     ImGui::EndCombo();
   }
   ImGui::InputTextWithHint("##path", "path/to/scene.json", openPath_, sizeof openPath_);
   ImGui::SameLine();
   if (ImGui::Button("Open")) {
-    std::string err;
-    auto h = openScene(openPath_, &err);
-    if (h) setScene(std::move(h));
-    else setStatus(err);
+    later([this, path = std::string(openPath_)] {
+      std::string err;
+      auto h = openScene(path, &err);
+      if (h) setScene(std::move(h));
+      else setStatus(err);
+    });
   }
 
   // Transport.
@@ -382,7 +386,7 @@ void VizApp::drawUi() {
   ImGui::SameLine();
   if (ImGui::Button("Step")) stepOnce();
   ImGui::SameLine();
-  if (ImGui::Button("Reset")) reset();
+  if (ImGui::Button("Reset")) later([this] { reset(); });
   ImGui::SameLine();
   if (ImGui::Button("Fit")) fit();
   float rate = static_cast<float>(rate_);
@@ -392,7 +396,7 @@ void VizApp::drawUi() {
   ImU64 seed = crowd.settings.seed;
   if (ImGui::InputScalar("seed", ImGuiDataType_U64, &seed, nullptr, nullptr, "%llu", ImGuiInputTextFlags_EnterReturnsTrue)) {
     crowd.settings.seed = seed;
-    reset();
+    later([this] { reset(); });
   }
   help("Picks the jitter; Enter rebuilds the scene from this seed.");
 
@@ -409,6 +413,15 @@ void VizApp::drawUi() {
     ImGui::SliderFloat("slowingRadius", &s.slowingRadius, 0.0f, 40.0f * radiusRef, "%.2f");
     float dtMs = static_cast<float>(s.maxStep * 1000);
     if (ImGui::SliderFloat("dt", &dtMs, 2.0f, 100.0f, "%.2f ms", ImGuiSliderFlags_Logarithmic)) s.maxStep = dtMs / 1000.0;
+    if (ImGui::IsItemDeactivatedAfterEdit() && host_->dt() != s.maxStep) {
+      const double v = s.maxStep;
+      s.maxStep = host_->dt();
+      later([this, v] {
+        std::string err;
+        if (!setKnob("maxStep", v, &err)) setStatus(err);
+      });
+    }
+    help("The fixed step, s (a rebuild for scene files).");
     ImGui::SliderInt("threads", &s.threads, 0, 64);
     help("0 uses every core; the result does not depend on it.");
   }
@@ -431,9 +444,10 @@ void VizApp::drawUi() {
       done = ImGui::IsItemDeactivatedAfterEdit();
       if (!k.help.empty()) help(k.help.c_str());
       if (done && v != k.value) {
-        std::string err;
-        if (!setKnob(k.name, v, &err)) setStatus(err);
-        break;  // knobs changed; the list is rebuilt next frame
+        later([this, name = k.name, v] {
+          std::string err;
+          if (!setKnob(name, v, &err)) setStatus(err);
+        });
       }
     }
   }
@@ -453,7 +467,8 @@ void VizApp::drawUi() {
     const StepStats st = crowd.lastStats();
     ImGui::Text("fps %.1f   frame %.2f ms", frameMs_ > 0 ? 1000.0 / frameMs_ : 0.0, frameMs_);
     ImGui::Text("ms/step %.3f   steps/frame %d   (%s)", msPerStep_, stepsLastFrame_, crowd.backendName());
-    ImGui::Text("agents %zu   jammed %zu   arrived %zu", crowd.count(), st.jammed, host_->arrived());
+    ImGui::Text("agents %zu (%zu ever)   jammed %zu   arrived %zu", crowd.count(), host_->agentsEver(), st.jammed,
+                host_->arrived());
     if (gap_.minGap() < GateReport::kNone) ImGui::Text("smallest gap so far %.4f", gap_.minGap());
     else if (crowd.count() > gap_.maxAgents) ImGui::TextDisabled("smallest gap: off above %zu agents", gap_.maxAgents);
     else ImGui::TextDisabled("smallest gap: none yet");
@@ -503,6 +518,10 @@ void VizApp::drawUi() {
   }
   if (!status_.empty() && Clock::now() - statusAt_ < std::chrono::seconds(8)) ImGui::TextWrapped("%s", status_.c_str());
   ImGui::End();
+  // Actions that replace the crowd run after the panel is done with it.
+  auto actions = std::move(deferred_);
+  deferred_.clear();
+  for (auto& a : actions) a();
 }
 
 }  // namespace throng::app

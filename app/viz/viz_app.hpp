@@ -10,6 +10,7 @@
 // of sim time instead, so the video plays smoothly whatever the render
 // speed.
 #include <chrono>
+#include <functional>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -93,6 +94,7 @@ class VizApp {
   void buildTeaching();
   void pickAt(glm::vec2 screen);
   std::string timestampedName(const char* ext) const;
+  void later(std::function<void()> f) { deferred_.push_back(std::move(f)); }
 
   std::unique_ptr<SimHost> host_;
   render::GlRenderer renderer_;
@@ -123,6 +125,7 @@ class VizApp {
   std::chrono::steady_clock::time_point statusAt_{};
   char openPath_[512] = {};
   std::vector<std::string> scenes_;
+  std::vector<std::function<void()>> deferred_;  ///< run at the end of drawUi
 };
 
 }  // namespace throng::app
