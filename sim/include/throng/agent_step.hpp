@@ -67,40 +67,39 @@ THRONG_HD float floatFromBits(std::uint32_t u) {
 ///
 /// Each candidate is keyed (bits of d) << 32 | index, so one integer
 /// comparison orders by distance and breaks ties by index. The result
-/// depends only on the positions, never on the scan order. The scan is
-/// ordered to find near agents first: the walker's own row, then the rows
-/// above and below; within a row outward in x from the walker, stopping each
-/// way once dx^2 alone exceeds the k-th distance so far.
-THRONG_HD int selectNeighbors(const AgentGridView& g, Vec2 p, std::int32_t self, float rangeSq, int k,
-                              std::int32_t* outIndex, float* outDistSq) {
-  if (k <= 0 || g.cols == 0) return 0;
-  if (k > kMaxNeighbors) k = kMaxNeighbors;
-  const int cx = gridCoord(p.x, g.origin.x, g.invCell, g.cols);
-  const int cy = gridCoord(p.y, g.origin.y, g.invCell, g.rows);
+/// depends only on the positions, never on the scan order or on the bound
+/// the scan starts with:
+///  - The scan first assumes the k nearest lie within a bound guessed from
+///    the walker's own cell (1.5 times the radius that holds k agents at
+///    that cell's density). If k are found inside it, no agent outside it
+///    can displace them, so they are the answer; if fewer, the scan is
+///    repeated with the full range.
+///  - It visits the walker's own row, then the rows below and above (each
+///    skipped when its nearest edge is beyond the k-th distance so far);
+///    within a row outward in x from the walker, stopping each way once
+///    dx^2 plus that edge distance^2 exceeds the k-th distance so far.
+THRONG_HD int scanNeighbors(const AgentGridView& g, Vec2 p, std::int32_t self, float bound, int k, int cx, int cy,
+                            std::uint64_t* keys) {
   const int xa = cx > 0 ? cx - 1 : 0;
   const int xb = cx + 1 < g.cols ? cx + 1 : g.cols - 1;
-  std::uint64_t keys[kMaxNeighbors];
-  keys[0] = 0;  // never read unset, but nvcc cannot tell (#549-D)
   int count = 0;
-  float limit = rangeSq;                       // d above it cannot enter
-  std::uint64_t limitKey = static_cast<std::uint64_t>(floatBits(rangeSq)) << 32;  // keys below it can
-  auto offer = [&](int s, float d) {
-    if (d > limit) return;
-    const std::int32_t idx = g.sortedIndex[s];
-    const std::uint64_t key = static_cast<std::uint64_t>(floatBits(d)) << 32 | static_cast<std::uint32_t>(idx);
-    if (key >= limitKey || idx == self) return;
-    int pos = count < k ? count++ : k - 1;
-    for (; pos > 0 && keys[pos - 1] > key; --pos) keys[pos] = keys[pos - 1];
-    keys[pos] = key;
-    if (count == k) {
-      limitKey = keys[k - 1];
-      limit = floatFromBits(static_cast<std::uint32_t>(limitKey >> 32));
-    }
-  };
+  float limit = bound;  // d above it cannot enter
+  std::uint64_t limitKey = static_cast<std::uint64_t>(floatBits(bound)) << 32;  // keys below it can
   const int rowOrder[3] = {cy, cy - 1, cy + 1};
+  // How far the walker is from the rows above and below: every agent there
+  // is at least that far in y (less a margin for rounding at cell edges).
+  const float cell = 1.0f / g.invCell;
+  const float inRow = p.y - (g.origin.y + static_cast<float>(cy) * cell);
+  const float margin = 1e-3f * cell;
+  float gapBelow = inRow - margin, gapAbove = cell - inRow - margin;
+  gapBelow = gapBelow > 0.0f ? gapBelow : 0.0f;
+  gapAbove = gapAbove > 0.0f ? gapAbove : 0.0f;
   for (int r = 0; r < 3; ++r) {
     const int row = rowOrder[r];
     if (row < 0 || row >= g.rows) continue;
+    const float rowGap = r == 0 ? 0.0f : (r == 1 ? gapBelow : gapAbove);
+    const float dyMin2 = rowGap * rowGap;
+    if (dyMin2 > limit) continue;
     const int begin = g.cellStart[row * g.cols + xa];
     const int end = g.cellStart[row * g.cols + xb + 1];
     int lo = begin, hi = end;  // first slot with x >= p.x
@@ -108,19 +107,53 @@ THRONG_HD int selectNeighbors(const AgentGridView& g, Vec2 p, std::int32_t self,
       const int m = lo + (hi - lo) / 2;
       if (g.sx[m] < p.x) lo = m + 1; else hi = m;
     }
+    auto visit = [&](int s) {
+      const float dy = g.sy[s] - p.y;
+      const float dx = g.sx[s] - p.x;
+      const float d = dx * dx + dy * dy;
+      if (d > limit) return;
+      const std::int32_t idx = g.sortedIndex[s];
+      const std::uint64_t key = static_cast<std::uint64_t>(floatBits(d)) << 32 | static_cast<std::uint32_t>(idx);
+      if (key >= limitKey || idx == self) return;
+      int pos = count < k ? count++ : k - 1;
+      for (; pos > 0 && keys[pos - 1] > key; --pos) keys[pos] = keys[pos - 1];
+      keys[pos] = key;
+      if (count == k) {
+        limitKey = keys[k - 1];
+        limit = floatFromBits(static_cast<std::uint32_t>(limitKey >> 32));
+      }
+    };
     for (int s = lo; s < end; ++s) {
       const float dx = g.sx[s] - p.x;
-      if (dx * dx > limit) break;
-      const float dy = g.sy[s] - p.y;
-      offer(s, dx * dx + dy * dy);
+      if (dx * dx + dyMin2 > limit) break;
+      visit(s);
     }
     for (int s = lo - 1; s >= begin; --s) {
       const float dx = g.sx[s] - p.x;
-      if (dx * dx > limit) break;
-      const float dy = g.sy[s] - p.y;
-      offer(s, dx * dx + dy * dy);
+      if (dx * dx + dyMin2 > limit) break;
+      visit(s);
     }
   }
+  return count;
+}
+
+THRONG_HD int selectNeighbors(const AgentGridView& g, Vec2 p, std::int32_t self, float rangeSq, int k,
+                              std::int32_t* outIndex, float* outDistSq) {
+  if (k <= 0 || g.cols == 0) return 0;
+  if (k > kMaxNeighbors) k = kMaxNeighbors;
+  const int cx = gridCoord(p.x, g.origin.x, g.invCell, g.cols);
+  const int cy = gridCoord(p.y, g.origin.y, g.invCell, g.rows);
+  const int own = cy * g.cols + cx;
+  const int inCell = g.cellStart[own + 1] - g.cellStart[own];
+  float bound = rangeSq;
+  if (inCell > 1) {
+    // pi r^2 (inCell / cellArea) = k  =>  r^2 = k cellArea / (pi inCell); times 1.5^2.
+    const float guess = 2.25f * static_cast<float>(k) / (3.14159265f * static_cast<float>(inCell) * g.invCell * g.invCell);
+    if (guess < rangeSq) bound = guess;
+  }
+  std::uint64_t keys[kMaxNeighbors];
+  int count = scanNeighbors(g, p, self, bound, k, cx, cy, keys);
+  if (count < k && bound < rangeSq) count = scanNeighbors(g, p, self, rangeSq, k, cx, cy, keys);
   for (int n = 0; n < count; ++n) {
     outIndex[n] = static_cast<std::int32_t>(static_cast<std::uint32_t>(keys[n]));
     outDistSq[n] = floatFromBits(static_cast<std::uint32_t>(keys[n] >> 32));
