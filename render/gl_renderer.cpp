@@ -104,7 +104,7 @@ GlRenderer::~GlRenderer() {
   glDeleteBuffers(4, bufs);
   const GLuint vaos[] = {discVao_, sceneVao_, overlayVao_, emptyVao_};
   glDeleteVertexArrays(4, vaos);
-  for (GLuint p : {discProg_, flatProg_, sheetProg_, blitProg_}) glDeleteProgram(p);
+  for (GLuint p : {discProg_, flatProg_, fadeProg_, blitProg_}) glDeleteProgram(p);
 }
 
 bool GlRenderer::init(std::string* error) {
@@ -114,8 +114,8 @@ bool GlRenderer::init(std::string* error) {
   }
   discProg_ = program("disc.vert", "disc.frag", error);
   flatProg_ = discProg_ ? program("flat.vert", "flat.frag", error) : 0;
-  sheetProg_ = flatProg_ ? program("screen.vert", "sheet.frag", error) : 0;
-  blitProg_ = sheetProg_ ? program("screen.vert", "blit.frag", error) : 0;
+  fadeProg_ = flatProg_ ? program("screen.vert", "fade.frag", error) : 0;
+  blitProg_ = fadeProg_ ? program("screen.vert", "blit.frag", error) : 0;
   if (!blitProg_) return false;
 
   const float quad[8] = {-1, -1, 1, -1, -1, 1, 1, 1};
@@ -156,12 +156,13 @@ bool GlRenderer::init(std::string* error) {
 
 void GlRenderer::destroyTargets() {
   if (canvasFbo_) {
-    const GLuint fbos[] = {canvasFbo_, trailFbo_};
-    glDeleteFramebuffers(2, fbos);
-    const GLuint texs[] = {canvasTex_, trailTex_};
-    glDeleteTextures(2, texs);
+    const GLuint fbos[] = {canvasFbo_, trailFbo_[0], trailFbo_[1]};
+    glDeleteFramebuffers(3, fbos);
+    const GLuint texs[] = {canvasTex_, trailTex_[0], trailTex_[1]};
+    glDeleteTextures(3, texs);
   }
-  canvasFbo_ = trailFbo_ = canvasTex_ = trailTex_ = 0;
+  canvasFbo_ = canvasTex_ = 0;
+  trailFbo_[0] = trailFbo_[1] = trailTex_[0] = trailTex_[1] = 0;
 }
 
 void GlRenderer::resize(int w, int h) {
@@ -184,7 +185,8 @@ void GlRenderer::resize(int w, int h) {
     glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, tex, 0);
   };
   target(canvasFbo_, canvasTex_, GL_RGBA8, GL_UNSIGNED_BYTE);
-  target(trailFbo_, trailTex_, GL_RGBA16F, GL_HALF_FLOAT);
+  target(trailFbo_[0], trailTex_[0], GL_RGBA8, GL_UNSIGNED_BYTE);
+  target(trailFbo_[1], trailTex_[1], GL_RGBA8, GL_UNSIGNED_BYTE);
   glBindFramebuffer(GL_FRAMEBUFFER, 0);
   trailsValid_ = false;
 }
@@ -246,33 +248,39 @@ void GlRenderer::draw(const Camera2D& cam, std::span<const AgentInstance> agents
   glViewport(0, 0, width_, height_);
 
   if (opt.trails) {
-    glBindFramebuffer(GL_FRAMEBUFFER, trailFbo_);
     if (!trailsValid_ || !sameView(cam, trailCamera_)) {
+      glBindFramebuffer(GL_FRAMEBUFFER, trailFbo_[trailCur_]);
       glClearColor(bg[0], bg[1], bg[2], 1);
       glClear(GL_COLOR_BUFFER_BIT);
       trailsValid_ = true;
       trailCamera_ = cam;
     }
-    glUseProgram(sheetProg_);
-    glUniform4f(glGetUniformLocation(sheetProg_, "uColor"), bg[0], bg[1], bg[2], std::clamp(opt.trailFade, 0.0f, 1.0f));
+    // Fade cur into next, then stamp the dots on next.
+    const int next = 1 - trailCur_;
+    glBindFramebuffer(GL_FRAMEBUFFER, trailFbo_[next]);
+    glDisable(GL_BLEND);
+    glUseProgram(fadeProg_);
+    glActiveTexture(GL_TEXTURE0);
+    glBindTexture(GL_TEXTURE_2D, trailTex_[trailCur_]);
+    glUniform1i(glGetUniformLocation(fadeProg_, "uTex"), 0);
+    glUniform4f(glGetUniformLocation(fadeProg_, "uColor"), bg[0], bg[1], bg[2], std::clamp(opt.trailFade, 0.0f, 1.0f));
     glBindVertexArray(emptyVao_);
     glDrawArrays(GL_TRIANGLES, 0, 3);
+    glEnable(GL_BLEND);
     drawInstances(cam, instanceCount_, opt.trailDotScale, false);
+    trailCur_ = next;
   } else {
     trailsValid_ = false;
   }
 
-  glBindFramebuffer(GL_FRAMEBUFFER, canvasFbo_);
   if (opt.trails) {
-    glDisable(GL_BLEND);
-    glUseProgram(blitProg_);
-    glActiveTexture(GL_TEXTURE0);
-    glBindTexture(GL_TEXTURE_2D, trailTex_);
-    glUniform1i(glGetUniformLocation(blitProg_, "uTex"), 0);
-    glBindVertexArray(emptyVao_);
-    glDrawArrays(GL_TRIANGLES, 0, 3);
-    glEnable(GL_BLEND);
+    // A framebuffer blit (a copy; cheaper than a shader pass on llvmpipe).
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, trailFbo_[trailCur_]);
+    glBindFramebuffer(GL_DRAW_FRAMEBUFFER, canvasFbo_);
+    glBlitFramebuffer(0, 0, width_, height_, 0, 0, width_, height_, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+    glBindFramebuffer(GL_FRAMEBUFFER, canvasFbo_);
   } else {
+    glBindFramebuffer(GL_FRAMEBUFFER, canvasFbo_);
     glClearColor(bg[0], bg[1], bg[2], 1);
     glClear(GL_COLOR_BUFFER_BIT);
   }
@@ -289,6 +297,13 @@ void GlRenderer::draw(const Camera2D& cam, std::span<const AgentInstance> agents
 }
 
 void GlRenderer::present(int w, int h) {
+  if (w == width_ && h == height_) {
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, canvasFbo_);
+    glBindFramebuffer(GL_DRAW_FRAMEBUFFER, 0);
+    glBlitFramebuffer(0, 0, w, h, 0, 0, w, h, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    return;
+  }
   glBindFramebuffer(GL_FRAMEBUFFER, 0);
   glViewport(0, 0, w, h);
   glDisable(GL_BLEND);

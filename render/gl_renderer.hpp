@@ -4,9 +4,10 @@
 // instance records, overlay meshes and a camera, never the sim.
 //
 // A frame:
-//  1. trails (when on): fade the trail buffer (RGBA16F, so the fade runs all
-//     the way to the background) with a translucent background-coloured
-//     sheet, then stamp small dots at every walker;
+//  1. trails (when on): fade the trail buffer toward the background (the
+//     translucent sheet, as a shader pass between two RGBA8 targets that
+//     always fades all the way out; see shaders/fade.frag), then stamp
+//     small dots at every walker;
 //  2. canvas: the trail buffer (or the background), scene mesh, walker
 //     discs, overlay mesh (teaching view).
 // The canvas is what screenshots and videos read (no UI in it); present()
@@ -73,8 +74,9 @@ class GlRenderer {
   void drawMesh(const Camera2D& cam, unsigned vao, unsigned vbo, std::size_t vertexCount);
 
   int width_ = 0, height_ = 0;
-  unsigned canvasFbo_ = 0, canvasTex_ = 0, trailFbo_ = 0, trailTex_ = 0;
-  unsigned discProg_ = 0, flatProg_ = 0, sheetProg_ = 0, blitProg_ = 0;
+  unsigned canvasFbo_ = 0, canvasTex_ = 0, trailFbo_[2] = {}, trailTex_[2] = {};
+  int trailCur_ = 0;  ///< which trail target holds the current trails
+  unsigned discProg_ = 0, flatProg_ = 0, fadeProg_ = 0, blitProg_ = 0;
   unsigned quadVbo_ = 0, instanceVbo_ = 0, discVao_ = 0;
   unsigned sceneVbo_ = 0, sceneVao_ = 0, overlayVbo_ = 0, overlayVao_ = 0, emptyVao_ = 0;
   std::size_t sceneVertices_ = 0, instanceCapacity_ = 0, instanceCount_ = 0, overlayCapacity_ = 0;
