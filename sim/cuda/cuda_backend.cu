@@ -253,7 +253,7 @@ class CudaBackend final : public Backend {
       failed_ = true;
       std::fprintf(stderr,
                    "throng: the CUDA backend failed (CUDA errors above); continuing on the CPU from %s\n",
-                   pulled ? "the device's last state" : "the last state the host holds");
+                   pulled ? "the latest state" : "the last state the host copied back (later steps are lost)");
       hostStale_ = false;
     }
     if (failed_) w.stepCpu(s, dt, closure, s.threads);
