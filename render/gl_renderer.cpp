@@ -214,6 +214,15 @@ void GlRenderer::uploadInstances(std::span<const AgentInstance> a) {
   instanceCount_ = a.size();
 }
 
+void GlRenderer::useInstanceBuffer(std::size_t count) {
+  if (count > instanceCapacity_) {
+    instanceCapacity_ = count;
+    glBindBuffer(GL_ARRAY_BUFFER, instanceVbo_);
+    glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(count * sizeof(AgentInstance)), nullptr, GL_DYNAMIC_DRAW);
+  }
+  instanceCount_ = count;
+}
+
 void GlRenderer::drawInstances(const Camera2D& cam, std::size_t count, float radiusScale, bool tick) {
   if (!count) return;
   glUseProgram(discProg_);

@@ -59,7 +59,13 @@ class GlRenderer {
   /// CUDA-GL interop path may fill instanceBuffer() instead and call
   /// draw with an empty span and `count`).
   void uploadInstances(std::span<const AgentInstance> agents);
+  /// For CUDA-GL interop: makes the instance buffer hold at least `count`
+  /// records (reallocating, so register it with CUDA after this call) and
+  /// draws `count` of them from then on. Fill it with packInstance per
+  /// walker (render/instance.hpp), then call draw() with an empty span.
+  void useInstanceBuffer(std::size_t count);
   unsigned instanceBuffer() const { return instanceVbo_; }
+  std::size_t instanceCapacity() const { return instanceCapacity_; }
 
   /// Copies the canvas to the default framebuffer of `w` x `h` pixels.
   void present(int w, int h);

@@ -229,11 +229,11 @@ int runHeadless(SimHost& h, const char* why) {
 
 struct ImGuiSession {
   bool ok = false;
-  ImGuiSession(const GlWindow& w, bool iniFile) {
+  explicit ImGuiSession(const GlWindow& w) {
     IMGUI_CHECKVERSION();
     ImGui::CreateContext();
     ImGuiIO& io = ImGui::GetIO();
-    if (!iniFile) io.IniFilename = nullptr;
+    io.IniFilename = nullptr;  // never litter the working directory with imgui.ini
     ImGui::StyleColorsDark();
     ok = ImGui_ImplSDL2_InitForOpenGL(w.window(), w.context()) && ImGui_ImplOpenGL3_Init("#version 330 core");
   }
@@ -281,7 +281,7 @@ int runVisualizer(int argc, char** argv) {
   }
   app.setPlaying(!o.paused);
   app.renderOptions().trails = o.trails;
-  ImGuiSession imgui(win, !bench);
+  ImGuiSession imgui(win);
   if (!imgui.ok) {
     std::fprintf(stderr, "throng: ImGui could not start\n");
     return 1;
