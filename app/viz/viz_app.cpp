@@ -101,6 +101,16 @@ void VizApp::fitNow() {
   for (const auto& w : geometry_.walls)
     for (Vec2 p : w) b.add({p.x, p.y});
   for (Vec2 p : geometry_.goals) b.add({p.x, p.y});
+  auto addRect = [&](const Rect& r) {
+    b.add({r.x, r.y});
+    b.add({r.x + r.width, r.y + r.height});
+  };
+  // Sources and goal regions say where walkers will be; sinks are often
+  // oversized catch-alls, so they count only when nothing else is there.
+  for (const Rect& r : geometry_.sources) addRect(r);
+  for (const Rect& r : geometry_.goalRegions) addRect(r);
+  if (b.empty())
+    for (const Rect& r : geometry_.sinks) addRect(r);
   if (b.empty()) b.add({0, 0}, 10);
   camera_.fit(b, 24);
 }
