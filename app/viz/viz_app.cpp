@@ -29,7 +29,7 @@ void VizApp::setStatus(std::string s) {
   statusAt_ = Clock::now();
 }
 
-void VizApp::setRate(double r) { rate_ = std::clamp(r, 0.25, 8.0); }
+void VizApp::setRate(double r) { clock_.setRate(r); }
 
 void VizApp::takeStep() {
   gap_.before(host_->crowd());
@@ -48,29 +48,13 @@ void VizApp::stepOnce() {
 void VizApp::advance(double frameSeconds) {
   stepsLastFrame_ = 0;
   const double dt = std::max(host_->dt(), 1e-6);
-  if (recorder_.active()) {
-    // Each recorded frame is a fixed slice of sim time.
-    if (!playing_) return;
-    recordDebt_ += rate_ / recordFps;
-    while (recordDebt_ >= dt * (1 - 1e-9)) {
-      takeStep();
-      recordDebt_ -= dt;
-      ++stepsLastFrame_;
-    }
-    return;
-  }
   if (!playing_) {
-    accumulator_ = 0;
+    clock_.reset();
     return;
   }
-  accumulator_ += std::min(frameSeconds, 0.25) * rate_;
-  while (accumulator_ >= dt && stepsLastFrame_ < maxStepsPerFrame_) {
-    takeStep();
-    accumulator_ -= dt;
-    ++stepsLastFrame_;
-  }
-  // The clamp: what could not be done this frame is dropped, not owed.
-  if (accumulator_ > dt) accumulator_ = 0;
+  const int n = recorder_.active() ? clock_.recorded(recordFps, dt) : clock_.live(frameSeconds, dt);
+  for (int k = 0; k < n; ++k) takeStep();
+  stepsLastFrame_ = n;
 }
 
 void VizApp::reset() {
@@ -81,7 +65,7 @@ void VizApp::reset() {
 }
 
 void VizApp::afterRebuild(bool refit) {
-  accumulator_ = recordDebt_ = 0;
+  clock_.reset();
   gap_.reset();
   geometry_ = host_->geometry();
   sceneMeshZoom_ = -1;
@@ -319,7 +303,7 @@ bool VizApp::screenshot(const std::string& path) {
 
 bool VizApp::startRecording(const std::string& path, int fps, std::string* message) {
   recordFps = std::max(1, fps);
-  recordDebt_ = 0;
+  clock_.reset();
   std::string msg;
   const bool ok = recorder_.start(path, renderer_.width(), renderer_.height(), recordFps, &msg);
   setStatus(msg);
@@ -399,7 +383,7 @@ void VizApp::drawUi() {
   if (ImGui::Button("Reset")) later([this] { reset(); });
   ImGui::SameLine();
   if (ImGui::Button("Fit")) fit();
-  float rate = static_cast<float>(rate_);
+  float rate = static_cast<float>(clock_.rate);
   if (ImGui::SliderFloat("rate", &rate, 0.25f, 8.0f, "x%.2f", ImGuiSliderFlags_Logarithmic)) setRate(rate);
   help("Sim seconds per wall second; fixed steps of dt from an accumulator, clamped so a slow frame never spirals.");
 

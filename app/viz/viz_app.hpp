@@ -21,6 +21,7 @@
 #include "render/overlay.hpp"
 #include "viz/recorder.hpp"
 #include "viz/sim_host.hpp"
+#include "viz/step_clock.hpp"
 
 union SDL_Event;
 
@@ -68,7 +69,7 @@ class VizApp {
   render::GlRenderer& renderer() { return renderer_; }
   Recorder& recorder() { return recorder_; }
   bool uiHidden() const { return uiHidden_; }
-  double rate() const { return rate_; }
+  double rate() const { return clock_.rate; }
   void setRate(double r);
   void setPlaying(bool p) { playing_ = p; }
   bool isPlaying() const { return playing_; }
@@ -109,8 +110,8 @@ class VizApp {
 
   bool fitPending_ = true;
   bool playing_ = true, uiHidden_ = false, showGeometry_ = true, teaching_ = true;
-  double rate_ = 1, accumulator_ = 0, recordDebt_ = 0;
-  int maxStepsPerFrame_ = 32, stepsLastFrame_ = 0;
+  StepClock clock_;
+  int stepsLastFrame_ = 0;
   double msPerStep_ = 0, lastStepMs_ = 0, frameMs_ = 0;
   float velocityScale_ = 1;
   std::uint64_t selectedId_ = ~0ull;

@@ -206,6 +206,13 @@ TEST_CASE("the app draws the ring with its teaching view") {
   plain.h = 480;
   viz.renderer().readCanvas(plain.px);
   save(plain, "app_ring_trails.png");
+  // Walkers the sim says are jammed are ringed in orange in the picture.
+  const std::size_t jammed = viz.host().crowd().lastStats().jammed;
+  int orange = 0;
+  for (int y = 0; y < plain.h; ++y)
+    for (int x = 0; x < plain.w; ++x) orange += isOrange(plain, x, y);
+  if (jammed > 0) CHECK(orange > 10 * static_cast<int>(jammed));
+  else CHECK(orange == 0);
   viz.select(0);
   REQUIRE(viz.selectedIndex() == 0);
   viz.camera().zoom *= 2.5f;
