@@ -65,7 +65,7 @@ void parseLine(const std::string& line, std::uint64_t& step, Row& row) {
   };
   auto real = [&](std::size_t k) {
     const auto v = toDouble(fields[k]);
-    if (!v || !std::isfinite(*v))
+    if (!v || !std::isfinite(*v) || std::fabs(*v) > 1e15)
       throw BadFile{"field " + std::string(names[k]) + ": expected a finite number, got '" + std::string(fields[k]) + "'"};
     return static_cast<float>(*v);
   };

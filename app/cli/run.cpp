@@ -185,6 +185,9 @@ int run(const Options& o) {
                               : o.seconds ? static_cast<std::uint64_t>(std::ceil(*o.seconds / dt - 1e-9))
                                           : static_cast<std::uint64_t>(std::ceil(scene->spec().duration / dt - 1e-9));
 
+  // Handlers first: from here on a signal stops the loop instead of the
+  // process, so no partial export can be left behind.
+  installStopHandlers();
   Exporter exporter;
   if (!o.exportPath.empty()) {
     if (!exporter.open(o.exportPath, o.format, dt, scene->name(), scene->spec().units, &err)) {
@@ -195,7 +198,6 @@ int run(const Options& o) {
       std::fprintf(stderr, "throng run: note: scene %s is in %s, PedPy expects metres\n", scene->name().c_str(),
                    scene->spec().units.c_str());
   }
-  installStopHandlers();
   Progress progress(!o.quiet);
   std::vector<double> ms;
   ms.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(total, 1u << 22)));

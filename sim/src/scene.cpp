@@ -406,6 +406,8 @@ double Resolver::number(const Json& j, const Path& p) const {
     fail(p, "expected a number, a {\"knob\": name} or an expression string, got " + describe(j));
   }
   if (!std::isfinite(v)) fail(p, "expected a finite number");
+  // Beyond this, float coordinates and counts lose meaning (and could overflow).
+  if (std::fabs(v) > 1e12) fail(p, "expected a number within +-1e12, got " + fmt(v));
   return v;
 }
 
@@ -646,7 +648,8 @@ void Resolver::generators(const Json& j, const Path& p) {
       const Json& o = object(j[g], gp, {"type", "origin", "rows", "cols", "spacing", THRONG_PROPS});
       const Vec2 origin = point(need("origin"), gp / "origin");
       const std::int64_t rows = integer(need("rows"), gp / "rows"), cols = integer(need("cols"), gp / "cols");
-      if (rows < 0 || cols < 0 || rows * cols > 10'000'000) fail(gp, "expected rows and cols >= 0, at most 1e7 agents");
+      if (rows < 0 || cols < 0 || rows > 10'000'000 || cols > 10'000'000 || rows * cols > 10'000'000)
+        fail(gp, "expected rows and cols >= 0, at most 1e7 agents");
       const Json& sp = need("spacing");
       const Vec2 d = sp.is_array() ? point(sp, gp / "spacing")
                                    : Vec2{static_cast<float>(positive(sp, gp / "spacing")), static_cast<float>(number(sp, gp / "spacing"))};
@@ -665,7 +668,7 @@ void Resolver::generators(const Json& j, const Path& p) {
       const double s = density > 0 ? std::sqrt(density) : 0;
       const auto cols = static_cast<std::int64_t>(std::llround(reg.width * s));
       const auto rows = static_cast<std::int64_t>(std::llround(reg.height * s));
-      if (cols * rows > 10'000'000) fail(gp / "density", "more than 1e7 agents");
+      if (cols > 10'000'000 || rows > 10'000'000 || cols * rows > 10'000'000) fail(gp / "density", "more than 1e7 agents");
       if (cols > 0 && rows > 0) {
         const double cw = reg.width / static_cast<double>(cols), ch = reg.height / static_cast<double>(rows);
         const double clear = 2.0 * pr.radius * 1.02;
@@ -761,7 +764,10 @@ SceneSpec Resolver::run() {
   if (root_.contains("knobs")) knobs(root_["knobs"], top / "knobs");
   else knobs_.clear();
   settings(root_.contains("settings") ? root_["settings"] : Json(), top / "settings");
-  if (root_.contains("duration")) spec_.duration = positive(root_["duration"], top / "duration");
+  if (root_.contains("duration")) {
+    spec_.duration = positive(root_["duration"], top / "duration");
+    if (spec_.duration > 1e9) fail(top / "duration", "expected at most 1e9 s");
+  }
   if (root_.contains("agentDefaults")) {
     const Json& d = object(root_["agentDefaults"], top / "agentDefaults", {"radius", "maxSpeed", "group"});
     defaults_ = props(d, top / "agentDefaults", defaults_);
