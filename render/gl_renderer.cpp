@@ -35,8 +35,12 @@ std::string shaderSource(const char* name) {
   return {};
 }
 
-GLuint compile(GLenum type, const char* name, std::string* error) {
-  const std::string src = shaderSource(name);
+GLuint compile(GLenum type, const char* name, std::string* error, const char* defines = "") {
+  std::string src = shaderSource(name);
+  if (*defines) {  // after the #version line
+    const auto eol = src.find('\n');
+    src.insert(eol == std::string::npos ? src.size() : eol + 1, defines);
+  }
   if (src.empty()) {
     if (error) *error = std::string("shader not found: ") + name;
     return 0;
@@ -57,10 +61,10 @@ GLuint compile(GLenum type, const char* name, std::string* error) {
   return s;
 }
 
-GLuint program(const char* vs, const char* fs, std::string* error) {
-  const GLuint v = compile(GL_VERTEX_SHADER, vs, error);
+GLuint program(const char* vs, const char* fs, std::string* error, const char* defines = "") {
+  const GLuint v = compile(GL_VERTEX_SHADER, vs, error, defines);
   if (!v) return 0;
-  const GLuint f = compile(GL_FRAGMENT_SHADER, fs, error);
+  const GLuint f = compile(GL_FRAGMENT_SHADER, fs, error, defines);
   if (!f) { glDeleteShader(v); return 0; }
   const GLuint p = glCreateProgram();
   glAttachShader(p, v);
@@ -102,9 +106,9 @@ GlRenderer::~GlRenderer() {
   destroyTargets();
   const GLuint bufs[] = {quadVbo_, instanceVbo_, sceneVbo_, overlayVbo_};
   glDeleteBuffers(4, bufs);
-  const GLuint vaos[] = {discVao_, sceneVao_, overlayVao_, emptyVao_};
-  glDeleteVertexArrays(4, vaos);
-  for (GLuint p : {discProg_, flatProg_, fadeProg_, blitProg_}) glDeleteProgram(p);
+  const GLuint vaos[] = {discVao_, sceneVao_, overlayVao_, emptyVao_, dotVao_};
+  glDeleteVertexArrays(5, vaos);
+  for (GLuint p : {discProg_, flatProg_, fadeProg_, blitProg_, dotProg_, discPointProg_}) glDeleteProgram(p);
 }
 
 bool GlRenderer::init(std::string* error) {
@@ -116,7 +120,12 @@ bool GlRenderer::init(std::string* error) {
   flatProg_ = discProg_ ? program("flat.vert", "flat.frag", error) : 0;
   fadeProg_ = flatProg_ ? program("screen.vert", "fade.frag", error) : 0;
   blitProg_ = fadeProg_ ? program("screen.vert", "blit.frag", error) : 0;
-  if (!blitProg_) return false;
+  dotProg_ = blitProg_ ? program("dot.vert", "dot.frag", error) : 0;
+  discPointProg_ = dotProg_ ? program("disc.vert", "disc.frag", error, "#define POINTS 1\n") : 0;
+  if (!discPointProg_) return false;
+  GLfloat range[2] = {1, 1};
+  glGetFloatv(GL_ALIASED_POINT_SIZE_RANGE, range);
+  maxPointSize_ = range[1];
 
   const float quad[8] = {-1, -1, 1, -1, -1, 1, 1, 1};
   glGenBuffers(1, &quadVbo_);
@@ -149,6 +158,18 @@ bool GlRenderer::init(std::string* error) {
     glBindBuffer(GL_ARRAY_BUFFER, *vbo);
     setMeshAttribs();
   }
+  // Trail dots: the instance records as plain vertices (divisor 0).
+  glGenVertexArrays(1, &dotVao_);
+  glBindVertexArray(dotVao_);
+  glBindBuffer(GL_ARRAY_BUFFER, instanceVbo_);
+  glEnableVertexAttribArray(1);
+  glVertexAttribPointer(1, 4, GL_FLOAT, GL_FALSE, stride, reinterpret_cast<void*>(offsetof(AgentInstance, x)));
+  glEnableVertexAttribArray(2);
+  glVertexAttribPointer(2, 2, GL_FLOAT, GL_FALSE, stride, reinterpret_cast<void*>(offsetof(AgentInstance, hx)));
+  glEnableVertexAttribArray(3);
+  glVertexAttribPointer(3, 4, GL_UNSIGNED_BYTE, GL_TRUE, stride, reinterpret_cast<void*>(offsetof(AgentInstance, rgba)));
+  glEnableVertexAttribArray(4);
+  glVertexAttribIPointer(4, 1, GL_UNSIGNED_INT, stride, reinterpret_cast<void*>(offsetof(AgentInstance, flags)));
   glGenVertexArrays(1, &emptyVao_);
   glBindVertexArray(0);
   return glGetError() == GL_NO_ERROR || (error && (*error = "GL error during init", false));
@@ -212,9 +233,12 @@ void GlRenderer::uploadInstances(std::span<const AgentInstance> a) {
   }
   if (bytes) glBufferSubData(GL_ARRAY_BUFFER, 0, bytes, a.data());
   instanceCount_ = a.size();
+  maxRadius_ = 0;
+  for (const AgentInstance& i : a) maxRadius_ = std::max(maxRadius_, i.radius);
 }
 
-void GlRenderer::useInstanceBuffer(std::size_t count) {
+void GlRenderer::useInstanceBuffer(std::size_t count, float maxRadius) {
+  maxRadius_ = maxRadius;
   if (count > instanceCapacity_) {
     instanceCapacity_ = count;
     glBindBuffer(GL_ARRAY_BUFFER, instanceVbo_);
@@ -225,7 +249,26 @@ void GlRenderer::useInstanceBuffer(std::size_t count) {
 
 void GlRenderer::drawInstances(const Camera2D& cam, std::size_t count, float radiusScale, bool tick) {
   if (!count) return;
-  glUseProgram(discProg_);
+  // Point sprites while every disc (with its ring) is at most kMaxPointDiscPx
+  // across on screen: the same fragment math, a quarter of the vertices.
+  const float px = cam.pixelSize();
+  const float r = maxRadius_ * radiusScale;
+  const float extentPx = (r + std::max(0.55f * r, 5 * px) + 1.5f * px) / px;
+  const bool points = !forceQuads && 2 * extentPx <= std::min(maxPointSize_, kMaxPointDiscPx);
+  lastDrawUsedPoints_ = points;
+  const GLuint prog = points ? discPointProg_ : discProg_;
+  glUseProgram(prog);
+  if (points) {
+    glEnable(GL_PROGRAM_POINT_SIZE);
+    const glm::mat4 vp = cam.viewProjection();
+    glUniformMatrix4fv(glGetUniformLocation(prog, "uViewProj"), 1, GL_FALSE, &vp[0][0]);
+    glUniform1f(glGetUniformLocation(prog, "uPixel"), px);
+    glUniform1f(glGetUniformLocation(prog, "uRadiusScale"), radiusScale);
+    glUniform1f(glGetUniformLocation(prog, "uTickOn"), tick ? 1.0f : 0.0f);
+    glBindVertexArray(dotVao_);
+    glDrawArrays(GL_POINTS, 0, static_cast<GLsizei>(count));
+    return;
+  }
   const glm::mat4 vp = cam.viewProjection();
   glUniformMatrix4fv(glGetUniformLocation(discProg_, "uViewProj"), 1, GL_FALSE, &vp[0][0]);
   glUniform1f(glGetUniformLocation(discProg_, "uPixel"), cam.pixelSize());
@@ -233,6 +276,19 @@ void GlRenderer::drawInstances(const Camera2D& cam, std::size_t count, float rad
   glUniform1f(glGetUniformLocation(discProg_, "uTickOn"), tick ? 1.0f : 0.0f);
   glBindVertexArray(discVao_);
   glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, static_cast<GLsizei>(count));
+}
+
+void GlRenderer::drawDots(const Camera2D& cam, std::size_t count, float radiusScale) {
+  if (!count) return;
+  glEnable(GL_PROGRAM_POINT_SIZE);
+  glUseProgram(dotProg_);
+  const glm::mat4 vp = cam.viewProjection();
+  glUniformMatrix4fv(glGetUniformLocation(dotProg_, "uViewProj"), 1, GL_FALSE, &vp[0][0]);
+  glUniform1f(glGetUniformLocation(dotProg_, "uPixel"), cam.pixelSize());
+  glUniform1f(glGetUniformLocation(dotProg_, "uRadiusScale"), radiusScale);
+  glUniform1f(glGetUniformLocation(dotProg_, "uMaxPointSize"), maxPointSize_);
+  glBindVertexArray(dotVao_);
+  glDrawArrays(GL_POINTS, 0, static_cast<GLsizei>(count));
 }
 
 void GlRenderer::drawMesh(const Camera2D& cam, unsigned vao, unsigned, std::size_t n) {
@@ -276,7 +332,7 @@ void GlRenderer::draw(const Camera2D& cam, std::span<const AgentInstance> agents
     glBindVertexArray(emptyVao_);
     glDrawArrays(GL_TRIANGLES, 0, 3);
     glEnable(GL_BLEND);
-    drawInstances(cam, instanceCount_, opt.trailDotScale, false);
+    drawDots(cam, instanceCount_, opt.trailDotScale);
     trailCur_ = next;
   } else {
     trailsValid_ = false;

@@ -63,9 +63,18 @@ class GlRenderer {
   /// records (reallocating, so register it with CUDA after this call) and
   /// draws `count` of them from then on. Fill it with packInstance per
   /// walker (render/instance.hpp), then call draw() with an empty span.
-  void useInstanceBuffer(std::size_t count);
+  /// `maxRadius` (world units) lets small discs be drawn as point sprites;
+  /// leave it infinite when unknown.
+  void useInstanceBuffer(std::size_t count, float maxRadius = 1e30f);
   unsigned instanceBuffer() const { return instanceVbo_; }
   std::size_t instanceCapacity() const { return instanceCapacity_; }
+
+  /// Discs at most this many pixels across (ring included) are drawn as
+  /// point sprites, larger ones as instanced quads. Points are clipped by
+  /// their centre, so a small disc at the very edge may pop; hence the cap.
+  static constexpr float kMaxPointDiscPx = 32;
+  bool forceQuads = false;  ///< always instanced quads (tests compare both)
+  bool lastDrawUsedPoints() const { return lastDrawUsedPoints_; }
 
   /// Copies the canvas to the default framebuffer of `w` x `h` pixels.
   void present(int w, int h);
@@ -77,12 +86,16 @@ class GlRenderer {
  private:
   void destroyTargets();
   void drawInstances(const Camera2D& cam, std::size_t count, float radiusScale, bool tick);
+  void drawDots(const Camera2D& cam, std::size_t count, float radiusScale);
   void drawMesh(const Camera2D& cam, unsigned vao, unsigned vbo, std::size_t vertexCount);
 
   int width_ = 0, height_ = 0;
   unsigned canvasFbo_ = 0, canvasTex_ = 0, trailFbo_[2] = {}, trailTex_[2] = {};
   int trailCur_ = 0;  ///< which trail target holds the current trails
-  unsigned discProg_ = 0, flatProg_ = 0, fadeProg_ = 0, blitProg_ = 0;
+  unsigned discProg_ = 0, flatProg_ = 0, fadeProg_ = 0, blitProg_ = 0, dotProg_ = 0;
+  unsigned dotVao_ = 0, discPointProg_ = 0;
+  float maxPointSize_ = 1, maxRadius_ = 0;
+  bool lastDrawUsedPoints_ = false;
   unsigned quadVbo_ = 0, instanceVbo_ = 0, discVao_ = 0;
   unsigned sceneVbo_ = 0, sceneVao_ = 0, overlayVbo_ = 0, overlayVao_ = 0, emptyVao_ = 0;
   std::size_t sceneVertices_ = 0, instanceCapacity_ = 0, instanceCount_ = 0, overlayCapacity_ = 0;

@@ -2,7 +2,9 @@
 // Anti-aliased disc with a heading tick; jammed walkers get an orange ring,
 // the selected walker a dark one, its neighbours a teal one. Coverage comes
 // from the distance in pixels, so edges stay one pixel soft at any zoom.
+#ifndef POINTS
 in vec2 vLocal;
+#endif
 flat in float vRadius;
 flat in vec2 vHeading;
 flat in vec4 vColor;
@@ -19,6 +21,10 @@ const vec3 kJamOrange = vec3(1.0, 140.0 / 255.0, 0.0);
 float cover(float signedDistPx) { return clamp(0.5 - signedDistPx, 0.0, 1.0); }
 
 void main() {
+#ifdef POINTS
+  // gl_PointCoord runs over the sprite with y down; world y is up.
+  vec2 vLocal = (gl_PointCoord * 2.0 - 1.0) * vec2(1.0, -1.0) * vExtent;
+#endif
   float d = length(vLocal);
   float dpx = (d - vRadius) / uPixel;  // > 0 outside the disc, pixels
   vec4 col = vec4(vColor.rgb, vColor.a * cover(dpx));

@@ -296,3 +296,37 @@ TEST_CASE("a buffer filled outside the renderer (the interop path) draws the sam
   const Image viaBuffer = read(ext);
   CHECK(viaUpload.px == viaBuffer.px);
 }
+
+TEST_CASE("small discs drawn as point sprites match the instanced quads") {
+  std::string err;
+  REQUIRE_MESSAGE(test::glContext(&err), err);
+  std::vector<AgentInstance> a;
+  for (int k = 0; k < 12; ++k)
+    a.push_back(packInstance(-80.0f + 14.0f * k, 10.0f * std::sin(0.7f * k), 3.0f * std::cos(0.5f * k), 2.0f,
+                             3.0f + 0.25f * k, k, k % 3 == 0));
+  RenderOptions opt;
+  opt.trails = false;
+  GlRenderer pts, quads;
+  REQUIRE_MESSAGE(pts.init(&err), err);
+  REQUIRE_MESSAGE(quads.init(&err), err);
+  pts.resize(W, H);
+  quads.resize(W, H);
+  quads.forceQuads = true;
+  pts.draw(unitCamera(), a, nullptr, opt);
+  quads.draw(unitCamera(), a, nullptr, opt);
+  CHECK(pts.lastDrawUsedPoints());
+  CHECK(!quads.lastDrawUsedPoints());
+  const Image p = read(pts), q = read(quads);
+  save(p, "render_points.png");
+  long diff = 0;
+  int worst = 0;
+  for (std::size_t i = 0; i < p.px.size(); ++i) {
+    const int d = std::abs(static_cast<int>(p.px[i]) - static_cast<int>(q.px[i]));
+    diff += d;
+    worst = std::max(worst, d);
+  }
+  CHECK(static_cast<double>(diff) / static_cast<double>(p.px.size()) < 0.05);
+  CHECK(worst < 48);
+  // Jammed ones keep their orange ring as points too.
+  CHECK(orangeInAnnulus(p, a[0].x, a[0].y, a[0].radius, a[0].radius + 8) > 5);
+}
