@@ -290,3 +290,27 @@ TEST_CASE("findScene takes names and paths and says where it looked") {
   CHECK_FALSE(Scene::load("/nonexistent/x.json", &err2));
   CHECK(err2.find("/nonexistent/x.json: cannot open") == 0);
 }
+
+TEST_CASE("absurd inputs fail cleanly instead of overflowing") {
+  CHECK(parseError("[1, 2]").find("bad.json:1: /: expected an object, got array") == 0);
+  CHECK(parseError("{\"generators\": [{\"type\": \"ring\", \"count\": 1e20, \"ringRadius\": 5}]}").find("/generators/0/count: expected a number within") !=
+        std::string::npos);
+  CHECK(parseError("{\"generators\": [{\"type\": \"grid\", \"origin\": [0, 0], \"rows\": 1e9, \"cols\": 1e9, \"spacing\": 1}]}").find("at most 1e7 agents") !=
+        std::string::npos);
+  CHECK(parseError("{\"generators\": [{\"type\": \"fill\", \"region\": [0, 0, 1e11, 1e11], \"density\": 1}]}").find("more than 1e7 agents") !=
+        std::string::npos);
+  CHECK(parseError("{\"duration\": 1e11}").find("/duration: expected at most 1e9 s") != std::string::npos);
+  CHECK(parseError("{\"sources\": [{\"region\": [0, 0, 0.1, 0.1], \"rate\": 1}]}").find("/sources/0/region: the region is smaller than one agent") !=
+        std::string::npos);
+  CHECK(parseError("").find("bad.json:1:1: invalid JSON") == 0);
+}
+
+TEST_CASE("a Scene is a value: copies keep their own knobs") {
+  Scene a = scenetest::load("door");
+  Scene b = a;
+  std::string err;
+  REQUIRE(b.set("doorWidth", 2, &err));
+  CHECK(a.knobs()[0].value == 1.2);
+  CHECK(b.knobs()[0].value == 2);
+  CHECK_FALSE(a.spec().walls == b.spec().walls);
+}
