@@ -148,15 +148,7 @@ __global__ void __launch_bounds__(kSolveBlock)
                       std::uint8_t* njammed) {
   const std::int32_t slot = blockIdx.x * blockDim.x + threadIdx.x;
   if (slot >= n) return;
-  AgentGridView g;
-  g.origin = sc->grid.origin;
-  g.invCell = sc->grid.invCell;
-  g.cols = sc->grid.cols;
-  g.rows = sc->grid.rows;
-  g.cellStart = cellStart;
-  g.sortedIndex = sortedIndex;
-  g.sx = sx;
-  g.sy = sy;
+  const AgentGridView g = cudastep::gridViewOf(sc->grid, cellStart, sortedIndex, sx, sy);
   const std::int32_t i = sortedIndex[slot];
   SolveScratch ss;
   Vec2 out;
@@ -433,19 +425,15 @@ class CudaBackend final : public Backend {
         n, scalars_, sortedKeys_.get(), sortedIndex_.get(), px_.get(), py_.get(), cellStart_.get(), sx_.get(),
         sy_.get());
 
-    AgentsView av;
+    AgentsView av = w.view();  // the host view's scalars, device pointers below
     av.px = px_.get(); av.py = py_.get(); av.vx = vx_.get(); av.vy = vy_.get();
     av.radius = radius_.get(); av.maxSpeed = maxSpeed_.get(); av.id = id_.get();
     av.count = n;
-    ObstacleView ov;
     const ObstacleSet& o = w.obstacles;
+    ObstacleView ov;
     if (!o.vertices.empty()) {
+      ov = o.view();  // the host view's scalars, device pointers below
       ov.vertices = dVertices_.get();
-      ov.vertexCount = static_cast<std::int32_t>(o.vertices.size());
-      ov.origin = o.origin;
-      ov.cell = o.cell;
-      ov.cols = o.cols;
-      ov.rows = o.rows;
       ov.cellStart = dObstacleStart_.get();
       ov.cellEdges = dObstacleEdges_.get();
     }

@@ -134,9 +134,7 @@ void mirrorStep(World& w, const Settings& s, float dt) {
     const Vec2 v = wishAt(wv, wp, i, land);
     wishX[i] = v.x; wishY[i] = v.y; landing[i] = land;
   }
-  AgentGridView gv;
-  gv.origin = g.params.origin; gv.invCell = g.params.invCell; gv.cols = g.params.cols; gv.rows = g.params.rows;
-  gv.cellStart = g.cellStart.data(); gv.sortedIndex = g.sortedIndex.data(); gv.sx = g.sx.data(); gv.sy = g.sy.data();
+  const AgentGridView gv = gridViewOf(g.params, g.cellStart.data(), g.sortedIndex.data(), g.sx.data(), g.sy.data());
   const AgentsView av = w.view();
   const ObstacleView ov = o.view();
   const SolveParams sp = w.solveParams(s, dt);
