@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <filesystem>
 
 #include "gl_fixture.hpp"
 #include "render/gl_renderer.hpp"
@@ -329,4 +330,30 @@ TEST_CASE("small discs drawn as point sprites match the instanced quads") {
   CHECK(worst < 48);
   // Jammed ones keep their orange ring as points too.
   CHECK(orangeInAnnulus(p, a[0].x, a[0].y, a[0].radius, a[0].radius + 8) > 5);
+}
+
+TEST_CASE("a live recording takes a fixed slice of sim time per frame, whatever the frame took") {
+  std::string err;
+  REQUIRE_MESSAGE(test::glContext(&err), err);
+  auto host = app::openScene("headon", &err);
+  REQUIRE_MESSAGE(host != nullptr, err);
+  app::VizApp viz(std::move(host));
+  REQUIRE_MESSAGE(viz.initGl(&err), err);
+  viz.drawCanvas(320, 240);
+  const std::string out = test::outPath("live_record.mp4");
+  std::string msg;
+  REQUIRE_MESSAGE(viz.startRecording(out, 30, &msg), msg);
+  const double t0 = viz.host().crowd().time();
+  for (int f = 0; f < 45; ++f) {
+    viz.advance(f % 2 ? 0.001 : 2.0);  // wildly uneven frames
+    viz.drawCanvas(800, 600);         // size is locked while recording
+    viz.afterFrame();
+  }
+  CHECK(viz.renderer().width() == 320);
+  CHECK(viz.recorder().frames() == 45);
+  viz.stopRecording();
+  CHECK(!viz.recorder().active());
+  CHECK(viz.host().crowd().time() - t0 == doctest::Approx(1.5).epsilon(1e-6));  // 45 frames at 30 fps
+  const bool written = std::filesystem::exists(out) || std::filesystem::exists(test::outPath("live_record_frames"));
+  CHECK(written);
 }
