@@ -96,7 +96,14 @@ void VizApp::fitNow() {
   if (b.empty())
     for (const Rect& r : geometry_.sinks) addRect(r);
   if (b.empty()) b.add({0, 0}, 10);
+  // Fit into the part of the canvas right of the panel while the UI shows
+  // and there is room (the canvas itself, and so the footage, is unchanged).
+  const int panel = (!uiHidden_ && !recorder_.active() && camera_.width > 3 * kPanelWidthPx) ? kPanelWidthPx : 0;
+  const int fullWidth = camera_.width;
+  camera_.width = fullWidth - panel;
   camera_.fit(b, 24);
+  camera_.width = fullWidth;
+  camera_.center.x -= 0.5f * static_cast<float>(panel) / camera_.zoom;
 }
 
 bool VizApp::setScene(std::unique_ptr<SimHost> host) {
@@ -347,7 +354,7 @@ void VizApp::drawUi() {
   if (uiHidden_) return;
 
   ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(340, 0), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(static_cast<float>(kPanelWidthPx - 20), 0), ImGuiCond_FirstUseEver);
   ImGui::Begin("throng");
   Crowd& crowd = host_->crowd();
 

@@ -35,6 +35,7 @@ std::vector<std::string> pickableScenes();
 
 class VizApp {
  public:
+  static constexpr int kPanelWidthPx = 360;  ///< the panel's width plus its margin
   explicit VizApp(std::unique_ptr<SimHost> host);
   /// Needs a current GL 3.3 context.
   bool initGl(std::string* error);
