@@ -15,3 +15,8 @@ write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/throngConfigVersion
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/throngConfig.cmake
               ${CMAKE_CURRENT_BINARY_DIR}/throngConfigVersion.cmake
         DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/throng)
+# The command and its scenes: an installed `throng` finds ../share/throng/scenes.
+if(TARGET throng)
+  install(TARGETS throng RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+  install(DIRECTORY assets/scenes DESTINATION ${CMAKE_INSTALL_DATADIR}/throng)
+endif()
