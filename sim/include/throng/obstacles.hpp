@@ -165,32 +165,22 @@ THRONG_HD int obstacleLines(const ObstacleView& ov, const std::int32_t* edges, i
       if (!obstacle1->convex) continue;  // obliquely seen reflex vertex: ignore
       i2 = i1;
       obstacle2 = obstacle1;
-      const float leg1 = std::sqrt(distSq1 - radiusSq);
-      leftLegDirection = Vec2{relativePosition1.x * leg1 - relativePosition1.y * radius,
-                              relativePosition1.x * radius + relativePosition1.y * leg1} / distSq1;
-      rightLegDirection = Vec2{relativePosition1.x * leg1 + relativePosition1.y * radius,
-                               -relativePosition1.x * radius + relativePosition1.y * leg1} / distSq1;
+      leftLegDirection = leftLeg(relativePosition1, radius, distSq1);
+      rightLegDirection = rightLeg(relativePosition1, radius, distSq1);
     } else if (s > 1.0f && distSqLine <= radiusSq) {
       if (!obstacle2->convex) continue;
       i1 = i2;
       obstacle1 = obstacle2;
-      const float leg2 = std::sqrt(distSq2 - radiusSq);
-      leftLegDirection = Vec2{relativePosition2.x * leg2 - relativePosition2.y * radius,
-                              relativePosition2.x * radius + relativePosition2.y * leg2} / distSq2;
-      rightLegDirection = Vec2{relativePosition2.x * leg2 + relativePosition2.y * radius,
-                               -relativePosition2.x * radius + relativePosition2.y * leg2} / distSq2;
+      leftLegDirection = leftLeg(relativePosition2, radius, distSq2);
+      rightLegDirection = rightLeg(relativePosition2, radius, distSq2);
     } else {
       if (obstacle1->convex) {
-        const float leg1 = std::sqrt(distSq1 - radiusSq);
-        leftLegDirection = Vec2{relativePosition1.x * leg1 - relativePosition1.y * radius,
-                                relativePosition1.x * radius + relativePosition1.y * leg1} / distSq1;
+        leftLegDirection = leftLeg(relativePosition1, radius, distSq1);
       } else {
         leftLegDirection = -obstacle1->unitDir;
       }
       if (obstacle2->convex) {
-        const float leg2 = std::sqrt(distSq2 - radiusSq);
-        rightLegDirection = Vec2{relativePosition2.x * leg2 + relativePosition2.y * radius,
-                                 -relativePosition2.x * radius + relativePosition2.y * leg2} / distSq2;
+        rightLegDirection = rightLeg(relativePosition2, radius, distSq2);
       } else {
         rightLegDirection = obstacle1->unitDir;
       }

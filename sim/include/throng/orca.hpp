@@ -75,6 +75,18 @@ THRONG_HD Vec2 hashedDirection(std::uint64_t h) {
   return d / std::sqrt(len2);
 }
 
+/// The unit directions of the two tangents from the origin to the disc of
+/// radius r centred at rp (|rp| > r; distSq = |rp|^2): the left leg turns
+/// counter-clockwise from rp, the right leg clockwise.
+THRONG_HD Vec2 leftLeg(Vec2 rp, float r, float distSq) {
+  const float leg = std::sqrt(distSq - r * r);
+  return Vec2{rp.x * leg - rp.y * r, rp.x * r + rp.y * leg} / distSq;
+}
+THRONG_HD Vec2 rightLeg(Vec2 rp, float r, float distSq) {
+  const float leg = std::sqrt(distSq - r * r);
+  return Vec2{rp.x * leg + rp.y * r, -rp.x * r + rp.y * leg} / distSq;
+}
+
 /// The ORCA line agent A draws for neighbour B.
 ///  relPos = pB - pA, relVel = vA - vB, combinedRadius = rA + rB,
 ///  invTau = 1 / timeHorizon, invDt = 1 / step (used while overlapping),
@@ -122,14 +134,8 @@ THRONG_HD Line agentLine(Vec2 velocity, Vec2 relPos, Vec2 relVel, float combined
       u = (combinedRadius * invTau - dot(w, unitW)) * unitW;
     } else {
       // Project on a leg.
-      const float leg = std::sqrt(distSq - combinedRadiusSq);
-      if (det(relPos, w) > 0.0f) {
-        line.direction = Vec2{relPos.x * leg - relPos.y * combinedRadius,
-                              relPos.x * combinedRadius + relPos.y * leg} / distSq;
-      } else {
-        line.direction = -Vec2{relPos.x * leg + relPos.y * combinedRadius,
-                               -relPos.x * combinedRadius + relPos.y * leg} / distSq;
-      }
+      line.direction = det(relPos, w) > 0.0f ? leftLeg(relPos, combinedRadius, distSq)
+                                             : -rightLeg(relPos, combinedRadius, distSq);
       u = dot(relVel, line.direction) * line.direction - relVel;
     }
   } else {
