@@ -254,6 +254,14 @@ class CudaBackend final : public Backend {
   void pull(World& w) override {
     if (!failed_) (void)download(w);
   }
+  bool deviceFrame(DeviceFrame& f) override {
+    if (!ok_ || failed_ || dirty_) return false;  // dirty_: the host copy is newer
+    f.px = px_.get(); f.py = py_.get(); f.vx = vx_.get(); f.vy = vy_.get(); f.radius = radius_.get();
+    f.group = group_.get(); f.jammed = jammed_.get();
+    f.count = count_;
+    f.stream = stream_;
+    return true;
+  }
   /// The host copy is now the truth (Crowd pulled before editing it).
   void pushed() override {
     dirty_ = true;
@@ -293,6 +301,7 @@ class CudaBackend final : public Backend {
     streamCount_ = static_cast<std::int32_t>(w.streamGroups.size());
     // Per-count scratch: the sort's buffers and the phase outputs.
     const std::size_t n = w.size();
+    count_ = n;
     if (n != sizedFor_) {
       const auto cells = static_cast<std::size_t>(cudastep::maxGridCells(static_cast<std::int64_t>(n)));
       ok = ok && keys_.reserve(n) && sortedKeys_.reserve(n) && iota_.reserve(n) && sortedIndex_.reserve(n) &&
@@ -482,6 +491,7 @@ class CudaBackend final : public Backend {
   DeviceBuffer<Waypoint> dWaypoints_;
   DeviceBuffer<Vec2> dStreamVelocity_;
   std::int32_t streamCount_ = 0;
+  std::size_t count_ = 0;  // walkers on the device (set by uploadAll)
   DeviceBuffer<ObstacleVertex> dVertices_;
   DeviceBuffer<std::int32_t> dObstacleStart_, dObstacleEdges_;
   bool uploadedObstacles_ = false;

@@ -275,6 +275,7 @@ bool Crowd::setBackend(BackendKind kind, std::string* message) {
 }
 
 const char* Crowd::backendName() const { return backend_->name(); }
+Backend& Crowd::backend() { return *backend_; }
 
 namespace {
 class CpuBackend final : public Backend {

@@ -5,6 +5,8 @@
 //
 // Protocol with Crowd: before any host read of the state Crowd calls
 // pull(); after any host write it calls pushed() so the next step uploads.
+#include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -17,6 +19,17 @@ enum class BackendKind { Auto, Cpu, Cuda };
 
 class World;
 
+/// Read-only device pointers to a backend's current state, for consumers on
+/// the GPU (render/cuda_interop). Valid until the next step or host write;
+/// work must be queued on `stream` (a cudaStream_t).
+struct DeviceFrame {
+  const float *px, *py, *vx, *vy, *radius;
+  const std::int32_t* group;
+  const std::uint8_t* jammed;
+  std::size_t count;
+  void* stream;
+};
+
 class Backend {
  public:
   virtual ~Backend() = default;
@@ -28,6 +41,9 @@ class Backend {
   virtual void pull(World&) {}
   /// The host arrays changed: upload before the next step.
   virtual void pushed() {}
+  /// Fills `out` with the device arrays when they hold the current state
+  /// (false on the CPU, and while the host copy is newer than the device).
+  virtual bool deviceFrame(DeviceFrame&) { return false; }
 };
 
 std::unique_ptr<Backend> makeCpuBackend();

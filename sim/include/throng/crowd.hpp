@@ -146,6 +146,8 @@ class Crowd {
   /// success with Auto, `message` names the choice.
   bool setBackend(BackendKind kind, std::string* message = nullptr);
   const char* backendName() const;
+  /// The active backend (e.g. for Backend::deviceFrame, read-only interop).
+  Backend& backend();
 
   World& world();              ///< the SoA state (host copy), for backends and tools
   const World& world() const;
