@@ -1,5 +1,6 @@
 // On the CPU (no device, or no CUDA in the build): the interop reports
 // "unavailable" cleanly, so the app keeps the host upload.
+#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
 #include <string>
