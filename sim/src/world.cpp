@@ -199,12 +199,13 @@ void World::stepCpu(const Settings& s, float dt, const std::function<Vec2(const 
 
   // 1. grid (and the obstacle grid, sized to the longest obstacle reach)
   buildGrid(s);
-  float reach = 0;
-  for (std::size_t i = 0; i < n; ++i) reach = std::max(reach, maxSpeed[i] * s.obstacleTimeHorizon + radius[i]);
-  if (!obstacles.vertices.empty() &&
-      (obstacles.cols == 0 || reach > 2 * obstacles.cell || reach < 0.5f * obstacles.cell)) {
-    obstacles.cell = std::max(reach, 1e-3f);
-    obstacles.rebuildGrid();
+  if (!obstacles.vertices.empty()) {
+    float reach = 0;
+    for (std::size_t i = 0; i < n; ++i) reach = std::max(reach, maxSpeed[i] * s.obstacleTimeHorizon + radius[i]);
+    if (obstacles.cols == 0 || reach > 2 * obstacles.cell || reach < 0.5f * obstacles.cell) {
+      obstacles.cell = std::max(reach, 1e-3f);
+      obstacles.rebuildGrid();
+    }
   }
 
   // 2. preferred velocities

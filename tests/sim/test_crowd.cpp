@@ -39,7 +39,6 @@ RunReport run(Crowd& c, int maxSteps, bool stopOnArrival = true) {
   std::vector<Vec2> from, to;
   std::vector<float> radius;
   std::vector<std::uint8_t> jammed;
-  std::vector<GateGeometry> geo;
   GateGeometry g{c.obstacles(), c.walls()};
   for (int s = 0; s < maxSteps; ++s) {
     from.clear();
