@@ -23,9 +23,12 @@ ThreadPool::~ThreadPool() {
   for (auto& t : workers_) t.join();
 }
 
-static void chunk(std::size_t n, int parts, int part, std::size_t& begin, std::size_t& end) {
-  begin = n * static_cast<std::size_t>(part) / static_cast<std::size_t>(parts);
-  end = n * static_cast<std::size_t>(part + 1) / static_cast<std::size_t>(parts);
+void ThreadPool::drain(const std::function<void(std::size_t, std::size_t)>& fn, std::size_t n, std::size_t grain) {
+  for (;;) {
+    const std::size_t begin = next_.fetch_add(grain, std::memory_order_relaxed);
+    if (begin >= n) return;
+    fn(begin, std::min(n, begin + grain));
+  }
 }
 
 void ThreadPool::parallelFor(std::size_t n, const std::function<void(std::size_t, std::size_t)>& fn) {
@@ -33,27 +36,29 @@ void ThreadPool::parallelFor(std::size_t n, const std::function<void(std::size_t
     if (n > 0) fn(0, n);
     return;
   }
+  // About 16 chunks per thread, of at least 32 agents.
+  const std::size_t grain = std::max<std::size_t>(32, n / (16 * static_cast<std::size_t>(size())));
   {
     std::lock_guard lock(mutex_);
     job_ = &fn;
     n_ = n;
+    grain_ = grain;
+    next_.store(0, std::memory_order_relaxed);
     pending_ = static_cast<int>(workers_.size());
     ++generation_;
   }
   wake_.notify_all();
-  std::size_t begin, end;
-  chunk(n, size(), 0, begin, end);
-  fn(begin, end);
+  drain(fn, n, grain);
   std::unique_lock lock(mutex_);
   done_.wait(lock, [&] { return pending_ == 0; });
   job_ = nullptr;
 }
 
-void ThreadPool::run(int worker) {
+void ThreadPool::run(int /*worker*/) {
   std::uint64_t seen = 0;
   for (;;) {
     const std::function<void(std::size_t, std::size_t)>* job;
-    std::size_t n;
+    std::size_t n, grain;
     {
       std::unique_lock lock(mutex_);
       wake_.wait(lock, [&] { return stop_ || generation_ != seen; });
@@ -61,10 +66,9 @@ void ThreadPool::run(int worker) {
       seen = generation_;
       job = job_;
       n = n_;
+      grain = grain_;
     }
-    std::size_t begin, end;
-    chunk(n, size(), worker, begin, end);
-    (*job)(begin, end);
+    drain(*job, n, grain);
     {
       std::lock_guard lock(mutex_);
       if (--pending_ == 0) done_.notify_one();

@@ -1,7 +1,10 @@
 #pragma once
-// A fixed pool for the per-agent phases. parallelFor splits [0, n) into one
-// contiguous chunk per worker; every agent's work is independent, so the
-// split never changes a result, only the time.
+// A fixed pool for the per-agent phases. parallelFor hands out [0, n) in
+// contiguous chunks, each taken by whichever thread is free (walkers in a
+// jam cost more than free ones, so fixed halves leave a core idle); every
+// agent's work is independent, so the split never changes a result, only
+// the time.
+#include <atomic>
 #include <condition_variable>
 #include <cstddef>
 #include <functional>
@@ -24,12 +27,14 @@ class ThreadPool {
 
  private:
   void run(int worker);
+  void drain(const std::function<void(std::size_t, std::size_t)>& fn, std::size_t n, std::size_t grain);
 
   std::vector<std::thread> workers_;
   std::mutex mutex_;
   std::condition_variable wake_, done_;
   const std::function<void(std::size_t, std::size_t)>* job_ = nullptr;
-  std::size_t n_ = 0;
+  std::size_t n_ = 0, grain_ = 1;
+  std::atomic<std::size_t> next_{0};
   std::uint64_t generation_ = 0;
   int pending_ = 0;
   bool stop_ = false;

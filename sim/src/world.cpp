@@ -190,6 +190,9 @@ void World::integrate(float dt) {
   stats.arrived = arrived;
 }
 
+/// A walker whose neighbours of the step before are not known.
+static constexpr std::uint8_t kNoHint = 0xFF;
+
 void World::stepCpu(const Settings& s, float dt, const std::function<Vec2(const Agent&)>& closure,
                     int threads) {
   const int want = resolveThreads(threads);
@@ -239,12 +242,22 @@ void World::stepCpu(const Settings& s, float dt, const std::function<Vec2(const 
   const AgentGridView gv = sc.gridView();
   const ObstacleView ov = obstacles.view();
   const SolveParams sp = solveParams(s, dt);
+  const int stride = std::clamp(s.maxNeighbors, 0, kMaxNeighbors);
+  if (sc.hintStride != stride || sc.hintCount.size() != n) {
+    sc.hintStride = stride;
+    sc.hint.assign(n * static_cast<std::size_t>(stride), -1);
+    sc.hintCount.assign(n, kNoHint);
+  }
   pool_->parallelFor(n, [&](std::size_t b, std::size_t e) {
     SolveScratch ss;
     for (std::size_t slot = b; slot < e; ++slot) {
       const std::int32_t i = sc.sortedIndex[slot];
       Vec2 out;
-      const bool ok = solveAgent(av, gv, ov, sp, i, Vec2{sc.wishX[i], sc.wishY[i]}, out, ss);
+      std::int32_t* hint = sc.hint.data() + static_cast<std::size_t>(i) * stride;
+      const bool ok = solveAgent(av, gv, ov, sp, i, Vec2{sc.wishX[i], sc.wishY[i]}, out, ss, hint,
+                                 sc.hintCount[i] == kNoHint ? -1 : sc.hintCount[i]);
+      std::copy(ss.neighbors, ss.neighbors + ss.neighborCount, hint);
+      sc.hintCount[i] = static_cast<std::uint8_t>(ss.neighborCount);
       sc.nvx[i] = out.x;
       sc.nvy[i] = out.y;
       sc.njammed[i] = ok ? 0 : 1;

@@ -7,6 +7,7 @@
 
 #include "throng/agent_step.hpp"
 #include "throng/orca.hpp"
+#include "throng/world.hpp"
 
 using namespace throng;
 
@@ -125,14 +126,67 @@ TEST_CASE("selectNeighbors returns the k nearest within range, ties by index") {
   g.sy = ys.data();
   std::int32_t idx[4];
   float d[4];
-  const int c = selectNeighbors(g, {0, 0}, 0, 2.5f * 2.5f, 4, idx, d);
+  const AgentsView none;
+  const int c = selectNeighbors(g, none, {0, 0}, 0, 2.5f * 2.5f, 4, idx, d);
   REQUIRE(c == 4);
   CHECK(idx[0] == 1);   // distance 1, lowest index among 1, 10, 11
   CHECK(idx[1] == 10);
   CHECK(idx[2] == 11);
   CHECK(idx[3] == 2);   // distance 2
   // Strictly within range: a radius of exactly 1 admits nobody.
-  CHECK(selectNeighbors(g, {0, 0}, 0, 1.0f, 4, idx, d) == 0);
+  CHECK(selectNeighbors(g, none, {0, 0}, 0, 1.0f, 4, idx, d) == 0);
+}
+
+TEST_CASE("selectNeighbors gives the same answer whatever hint it starts from") {
+  // A clumped random crowd over many cells, with exact ties in distance.
+  World w;
+  const int n = 600;
+  w.resize(n);
+  std::uint64_t h = 7;
+  for (int i = 0; i < n; ++i) {
+    h = mix64(h);
+    // A sparse field and a packed clump (hundreds in range: the scan's
+    // buffer fills and is trimmed).
+    const float spacing = (i % 3 == 0) ? 0.25f : 0.05f;
+    const float at = (i % 3 == 0) ? 0.0f : 30.0f;
+    w.px[i] = at + spacing * static_cast<float>(static_cast<int>(h % 160));
+    w.py[i] = at + spacing * static_cast<float>(static_cast<int>((h >> 20) % 160));
+  }
+  Settings s;
+  s.perceptionRadius = 6;
+  w.buildGrid(s);
+  const AgentGridView g = w.scratch.gridView();
+  const AgentsView a = w.view();
+  REQUIRE(g.rows > 2);
+  const float rangeSq = 36;
+  for (int k : {1, 4, 10, kMaxNeighbors}) {
+    for (int i = 0; i < n; i += 7) {
+      const Vec2 p{w.px[i], w.py[i]};
+      std::int32_t want[kMaxNeighbors], got[kMaxNeighbors];
+      float wantD[kMaxNeighbors], gotD[kMaxNeighbors];
+      const int c = selectNeighbors(g, a, p, i, rangeSq, k, want, wantD);
+      // By brute force: every agent strictly in range, by (d, index).
+      std::vector<std::pair<float, int>> all;
+      for (int j = 0; j < n; ++j) {
+        const float dx = w.px[j] - p.x, dy = w.py[j] - p.y, d = dx * dx + dy * dy;
+        if (j != i && d < rangeSq) all.push_back({d, j});
+      }
+      std::sort(all.begin(), all.end());
+      REQUIRE(c == std::min<int>(k, static_cast<int>(all.size())));
+      for (int m = 0; m < c; ++m) CHECK(want[m] == all[m].second);
+      // Hints: the answer itself, far agents, too few, invalid ones.
+      std::vector<std::int32_t> far, bad(k, -1);
+      for (int j = n - 1; static_cast<int>(far.size()) < k; --j)
+        if (j != i) far.push_back(j);
+      for (int variant = 0; variant < 4; ++variant) {
+        const std::int32_t* hint = variant == 0 ? want : (variant == 3 ? bad.data() : far.data());
+        const int hc = variant == 2 ? k - 1 : (variant == 0 ? c : k);
+        const int c2 = selectNeighbors(g, a, p, i, rangeSq, k, got, gotD, hint, hc);
+        REQUIRE(c2 == c);
+        for (int m = 0; m < c; ++m) CHECK(got[m] == want[m]);
+      }
+    }
+  }
 }
 
 TEST_CASE("goalWish lands exactly on the last step and eases within slowingRadius") {

@@ -62,29 +62,73 @@ THRONG_HD float floatFromBits(std::uint32_t u) {
 #endif
 }
 
-/// The k nearest agents to agent `self` strictly within sqrt(rangeSq),
-/// ordered by (distance squared, index). Returns the count.
+/// How many candidate keys a scan collects before it trims them to the k
+/// nearest; at least twice kMaxNeighbors.
+inline constexpr int kScanBuffer = 2 * kMaxNeighbors;
+
+/// A candidate's key: (bits of d) << 32 | index. For d >= 0 one integer
+/// comparison orders by distance and breaks ties by index.
+THRONG_HD std::uint64_t neighborKey(float distSq, std::int32_t index) {
+  return static_cast<std::uint64_t>(floatBits(distSq)) << 32 | static_cast<std::uint32_t>(index);
+}
+
+/// Sorts keys[0, count) ascending and keeps at most k; returns the count kept.
+THRONG_HD int keepNearest(std::uint64_t* keys, int count, int k) {
+  for (int a = 1; a < count; ++a) {
+    const std::uint64_t key = keys[a];
+    int b = a;
+    for (; b > 0 && keys[b - 1] > key; --b) keys[b] = keys[b - 1];
+    keys[b] = key;
+  }
+  return count < k ? count : k;
+}
+
+/// The k smallest of keys[0, count) (distinct), sorted, into out; returns
+/// how many. Each key's rank is the number of keys below it, counted
+/// without a data-dependent branch: for the dozen or so candidates a scan
+/// that starts from a good bound collects, cheaper than sorting them.
+inline constexpr int kRankMax = 16;
+THRONG_HD int rankNearest(const std::uint64_t* keys, int count, int k, std::uint64_t* out) {
+  for (int a = 0; a < count; ++a) {
+    int rank = 0;
+    for (int b = 0; b < count; ++b) rank += keys[b] < keys[a];
+    if (rank < k) out[rank] = keys[a];
+  }
+  return count < k ? count : k;
+}
+
+/// The first slot in [begin, end) whose x is not below `x` (the slots are
+/// sorted by x); written without a data-dependent branch.
+THRONG_HD int firstAtOrAfter(const float* sx, int begin, int end, float x) {
+  int first = begin, len = end - begin;
+  while (len > 0) {
+    const int half = len >> 1;
+    const int below = -static_cast<int>(sx[first + half] < x);  // all ones or zero
+    first += (half + 1) & below;
+    len = half + ((len - 2 * half - 1) & below);  // below: len - half - 1, else half
+  }
+  return first;
+}
+
+/// The k nearest agents to agent `self` with keys below `limitKey`, sorted
+/// by key into keys[0, count); returns the count.
 ///
-/// Each candidate is keyed (bits of d) << 32 | index, so one integer
-/// comparison orders by distance and breaks ties by index. The result
-/// depends only on the positions, never on the scan order or on the bound
-/// the scan starts with:
-///  - The scan first assumes the k nearest lie within a bound guessed from
-///    the walker's own cell (1.5 times the radius that holds k agents at
-///    that cell's density). If k are found inside it, no agent outside it
-///    can displace them, so they are the answer; if fewer, the scan is
-///    repeated with the full range.
-///  - It visits the walker's own row, then the rows below and above (each
-///    skipped when its nearest edge is beyond the k-th distance so far);
-///    within a row outward in x from the walker, stopping each way once
-///    dx^2 plus that edge distance^2 exceeds the k-th distance so far.
-THRONG_HD int scanNeighbors(const AgentGridView& g, Vec2 p, std::int32_t self, float bound, int k, int cx, int cy,
-                            std::uint64_t* keys) {
+/// It visits the walker's own row, then the rows below and above (each
+/// skipped when its nearest edge is beyond the k-th distance so far);
+/// within a row outward in x from the walker, stopping each way once dx^2
+/// plus that edge distance^2 exceeds the k-th distance so far. Candidates
+/// go into a buffer without a data-dependent branch; a full buffer is
+/// trimmed to the k nearest, which tightens the limit. The result is every
+/// key below limitKey, the k smallest of them: it does not depend on the
+/// order of the visits or on when the buffer is trimmed.
+THRONG_HD int scanNeighbors(const AgentGridView& g, Vec2 p, std::int32_t self, std::uint64_t limitKey, int k,
+                            int cx, int cy, std::uint64_t* keys) {
   const int xa = cx > 0 ? cx - 1 : 0;
   const int xb = cx + 1 < g.cols ? cx + 1 : g.cols - 1;
+  std::uint64_t buf[kScanBuffer];
   int count = 0;
-  float limit = bound;  // d above it cannot enter
-  std::uint64_t limitKey = static_cast<std::uint64_t>(floatBits(bound)) << 32;  // keys below it can
+  // d above `limit` cannot enter (its key would not be below limitKey).
+  float limit = floatFromBits(static_cast<std::uint32_t>(limitKey >> 32));
   const int rowOrder[3] = {cy, cy - 1, cy + 1};
   // How far the walker is from the rows above and below: every agent there
   // is at least that far in y (less a margin for rounding at cell edges).
@@ -94,6 +138,19 @@ THRONG_HD int scanNeighbors(const AgentGridView& g, Vec2 p, std::int32_t self, f
   float gapBelow = inRow - margin, gapAbove = cell - inRow - margin;
   gapBelow = gapBelow > 0.0f ? gapBelow : 0.0f;
   gapAbove = gapAbove > 0.0f ? gapAbove : 0.0f;
+  auto visit = [&](int s) {
+    const float dx = g.sx[s] - p.x;
+    const float dy = g.sy[s] - p.y;
+    const std::int32_t idx = g.sortedIndex[s];
+    const std::uint64_t key = neighborKey(dx * dx + dy * dy, idx);
+    buf[count] = key;
+    count += (key < limitKey) & (idx != self);
+    if (count == kScanBuffer) {
+      count = keepNearest(buf, count, k);
+      limitKey = buf[k - 1];
+      limit = floatFromBits(static_cast<std::uint32_t>(limitKey >> 32));
+    }
+  };
   for (int r = 0; r < 3; ++r) {
     const int row = rowOrder[r];
     if (row < 0 || row >= g.rows) continue;
@@ -102,27 +159,7 @@ THRONG_HD int scanNeighbors(const AgentGridView& g, Vec2 p, std::int32_t self, f
     if (dyMin2 > limit) continue;
     const int begin = g.cellStart[row * g.cols + xa];
     const int end = g.cellStart[row * g.cols + xb + 1];
-    int lo = begin, hi = end;  // first slot with x >= p.x
-    while (lo < hi) {
-      const int m = lo + (hi - lo) / 2;
-      if (g.sx[m] < p.x) lo = m + 1; else hi = m;
-    }
-    auto visit = [&](int s) {
-      const float dy = g.sy[s] - p.y;
-      const float dx = g.sx[s] - p.x;
-      const float d = dx * dx + dy * dy;
-      if (d > limit) return;
-      const std::int32_t idx = g.sortedIndex[s];
-      const std::uint64_t key = static_cast<std::uint64_t>(floatBits(d)) << 32 | static_cast<std::uint32_t>(idx);
-      if (key >= limitKey || idx == self) return;
-      int pos = count < k ? count++ : k - 1;
-      for (; pos > 0 && keys[pos - 1] > key; --pos) keys[pos] = keys[pos - 1];
-      keys[pos] = key;
-      if (count == k) {
-        limitKey = keys[k - 1];
-        limit = floatFromBits(static_cast<std::uint32_t>(limitKey >> 32));
-      }
-    };
+    const int lo = firstAtOrAfter(g.sx, begin, end, p.x);
     for (int s = lo; s < end; ++s) {
       const float dx = g.sx[s] - p.x;
       if (dx * dx + dyMin2 > limit) break;
@@ -134,26 +171,68 @@ THRONG_HD int scanNeighbors(const AgentGridView& g, Vec2 p, std::int32_t self, f
       visit(s);
     }
   }
-  return count;
+  return count <= kRankMax ? rankNearest(buf, count, k, keys) : [&] {
+    count = keepNearest(buf, count, k);
+    for (int n = 0; n < count; ++n) keys[n] = buf[n];
+    return count;
+  }();
 }
 
-THRONG_HD int selectNeighbors(const AgentGridView& g, Vec2 p, std::int32_t self, float rangeSq, int k,
-                              std::int32_t* outIndex, float* outDistSq) {
+/// The k nearest agents to agent `self` strictly within sqrt(rangeSq),
+/// ordered by (distance squared, index). Returns the count.
+///
+/// The result depends only on the positions, never on the bound the scan
+/// starts with, so a scan may start from any bound known to hold k agents:
+///  - `hint` (may be null): any distinct agents, such as the walker's
+///    neighbours of the step before. The farthest of them, at today's
+///    positions, bounds the k-th distance when there are k of them; when
+///    there are fewer (hintCount >= 0), the scan takes the full range at
+///    once. hintCount < 0 says nothing is known.
+///  - Otherwise a bound guessed from the walker's own cell (1.5 times the
+///    radius that holds k agents at that cell's density). If k are found
+///    inside it, no agent outside it can displace them; if fewer, the scan
+///    is repeated with the full range.
+THRONG_HD int selectNeighbors(const AgentGridView& g, const AgentsView& a, Vec2 p, std::int32_t self, float rangeSq,
+                              int k, std::int32_t* outIndex, float* outDistSq, const std::int32_t* hint = nullptr,
+                              int hintCount = 0) {
   if (k <= 0 || g.cols == 0) return 0;
   if (k > kMaxNeighbors) k = kMaxNeighbors;
   const int cx = gridCoord(p.x, g.origin.x, g.invCell, g.cols);
   const int cy = gridCoord(p.y, g.origin.y, g.invCell, g.rows);
-  const int own = cy * g.cols + cx;
-  const int inCell = g.cellStart[own + 1] - g.cellStart[own];
-  float bound = rangeSq;
-  if (inCell > 1) {
-    // pi r^2 (inCell / cellArea) = k  =>  r^2 = k cellArea / (pi inCell); times 1.5^2.
-    const float guess = 2.25f * static_cast<float>(k) / (3.14159265f * static_cast<float>(inCell) * g.invCell * g.invCell);
-    if (guess < rangeSq) bound = guess;
+  const std::uint64_t rangeKey = static_cast<std::uint64_t>(floatBits(rangeSq)) << 32;
+  std::uint64_t startKey = rangeKey;
+  if (hint != nullptr && hintCount >= k) {
+    // The k-th smallest of k distinct keys is their largest; admitting keys
+    // up to it (limit = it + 1) admits at least these k.
+    std::uint64_t farthest = 0;
+    int valid = 0;
+    for (int n = 0; n < k; ++n) {
+      const std::int32_t j = hint[n];
+      if (j < 0 || j >= a.count || j == self) break;
+      const float dx = a.px[j] - p.x;
+      const float dy = a.py[j] - p.y;
+      const std::uint64_t key = neighborKey(dx * dx + dy * dy, j);
+      farthest = key > farthest ? key : farthest;
+      ++valid;
+    }
+    if (valid == k && farthest < rangeKey) startKey = farthest + 1;
+  }
+  // A walker that had fewer than k neighbours a step ago most likely still
+  // has: a guessed bound would only make it scan twice.
+  const bool fewBefore = hint != nullptr && hintCount >= 0 && hintCount < k;
+  if (startKey == rangeKey && !fewBefore) {
+    const int own = cy * g.cols + cx;
+    const int inCell = g.cellStart[own + 1] - g.cellStart[own];
+    if (inCell > 1) {
+      // pi r^2 (inCell / cellArea) = k  =>  r^2 = k cellArea / (pi inCell); times 1.5^2.
+      const float guess =
+          2.25f * static_cast<float>(k) / (3.14159265f * static_cast<float>(inCell) * g.invCell * g.invCell);
+      if (guess < rangeSq) startKey = static_cast<std::uint64_t>(floatBits(guess)) << 32;
+    }
   }
   std::uint64_t keys[kMaxNeighbors];
-  int count = scanNeighbors(g, p, self, bound, k, cx, cy, keys);
-  if (count < k && bound < rangeSq) count = scanNeighbors(g, p, self, rangeSq, k, cx, cy, keys);
+  int count = scanNeighbors(g, p, self, startKey, k, cx, cy, keys);
+  if (count < k && startKey < rangeKey) count = scanNeighbors(g, p, self, rangeKey, k, cx, cy, keys);
   for (int n = 0; n < count; ++n) {
     outIndex[n] = static_cast<std::int32_t>(static_cast<std::uint32_t>(keys[n]));
     outDistSq[n] = floatFromBits(static_cast<std::uint32_t>(keys[n] >> 32));
@@ -182,7 +261,7 @@ struct SolveScratch {
 /// is its wish for this step; the new velocity goes to `out`.
 THRONG_HD bool solveAgent(const AgentsView& a, const AgentGridView& g, const ObstacleView& ov,
                           const SolveParams& sp, std::int32_t i, Vec2 preferred, Vec2& out,
-                          SolveScratch& s) {
+                          SolveScratch& s, const std::int32_t* hint = nullptr, int hintCount = 0) {
   const Vec2 p{a.px[i], a.py[i]};
   const Vec2 v{a.vx[i], a.vy[i]};
   const float r = a.radius[i];
@@ -193,8 +272,8 @@ THRONG_HD bool solveAgent(const AgentsView& a, const AgentGridView& g, const Obs
   s.obstacleLineCount =
       obstacleLines(ov, s.edges, s.edgeCount, p, v, r, sp.invObstacleTimeHorizon, s.lines);
 
-  s.neighborCount = selectNeighbors(g, p, i, sp.perceptionRadiusSq, sp.maxNeighbors, s.neighbors,
-                                    s.neighborDistSq);
+  s.neighborCount = selectNeighbors(g, a, p, i, sp.perceptionRadiusSq, sp.maxNeighbors, s.neighbors,
+                                    s.neighborDistSq, hint, hintCount);
   int n = s.obstacleLineCount;
   for (int k = 0; k < s.neighborCount; ++k) {
     const std::int32_t j = s.neighbors[k];

@@ -229,7 +229,13 @@ THRONG_HD int linearProgram2(const Line* lines, int lineCount, float radius, Vec
 THRONG_HD void linearProgram3(const Line* lines, int lineCount, int obstacleLineCount, int beginLine,
                               float radius, Vec2& result) {
   float distance = 0.0f;
-  Line projLines[kMaxLines];
+  // Raw storage: Line's members default to zero, and zeroing kMaxLines of
+  // them on every call costs more than the projection itself.
+  union Storage {
+    THRONG_HD Storage() {}
+    Line lines[kMaxLines];
+  } storage;
+  Line* projLines = storage.lines;
   for (int i = beginLine; i < lineCount; ++i) {
     if (det(lines[i].direction, lines[i].point - result) <= distance) continue;
     // result does not satisfy line i by more than the current penetration.

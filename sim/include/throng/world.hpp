@@ -43,6 +43,11 @@ struct StepScratch {
   std::vector<std::uint8_t> landing;   // wish lands exactly on the goal
   std::vector<float> nvx, nvy;         // new velocities
   std::vector<std::uint8_t> njammed;
+  // Each walker's neighbours of the step before (hintStride per walker),
+  // a starting bound for its next neighbour scan; never changes a result.
+  std::vector<std::int32_t> hint;
+  std::vector<std::uint8_t> hintCount;
+  int hintStride = 0;
 
   AgentGridView gridView() const;
 };
