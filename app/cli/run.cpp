@@ -35,7 +35,7 @@ constexpr const char* kRunHelp =
     "                      perceptionRadius, maxNeighbors, slowingRadius, jitter, seed, maxStep,\n"
     "                      threads); repeatable\n"
     "  --threads N         worker threads, 0 = every core (results do not depend on it)\n"
-    "  --backend KIND      cpu, cuda or auto (default cpu)\n"
+    "  --backend KIND      cpu, cuda or auto (default auto: cuda when there is a device)\n"
     "  --export FILE       write every step to FILE (complete or absent, even on Ctrl-C)\n"
     "  --format F          csv (default): step,time,id,x,y,vx,vy,jammed,group\n"
     "                      pedpy: PedPy's text trajectory (id frame x y z)\n"
@@ -51,7 +51,7 @@ struct Options {
   std::optional<double> seconds, dt;
   std::optional<std::uint64_t> seed, threads;
   std::vector<std::string> sets;
-  BackendKind backend = BackendKind::Cpu;
+  BackendKind backend = BackendKind::Auto;
   std::string exportPath, summaryPath;
   ExportFormat format = ExportFormat::Csv;
   bool formatGiven = false, quiet = false, help = false;

@@ -18,6 +18,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "viz/gl_window.hpp"
@@ -44,6 +45,7 @@ struct Options {
   double rate = 1;
   bool trails = true;
   bool headless = false;
+  BackendKind backend = BackendKind::Auto;
 };
 
 double ms(Clock::duration d) { return std::chrono::duration<double, std::milli>(d).count(); }
@@ -58,14 +60,17 @@ bool parseSize(const char* s, int& w, int& h) {
 
 const char* kVizUsage =
     "usage: throng [SCENE] [--set k=v]... [--size WxH] [--paused] [--agents N]\n"
-    "              [--bench-frames N] [--no-trails] [--headless]\n"
+    "              [--bench-frames N] [--no-trails] [--headless] [--backend cpu|cuda|auto]\n"
     "Opens the visualizer on SCENE (default: ring). Without a display it runs headless.\n"
+    "  --backend KIND    where the crowd steps: cpu, cuda, or auto (default: cuda when\n"
+    "                    there is a device, else cpu; both give the same run)\n"
     "  --agents N        the built-in 'blocks' scene with N walkers (for figures)\n"
     "  --bench-frames N  render N frames with the UI, one step each, print frame time\n"
     "                    and ms/step, and exit (offscreen when there is no display)\n";
 const char* kRecordUsage =
     "usage: throng record SCENE --seconds S --out FILE.mp4 [--size 1280x720] [--fps 30]\n"
     "                     [--rate R] [--set k=v]... [--no-trails] [--agents N]\n"
+    "                     [--backend cpu|cuda|auto]\n"
     "Renders SCENE offscreen (no window) to an H.264 MP4 through ffmpeg; without ffmpeg,\n"
     "a numbered PNG sequence. Each frame is rate/fps seconds of sim time.\n";
 
@@ -142,6 +147,16 @@ int parse(int argc, char** argv, Options& o, bool record) {
       }
     } else if (a == "--no-trails") {
       o.trails = false;
+    } else if (a == "--backend") {
+      if (!(v = need(i))) return 2;
+      const std::string k = v;
+      if (k == "cpu") o.backend = BackendKind::Cpu;
+      else if (k == "cuda") o.backend = BackendKind::Cuda;
+      else if (k == "auto") o.backend = BackendKind::Auto;
+      else {
+        std::fprintf(stderr, "%s: --backend wants cpu, cuda or auto (got '%s')\n", prog, v);
+        return 2;
+      }
     } else if (!a.empty() && a[0] == '-') {
       std::fprintf(stderr, "%s: unknown option %s (try --help)\n", prog, a.c_str());
       return 2;
@@ -192,6 +207,15 @@ std::unique_ptr<SimHost> makeHost(const Options& o, const char* prog) {
   return h;
 }
 
+// --backend cuda needs a device: say so and stop rather than quietly
+// stepping on the CPU.
+bool backendUsable(const Options& o, const char* prog) {
+  std::string why;
+  if (o.backend != BackendKind::Cuda || cudaAvailable(&why)) return true;
+  std::fprintf(stderr, "%s: --backend cuda: CUDA backend unavailable: %s\n", prog, why.c_str());
+  return false;
+}
+
 bool haveDisplay() {
   const char* drv = std::getenv("SDL_VIDEODRIVER");
   if (drv && *drv) return true;  // the user picked a driver: let SDL try it
@@ -201,22 +225,29 @@ bool haveDisplay() {
 }
 
 // No display: step the scene for its length and print what happened.
-int runHeadless(SimHost& h, const char* why) {
+int runHeadless(SimHost& h, const char* why, BackendKind backend) {
   std::printf("throng: no display (%s), so no window. Running '%s' headless instead.\n", why, h.name().c_str());
   std::printf("        For scenes without a window use `throng run SCENE`; for video, `throng record SCENE "
               "--seconds S --out FILE.mp4`.\n");
   Crowd& c = h.crowd();
+  std::string msg;
+  if (!c.setBackend(backend, &msg)) {
+    std::fprintf(stderr, "throng: %s\n", msg.c_str());
+    return 1;
+  }
+  if (!msg.empty()) std::printf("        %s\n", msg.c_str());
+  const bool onCpu = std::string_view(c.backendName()) == "cpu";
   GapTracker gap;
   const double seconds = 15;
   const auto steps = static_cast<long>(seconds / std::max(h.dt(), 1e-6));
   double total = 0;
   std::size_t maxJam = 0;
   for (long s = 0; s < steps && !gStop; ++s) {
-    gap.before(c);
+    if (onCpu) gap.before(c);
     const auto t0 = Clock::now();
     h.step();
     total += ms(Clock::now() - t0);
-    gap.after(c);
+    if (onCpu) gap.after(c);
     maxJam = std::max(maxJam, c.lastStats().jammed);
   }
   const auto n = static_cast<double>(std::max<std::uint64_t>(1, c.stepCount()));
@@ -257,12 +288,13 @@ int runVisualizer(int argc, char** argv) {
   if (const int rc = parse(argc, argv, o, false); rc >= 0) return rc;
   std::signal(SIGINT, onSignal);
   std::signal(SIGTERM, onSignal);
+  if (!backendUsable(o, "throng")) return 1;
   auto host = makeHost(o, "throng");
   if (!host) return 2;
 
   const bool bench = o.benchFrames > 0;
-  if (o.headless) return runHeadless(*host, "--headless");
-  if (!haveDisplay() && !bench) return runHeadless(*host, "neither DISPLAY nor WAYLAND_DISPLAY is set");
+  if (o.headless) return runHeadless(*host, "--headless", o.backend);
+  if (!haveDisplay() && !bench) return runHeadless(*host, "neither DISPLAY nor WAYLAND_DISPLAY is set", o.backend);
 
   GlWindow win;
   std::string err;
@@ -271,7 +303,7 @@ int runVisualizer(int argc, char** argv) {
       std::fprintf(stderr, "throng: --bench-frames needs OpenGL 3.3: %s\n", err.c_str());
       return 1;
     }
-    return runHeadless(*host, ("SDL could not open a GL 3.3 window: " + err).c_str());
+    return runHeadless(*host, ("SDL could not open a GL 3.3 window: " + err).c_str(), o.backend);
   }
   SDL_GL_SetSwapInterval(bench ? 0 : 1);
   VizApp app(std::move(host));
@@ -279,6 +311,8 @@ int runVisualizer(int argc, char** argv) {
     std::fprintf(stderr, "throng: %s\n", err.c_str());
     return 1;
   }
+  app.setBackend(o.backend);
+  if (bench) std::printf("throng bench: %s\n", app.status().c_str());
   app.setPlaying(!o.paused);
   app.renderOptions().trails = o.trails;
   ImGuiSession imgui(win);
@@ -358,6 +392,7 @@ int runRecord(int argc, char** argv) {
     std::fprintf(stderr, "throng record: --size wants even numbers for H.264 (got %dx%d)\n", o.width, o.height);
     return 2;
   }
+  if (!backendUsable(o, "throng record")) return 1;
   auto host = makeHost(o, "throng record");
   if (!host) return 2;
   GlWindow win;
@@ -374,6 +409,8 @@ int runRecord(int argc, char** argv) {
     std::fprintf(stderr, "throng record: %s\n", err.c_str());
     return 1;
   }
+  app.setBackend(o.backend);
+  std::fprintf(stderr, "throng record: %s\n", app.status().c_str());
   app.renderOptions().trails = o.trails;
   app.setRate(o.rate);
   app.renderer().resize(o.width, o.height);

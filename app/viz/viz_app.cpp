@@ -9,6 +9,7 @@
 #include <cmath>
 #include <ctime>
 #include <filesystem>
+#include <string_view>
 
 #include "render/pack.hpp"
 
@@ -32,12 +33,15 @@ void VizApp::setStatus(std::string s) {
 void VizApp::setRate(double r) { clock_.setRate(r); }
 
 void VizApp::takeStep() {
-  gap_.before(host_->crowd());
+  // The gap tracker reads every position twice a step: on the CPU backend
+  // that is free, on the device it would be a round trip per step.
+  const bool track = std::string_view(host_->crowd().backendName()) == "cpu";
+  if (track) gap_.before(host_->crowd());
   const auto t0 = Clock::now();
   host_->step();
   lastStepMs_ = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
   msPerStep_ = msPerStep_ <= 0 ? lastStepMs_ : 0.95 * msPerStep_ + 0.05 * lastStepMs_;
-  gap_.after(host_->crowd());
+  if (track) gap_.after(host_->crowd());
 }
 
 void VizApp::stepOnce() {
@@ -64,9 +68,40 @@ void VizApp::reset() {
   afterRebuild(false);
 }
 
+void VizApp::setBackend(BackendKind kind) {
+  if (kind == BackendKind::Auto) {
+    std::string why;
+    kind = cudaAvailable(&why) ? BackendKind::Cuda : BackendKind::Cpu;
+    setStatus(kind == BackendKind::Cuda ? "using the CUDA backend" : "using the CPU backend (" + why + ")");
+  }
+  backendKind_ = kind;
+  interopBroken_ = false;
+  applyBackend();
+}
+
+void VizApp::applyBackend() {
+  Crowd& c = host_->crowd();
+  const bool wantCpu = backendKind_ == BackendKind::Cpu;
+  if (wantCpu == (std::string_view(c.backendName()) == "cpu")) return;  // already there
+  std::string msg;
+  if (!c.setBackend(backendKind_, &msg)) {
+    c.setBackend(BackendKind::Cpu);
+    backendKind_ = BackendKind::Cpu;
+    setStatus(msg + "; stepping on the CPU");
+    return;
+  }
+  if (!msg.empty()) setStatus(msg);
+}
+
 void VizApp::afterRebuild(bool refit) {
+  applyBackend();
   clock_.reset();
   gap_.reset();
+  {
+    const FrameView f = host_->crowd().frame();
+    maxRadius_ = 0;
+    for (float r : f.radius) maxRadius_ = std::max(maxRadius_, r);
+  }
   geometry_ = host_->geometry();
   sceneMeshZoom_ = -1;
   renderer_.clearTrails();
@@ -263,12 +298,43 @@ void VizApp::drawCanvas(int w, int h) {
   camera_.height = renderer_.height();
   if (fitPending_) fitNow();
   rebuildSceneMesh();
-  const FrameView f = host_->crowd().frame();
-  render::packInstances(f, instances_);
   const std::ptrdiff_t sel = selectedIndex();
   buildTeaching();
+  lastDrawInterop_ = drawFromDevice(sel);
+  if (lastDrawInterop_) return;
+  const FrameView f = host_->crowd().frame();
+  render::packInstances(f, instances_);
   if (sel >= 0) render::markSelection(instances_, sel, explain_.neighbours);
   renderer_.draw(camera_, instances_, &overlay_, options_);
+}
+
+// The CUDA-GL interop path: when the backend's state is on the device, the
+// pack kernel writes the instance buffer in place on the sim stream (no
+// host copy). Any failure (no NVIDIA GL context, e.g. Mesa) is reported
+// once, and the host upload takes over for good.
+bool VizApp::drawFromDevice(std::ptrdiff_t selected) {
+  if (interopBroken_) return false;
+  DeviceFrame df{};
+  if (!host_->crowd().backend().deviceFrame(df)) return false;
+  std::string why;
+  if (df.count > renderer_.instanceCapacity() || !interop_.attached()) {
+    interop_.detach();
+    renderer_.useInstanceBuffer(df.count + df.count / 2 + 64, maxRadius_);
+    if (!interop_.attach(renderer_.instanceBuffer(), renderer_.instanceCapacity(), &why)) {
+      interopBroken_ = true;
+      setStatus("drawing by host upload: " + why);
+      return false;
+    }
+  }
+  if (!interop_.fill(df, selected, explain_.neighbours, &why)) {
+    interop_.detach();
+    interopBroken_ = true;
+    setStatus("drawing by host upload: " + why);
+    return false;
+  }
+  renderer_.useInstanceBuffer(df.count, maxRadius_);
+  renderer_.draw(camera_, {}, &overlay_, options_);
+  return true;
 }
 
 void VizApp::afterFrame() {
@@ -406,9 +472,7 @@ void VizApp::drawUi() {
     ImGui::SliderFloat("timeHorizon", &s.timeHorizon, 0.05f, 10.0f, "%.2f s", ImGuiSliderFlags_Logarithmic);
     ImGui::SliderFloat("obstacleTimeHorizon", &s.obstacleTimeHorizon, 0.05f, 5.0f, "%.2f s", ImGuiSliderFlags_Logarithmic);
     ImGui::SliderFloat("jitter", &s.jitter, 0.0f, 1.0f, "%.3f", ImGuiSliderFlags_Logarithmic);
-    float radiusRef = 1;
-    const FrameView f = crowd.frame();
-    if (!f.radius.empty()) radiusRef = f.radius[0];
+    const float radiusRef = maxRadius_ > 0 && maxRadius_ < 1e30f ? maxRadius_ : 1.0f;
     ImGui::SliderFloat("perceptionRadius", &s.perceptionRadius, 0.0f, 40.0f * radiusRef, "%.2f");
     ImGui::SliderInt("maxNeighbors", &s.maxNeighbors, 0, kMaxNeighbors);
     ImGui::SliderFloat("slowingRadius", &s.slowingRadius, 0.0f, 40.0f * radiusRef, "%.2f");
@@ -467,7 +531,14 @@ void VizApp::drawUi() {
   if (ImGui::CollapsingHeader("Stats", ImGuiTreeNodeFlags_DefaultOpen)) {
     const StepStats st = crowd.lastStats();
     ImGui::Text("fps %.1f   frame %.2f ms", frameMs_ > 0 ? 1000.0 / frameMs_ : 0.0, frameMs_);
-    ImGui::Text("ms/step %.3f   steps/frame %d   (%s)", msPerStep_, stepsLastFrame_, crowd.backendName());
+    ImGui::Text("ms/step %.3f   steps/frame %d   (%s%s)", msPerStep_, stepsLastFrame_, crowd.backendName(),
+                lastDrawInterop_ ? ", drawn from the device" : "");
+    int backend = backendKind_ == BackendKind::Cuda ? 1 : 0;
+    if (ImGui::Combo("backend", &backend, "cpu\0cuda\0")) {
+      const BackendKind k = backend == 1 ? BackendKind::Cuda : BackendKind::Cpu;
+      later([this, k] { setBackend(k); });
+    }
+    help("Where the crowd steps. Both give the same run, bit for bit; cuda needs an NVIDIA GPU.");
     ImGui::Text("agents %zu (%zu ever)   jammed %zu   arrived %zu", crowd.count(), host_->agentsEver(), st.jammed,
                 host_->arrived());
     if (gap_.minGap() < GateReport::kNone) ImGui::Text("smallest gap so far %.4f", gap_.minGap());

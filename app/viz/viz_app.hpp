@@ -17,11 +17,13 @@
 #include <vector>
 
 #include "render/camera.hpp"
+#include "render/cuda_interop.hpp"
 #include "render/gl_renderer.hpp"
 #include "render/overlay.hpp"
 #include "viz/recorder.hpp"
 #include "viz/sim_host.hpp"
 #include "viz/step_clock.hpp"
+#include "throng/backend.hpp"
 
 union SDL_Event;
 
@@ -62,6 +64,13 @@ class VizApp {
   void stopRecording();
   bool setScene(std::unique_ptr<SimHost> host);
   bool setKnob(const std::string& name, double value, std::string* error);
+  /// Where the crowd steps (kept across rebuilds and scene changes). Cuda
+  /// without a device falls back to the CPU and says so in the status line.
+  void setBackend(BackendKind kind);
+  BackendKind backendKind() const { return backendKind_; }
+  /// True when the last canvas took its walkers straight from the device
+  /// (CUDA-GL interop) rather than by host upload.
+  bool lastDrawUsedInterop() const { return lastDrawInterop_; }
 
   // State.
   SimHost& host() { return *host_; }
@@ -93,6 +102,8 @@ class VizApp {
   void fitNow();
   void rebuildSceneMesh();
   void afterRebuild(bool refit);
+  void applyBackend();
+  bool drawFromDevice(std::ptrdiff_t selected);
   void buildTeaching();
   void pickAt(glm::vec2 screen);
   std::string timestampedName(const char* ext) const;
@@ -108,6 +119,10 @@ class VizApp {
   std::vector<render::AgentInstance> instances_;
   Recorder recorder_;
   GapTracker gap_;
+  BackendKind backendKind_ = BackendKind::Cpu;
+  render::CudaInterop interop_;
+  bool interopBroken_ = false, lastDrawInterop_ = false;
+  float maxRadius_ = 1e30f;  ///< the largest walker radius at the last rebuild
 
   bool fitPending_ = true;
   bool playing_ = true, uiHidden_ = false, showGeometry_ = true, teaching_ = true;

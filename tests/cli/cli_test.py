@@ -145,7 +145,9 @@ def case_roundtrip():
     out, summ = work("door.csv"), work("door.json")
     p = throng("run", "door", "--seconds", "20", "--export", out, "--summary", summ)
     expect(p, 0, stdout=r"hash\s+[0-9a-f]{16}")
-    check(p.stderr == "", "no progress bar when stderr is not a terminal", show(p))
+    # Only the line saying which backend auto took; no progress bar.
+    check(re.fullmatch(r"throng run: using the (CPU|CUDA) backend[^\r\n]*\n", p.stderr),
+          "no progress bar when stderr is not a terminal", show(p))
     check(out.exists() and not pathlib.Path(str(out) + ".partial").exists(), "the export is renamed into place")
     s = summary(summ)
     with open(out) as f:
@@ -294,6 +296,16 @@ def case_backend():
     p = throng("run", "headon", "--backend", "cuda", "--quiet")
     if p.returncode != 0:
         expect(p, 1, r"throng run: CUDA backend unavailable: ")
+    # auto is the default, and says which backend it took.
+    expect(throng("run", "headon", "--summary", work("d.json")), 0, stderr=r"using the (CPU|CUDA) backend")
+    check(summary(work("d.json"))["hash"] == summary(work("b.json"))["hash"], "the default run is the same run")
+    # The visualizer (headless here) takes the same flag.
+    expect(throng("headon", "--headless", "--backend", "gpu"), 2, r"--backend wants cpu, cuda or auto", one_line=True)
+    p = throng("headon", "--headless", "--backend", "auto")
+    expect(p, 0, stdout=r"using the (CPU|CUDA) backend")
+    p = throng("headon", "--headless", "--backend", "cuda")
+    if p.returncode != 0:
+        expect(p, 1, r"throng: --backend cuda: CUDA backend unavailable: ", one_line=True)
 
 
 def case_interrupt():

@@ -11,6 +11,7 @@
 #include "gl_fixture.hpp"
 #include "render/gl_renderer.hpp"
 #include "render/pack.hpp"
+#include "throng/backend.hpp"
 #include "viz/viz_app.hpp"
 
 using namespace throng;
@@ -296,6 +297,54 @@ TEST_CASE("a buffer filled outside the renderer (the interop path) draws the sam
   ext.draw(unitCamera(), {}, nullptr, opt);
   const Image viaBuffer = read(ext);
   CHECK(viaUpload.px == viaBuffer.px);
+}
+
+namespace {
+// The ring after 150 steps on `kind`, as the app draws it.
+Image ringOn(BackendKind kind, bool* interop, std::string* status) {
+  std::string err;
+  app::VizApp viz(app::makeBuiltin("ring"));
+  REQUIRE_MESSAGE(viz.initGl(&err), err);
+  viz.setBackend(kind);
+  *status = viz.status();
+  viz.renderOptions().trails = true;
+  viz.drawCanvas(480, 360);
+  viz.fit();
+  for (int k = 0; k < 150; ++k) {
+    viz.stepOnce();
+    if (k % 10 == 0) viz.drawCanvas(480, 360);
+  }
+  viz.drawCanvas(480, 360);
+  *interop = viz.lastDrawUsedInterop();
+  Image im;
+  im.w = 480;
+  im.h = 360;
+  viz.renderer().readCanvas(im.px);
+  return im;
+}
+}  // namespace
+
+TEST_CASE("the app draws the same pixels stepping on the CUDA backend as on the CPU") {
+  std::string err;
+  REQUIRE_MESSAGE(test::glContext(&err), err);
+  bool interop = true;
+  std::string status;
+  const Image cpu = ringOn(BackendKind::Cpu, &interop, &status);
+  CHECK_FALSE(interop);  // the CPU backend always uploads
+  save(cpu, "app_ring_cpu.png");
+  std::string why;
+  if (!cudaAvailable(&why)) {
+    // auto says plainly that it took the CPU, and draws the same.
+    const Image autoIm = ringOn(BackendKind::Auto, &interop, &status);
+    CHECK(status.find("using the CPU backend") != std::string::npos);
+    CHECK(autoIm.px == cpu.px);
+    MESSAGE("SKIPPED the CUDA half (no device: " << why << ")");
+    return;
+  }
+  const Image gpu = ringOn(BackendKind::Cuda, &interop, &status);
+  save(gpu, "app_ring_cuda.png");
+  MESSAGE("CUDA backend drew " << (interop ? "through CUDA-GL interop" : "by host upload (no NVIDIA GL context)"));
+  CHECK(gpu.px == cpu.px);
 }
 
 TEST_CASE("small discs drawn as point sprites match the instanced quads") {
