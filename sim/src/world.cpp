@@ -2,6 +2,7 @@
 #include "throng/world.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <limits>
 
@@ -99,12 +100,14 @@ void World::buildGrid(const Settings& s) {
   const std::size_t cells = static_cast<std::size_t>(sc.cols) * sc.rows;
   sc.cellOf.resize(n);
   sc.cellStart.assign(cells + 1, 0);
-  for (std::size_t i = 0; i < n; ++i) {
-    const int cx = gridCoord(px[i], sc.origin.x, sc.invCell, sc.cols);
-    const int cy = gridCoord(py[i], sc.origin.y, sc.invCell, sc.rows);
-    sc.cellOf[i] = cy * sc.cols + cx;
-    ++sc.cellStart[sc.cellOf[i] + 1];
-  }
+  forEach(n, [&](std::size_t b, std::size_t e) {
+    for (std::size_t i = b; i < e; ++i) {
+      const int cx = gridCoord(px[i], sc.origin.x, sc.invCell, sc.cols);
+      const int cy = gridCoord(py[i], sc.origin.y, sc.invCell, sc.rows);
+      sc.cellOf[i] = cy * sc.cols + cx;
+    }
+  });
+  for (std::size_t i = 0; i < n; ++i) ++sc.cellStart[sc.cellOf[i] + 1];
   for (std::size_t c = 0; c < cells; ++c) sc.cellStart[c + 1] += sc.cellStart[c];
   sc.sortedIndex.resize(n);
   sc.sx.resize(n);
@@ -121,21 +124,29 @@ void World::buildGrid(const Settings& s) {
   }
   // Within each cell, by x; a stable insertion sort keeps index order on
   // ties (cells hold a few dozen agents, and order changes little per step).
-  for (std::size_t c = 0; c < cells; ++c) {
-    for (std::int32_t a = sc.cellStart[c] + 1; a < sc.cellStart[c + 1]; ++a) {
-      const float x = sc.sx[a], y = sc.sy[a];
-      const std::int32_t idx = sc.sortedIndex[a];
-      std::int32_t b = a;
-      for (; b > sc.cellStart[c] && sc.sx[b - 1] > x; --b) {
-        sc.sx[b] = sc.sx[b - 1];
-        sc.sy[b] = sc.sy[b - 1];
-        sc.sortedIndex[b] = sc.sortedIndex[b - 1];
+  // Cells are independent, so they are sorted in parallel.
+  forEach(cells, [&](std::size_t cb, std::size_t ce) {
+    for (std::size_t c = cb; c < ce; ++c) {
+      for (std::int32_t a = sc.cellStart[c] + 1; a < sc.cellStart[c + 1]; ++a) {
+        const float x = sc.sx[a], y = sc.sy[a];
+        const std::int32_t idx = sc.sortedIndex[a];
+        std::int32_t b = a;
+        for (; b > sc.cellStart[c] && sc.sx[b - 1] > x; --b) {
+          sc.sx[b] = sc.sx[b - 1];
+          sc.sy[b] = sc.sy[b - 1];
+          sc.sortedIndex[b] = sc.sortedIndex[b - 1];
+        }
+        sc.sx[b] = x;
+        sc.sy[b] = y;
+        sc.sortedIndex[b] = idx;
       }
-      sc.sx[b] = x;
-      sc.sy[b] = y;
-      sc.sortedIndex[b] = idx;
     }
-  }
+  });
+}
+
+void World::forEach(std::size_t n, const std::function<void(std::size_t, std::size_t)>& fn) {
+  if (pool_) pool_->parallelFor(n, fn);
+  else if (n > 0) fn(0, n);
 }
 
 SolveParams World::solveParams(const Settings& s, float dt) const {
@@ -168,24 +179,31 @@ Vec2 World::wishOf(std::size_t i, const Settings& s, float dt, bool& landing) co
 
 void World::integrate(float dt) {
   StepScratch& sc = scratch;
-  std::size_t jammedCount = 0, arrived = 0;
-  for (std::size_t i = 0; i < size(); ++i) {
-    const Vec2 from{px[i], py[i]};
-    vx[i] = sc.nvx[i];
-    vy[i] = sc.nvy[i];
-    jammed[i] = sc.njammed[i];
-    jammedCount += jammed[i];
-    Vec2 to = from + Vec2{vx[i], vy[i]} * dt;
-    // The last step lands exactly on the goal when nobody was in the way.
-    if (sc.landing[i] && vx[i] == sc.wishX[i] && vy[i] == sc.wishY[i]) to = {gx[i], gy[i]};
-    px[i] = to.x;
-    py[i] = to.y;
-    if (route[i] >= 0 && gate[i] < static_cast<std::int32_t>(routes[route[i]].size())) {
-      const Waypoint& w = routes[route[i]][gate[i]];
-      if (crossesGate(w.a, w.b, from, to)) ++gate[i];
+  // Counts are sums of integers, so the order the chunks finish in cannot
+  // change them.
+  std::atomic<std::size_t> jammedCount{0}, arrived{0};
+  forEach(size(), [&](std::size_t b, std::size_t e) {
+    std::size_t jam = 0, done = 0;
+    for (std::size_t i = b; i < e; ++i) {
+      const Vec2 from{px[i], py[i]};
+      vx[i] = sc.nvx[i];
+      vy[i] = sc.nvy[i];
+      jammed[i] = sc.njammed[i];
+      jam += jammed[i];
+      Vec2 to = from + Vec2{vx[i], vy[i]} * dt;
+      // The last step lands exactly on the goal when nobody was in the way.
+      if (sc.landing[i] && vx[i] == sc.wishX[i] && vy[i] == sc.wishY[i]) to = {gx[i], gy[i]};
+      px[i] = to.x;
+      py[i] = to.y;
+      if (route[i] >= 0 && gate[i] < static_cast<std::int32_t>(routes[route[i]].size())) {
+        const Waypoint& w = routes[route[i]][gate[i]];
+        if (crossesGate(w.a, w.b, from, to)) ++gate[i];
+      }
+      if (hasGoal[i] && px[i] == gx[i] && py[i] == gy[i]) ++done;
     }
-    if (hasGoal[i] && px[i] == gx[i] && py[i] == gy[i]) ++arrived;
-  }
+    jammedCount += jam;
+    arrived += done;
+  });
   stats.jammed = jammedCount;
   stats.arrived = arrived;
 }

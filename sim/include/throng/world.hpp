@@ -98,6 +98,8 @@ class World {
   Vec2 wishOf(std::size_t i, const Settings& s, float dt, bool& landing) const;
   /// Phase 5: commit new velocities, move, land, advance gates.
   void integrate(float dt);
+  /// fn over chunks of [0, n), on the step's pool when there is one.
+  void forEach(std::size_t n, const std::function<void(std::size_t, std::size_t)>& fn);
 
   Agent agentAt(std::size_t i) const;
   SolveParams solveParams(const Settings& s, float dt) const;
