@@ -286,8 +286,10 @@ THRONG_HD bool solveAgent(const AgentsView& a, const AgentGridView& g, const Obs
   for (int k = 0; k < s.neighborCount; ++k) {
     const std::int32_t j = s.neighbors[k];
     const Vec2 relPos = Vec2{a.px[j], a.py[j]} - p;
-    const Vec2 relVel = v - Vec2{a.vx[j], a.vy[j]};
-    s.lines[n++] = agentLine(v, relPos, relVel, r + a.radius[j], sp.invTimeHorizon, sp.invDt, a.id[i], a.id[j]);
+    const Vec2 vj{a.vx[j], a.vy[j]};
+    const Vec2 relVel = v - vj;
+    s.lines[n++] = agentLine(v, relPos, relVel, r + a.radius[j], sp.invTimeHorizon, sp.invDt, a.id[i], a.id[j],
+                             (v + vj).lengthSquared());
   }
   s.lineCount = n;
   return solveVelocity(s.lines, n, s.obstacleLineCount, maxSpeed, preferred, out);
@@ -315,7 +317,7 @@ THRONG_HD Vec2 goalWish(Vec2 p, Vec2 goal, float maxSpeed, float slowingRadius, 
     landing = true;
     return toGoal / dt;
   }
-  return toGoal * (speed / dist);
+  return toGoal / dist * speed;  // as RVO2 normalises: its wish, bit for bit, at speed 1
 }
 
 /// Which side of gate a-b the point is on: +1 (left or on it) or -1.

@@ -23,7 +23,9 @@
 //    braking, and a slow pair brakes to a standstill facing each other. We
 //    turn the projection normal by a fixed angle (within the cut-off arc, so
 //    the line still supports the VO) so both pass on their right. Both sides
-//    of the pair turn the same way, so reciprocity holds exactly.
+//    of the pair turn the same way, so reciprocity holds exactly. Only for a
+//    pair moving more against each other than together: side by side, a
+//    pair drifting closer just brakes apart, as in RVO2.
 //  - Overlaps: the line faces straight apart (see agentLine), so an
 //    overlap never deepens mid-step; touching to within 0.1% counts as
 //    just apart, so a pair in contact cannot close in.
@@ -90,9 +92,10 @@ THRONG_HD Vec2 rightLeg(Vec2 rp, float r, float distSq) {
 /// The ORCA line agent A draws for neighbour B.
 ///  relPos = pB - pA, relVel = vA - vB, combinedRadius = rA + rB,
 ///  invTau = 1 / timeHorizon, invDt = 1 / step (used while overlapping),
-///  idA, idB = stable ids (for coincident centres).
+///  idA, idB = stable ids (for coincident centres),
+///  commonSq = |vA + vB|^2, the pair's common motion (the head-on rule).
 THRONG_HD Line agentLine(Vec2 velocity, Vec2 relPos, Vec2 relVel, float combinedRadius, float invTau,
-                         float invDt, std::uint64_t idA, std::uint64_t idB) {
+                         float invDt, std::uint64_t idA, std::uint64_t idB, float commonSq = 0.0f) {
   float distSq = relPos.lengthSquared();
   const float combinedRadiusSq = combinedRadius * combinedRadius;
   if (distSq <= combinedRadiusSq && distSq > kContactSq * combinedRadiusSq) {
@@ -114,24 +117,29 @@ THRONG_HD Line agentLine(Vec2 velocity, Vec2 relPos, Vec2 relVel, float combined
       // Project on the cut-off circle.
       const float wLength = std::sqrt(wLengthSq);
       Vec2 unitW = w / wLength;
+      float along = wLength;  // w's length along unitW (RVO2's term, bit for bit, unless turned)
       if (wLength < combinedRadius * invTau) {
         // On a collision course. Head-on rule: keep the normal at least the
         // fixed angle off the line of centres, turned the way it already
         // leans (counter-clockwise on a tie: each passes on its right). The
         // turned normal stays inside the cut-off arc (half-angle acos(r/d)).
+        // Only for a pair moving more against each other than together
+        // (|vA + vB| <= |vA - vB|): walkers side by side that drift closer
+        // brake apart as in RVO2. Both sides compute the same test bits.
         const float dist = std::sqrt(distSq);
         const Vec2 axis = relPos / -dist;  // from B towards A
         const float cosAngle = dot(unitW, axis);
         float cosTurn = combinedRadius / dist;
         if (cosTurn < kHeadOnCos) cosTurn = kHeadOnCos;
-        if (cosAngle > cosTurn) {
+        if (cosAngle > cosTurn && commonSq <= relVel.lengthSquared()) {
           const float sinTurn = cosTurn == kHeadOnCos ? kHeadOnSin : std::sqrt(1.0f - cosTurn * cosTurn);
           const float side = det(axis, unitW) >= 0.0f ? 1.0f : -1.0f;
           unitW = axis * cosTurn + perpLeft(axis) * (side * sinTurn);
+          along = dot(w, unitW);
         }
       }
       line.direction = Vec2{unitW.y, -unitW.x};
-      u = (combinedRadius * invTau - dot(w, unitW)) * unitW;
+      u = (combinedRadius * invTau - along) * unitW;
     } else {
       // Project on a leg.
       line.direction = det(relPos, w) > 0.0f ? leftLeg(relPos, combinedRadius, distSq)

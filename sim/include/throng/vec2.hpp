@@ -14,7 +14,12 @@ struct Vec2 {
   THRONG_HD constexpr Vec2 operator-(Vec2 o) const { return {x - o.x, y - o.y}; }
   THRONG_HD constexpr Vec2 operator-() const { return {-x, -y}; }
   THRONG_HD constexpr Vec2 operator*(float s) const { return {x * s, y * s}; }
-  THRONG_HD constexpr Vec2 operator/(float s) const { return {x / s, y / s}; }
+  /// As RVO2's Vector2 divides: by one reciprocal, then two products (so
+  /// ORCA here repeats RVO2's arithmetic bit for bit where the rules agree).
+  THRONG_HD constexpr Vec2 operator/(float s) const {
+    const float inv = 1.0f / s;
+    return {x * inv, y * inv};
+  }
   THRONG_HD constexpr Vec2& operator+=(Vec2 o) { x += o.x; y += o.y; return *this; }
   THRONG_HD constexpr Vec2& operator-=(Vec2 o) { x -= o.x; y -= o.y; return *this; }
   THRONG_HD constexpr Vec2& operator*=(float s) { x *= s; y *= s; return *this; }
@@ -25,7 +30,7 @@ struct Vec2 {
   /// Unit vector in the same direction; the zero vector stays zero.
   THRONG_HD Vec2 normalized() const {
     const float len = length();
-    return len > 0 ? Vec2{x / len, y / len} : Vec2{};
+    return len > 0 ? *this / len : Vec2{};
   }
 };
 
