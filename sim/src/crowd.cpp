@@ -183,6 +183,7 @@ void Crowd::advance(double by) {
   for (double k = 0; k < steps; ++k) {
     backend_->step(*world_, s, static_cast<float>(dt), preferredVelocity);
     ++world_->step;
+    ++world_->version;
     world_->time += dt;
   }
 }
@@ -207,7 +208,12 @@ AgentExplain Crowd::explain(std::size_t i) const {
   const float dt = static_cast<float>(std::min(1.0 / 60, s.maxStep));
   synced();
   World& w = *world_;  // the grid is scratch: rebuilding it changes no state
-  w.buildGrid(s);
+  // A paused teaching view asks every frame: build the grid once per state.
+  if (w.explainGridVersion != w.version || w.explainGridPerception != s.perceptionRadius) {
+    w.buildGrid(s);
+    w.explainGridVersion = w.version;
+    w.explainGridPerception = s.perceptionRadius;
+  }
   if (!w.obstacles.vertices.empty() && w.obstacles.cols == 0) w.obstacles.rebuildGrid();
   AgentExplain out;
   bool landing = false;
@@ -247,6 +253,7 @@ const World& Crowd::synced() const {
 World& Crowd::edit() {
   backend_->pull(*world_);
   backend_->pushed();
+  ++world_->version;
   return *world_;
 }
 

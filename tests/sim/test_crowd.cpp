@@ -355,6 +355,15 @@ TEST_CASE("explain shows the neighbours, lines and choice the step will make") {
   CHECK(e.preferred.x == doctest::Approx(120));
   c.advance();
   CHECK(c.agent(0).velocity == e.chosen);  // the step chose what explain said
+  // Asked again without a change it answers the same; after a shove, or a
+  // shorter perception, it sees the new state (its grid is rebuilt).
+  CHECK(c.explain(0).neighbours == c.explain(0).neighbours);
+  Agent far = c.agent(2);
+  far.position = c.agent(0).position + Vec2{0, 20};
+  c.setAgent(2, far);
+  CHECK(c.explain(0).neighbours == std::vector<std::size_t>{2, 1});
+  c.settings.perceptionRadius = 30;
+  CHECK(c.explain(0).neighbours == std::vector<std::size_t>{2});
 }
 
 TEST_CASE("Crowd is movable") {

@@ -83,6 +83,10 @@ class World {
 
   std::size_t size() const { return px.size(); }
   void resize(std::size_t n);
+  /// Bumped by every step and host edit; explain() rebuilds its grid only
+  /// when it changed (or the perception radius did).
+  std::uint64_t version = 0, explainGridVersion = ~0ull;
+  float explainGridPerception = -1;
   void erase(const std::vector<std::uint8_t>& remove);  ///< keeps order
   AgentsView view() const;
   /// The stream velocity of a group, or nullptr.
