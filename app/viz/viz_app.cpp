@@ -263,7 +263,7 @@ void VizApp::buildTeaching() {
   const std::ptrdiff_t sel = selectedIndex();
   if (!teaching_ || sel < 0) return;
   const Crowd& c = host_->crowd();
-  explain_ = c.explain(static_cast<std::size_t>(sel));
+  explain_ = c.explain(static_cast<std::size_t>(sel), host_->dt());
   const FrameView f = c.frame();
   std::vector<Vec2> np, nv;
   std::vector<float> nr;

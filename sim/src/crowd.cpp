@@ -174,11 +174,16 @@ std::pair<int, int> Crowd::routeOf(std::size_t i) const { return {synced().route
 
 void Crowd::advance() { advance(1.0 / 60); }
 
+namespace {
+// advance(by)'s split: equal steps of at most maxStep; the tolerance makes
+// 1/30 two 1/60s.
+double stepsFor(double by, const Settings& s) { return std::max(1.0, std::ceil(by / s.maxStep - 1e-9)); }
+}  // namespace
+
 void Crowd::advance(double by) {
   if (!(by > 0) || !std::isfinite(by)) return;
   const Settings s = sanitized(settings);
-  // Equal steps of at most maxStep; the tolerance makes 1/30 two 1/60s.
-  const double steps = std::max(1.0, std::ceil(by / s.maxStep - 1e-9));
+  const double steps = stepsFor(by, s);
   const double dt = by / steps;
   for (double k = 0; k < steps; ++k) {
     backend_->step(*world_, s, static_cast<float>(dt), preferredVelocity);
@@ -202,10 +207,11 @@ FrameView Crowd::frame() const {
   return f;
 }
 
-AgentExplain Crowd::explain(std::size_t i) const {
+AgentExplain Crowd::explain(std::size_t i, double by) const {
   // The next step's decision for walker i, through the step's own functions.
   const Settings s = sanitized(settings);
-  const float dt = static_cast<float>(std::min(1.0 / 60, s.maxStep));
+  if (!(by > 0) || !std::isfinite(by)) by = 1.0 / 60;
+  const float dt = static_cast<float>(by / stepsFor(by, s));
   synced();
   World& w = *world_;  // the grid is scratch: rebuilding it changes no state
   // A paused teaching view asks every frame: build the grid once per state.

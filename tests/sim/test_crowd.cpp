@@ -366,6 +366,22 @@ TEST_CASE("explain shows the neighbours, lines and choice the step will make") {
   CHECK(c.explain(0).neighbours == std::vector<std::size_t>{2});
 }
 
+TEST_CASE("explain takes the step's own dt, as advance(by) splits it") {
+  // A pair overlapping: the line depends on the step (part by its end).
+  Settings s;
+  s.jitter = 0;
+  s.maxStep = 0.05;
+  Crowd c(s);
+  c.add({0, 0}, Vec2{400, 0});
+  c.add({12, 0}, Vec2{-400, 0});
+  const AgentExplain slow = c.explain(0, 0.05);
+  const AgentExplain split = c.explain(0, 0.2);  // four steps of 0.05
+  CHECK(split.chosen == slow.chosen);
+  CHECK(c.explain(0, 1.0 / 60).chosen != slow.chosen);
+  c.advance(0.05);
+  CHECK(c.agent(0).velocity == slow.chosen);
+}
+
 TEST_CASE("Crowd is movable") {
   Crowd a = ring(10);
   a.advance();

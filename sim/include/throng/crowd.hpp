@@ -136,7 +136,9 @@ class Crowd {
   double time() const;              ///< simulated seconds since construction
   StepStats lastStats() const;
   FrameView frame() const;
-  AgentExplain explain(std::size_t i) const;
+  /// What walker i will do in the first step of advance(by) (advance()'s
+  /// 1/60 s by default): its wish, neighbours, lines and chosen velocity.
+  AgentExplain explain(std::size_t i, double by = 1.0 / 60) const;
   /// A 64-bit hash of the whole state (positions, velocities, flags, ids).
   std::uint64_t stateHash() const;
 
