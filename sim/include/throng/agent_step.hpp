@@ -123,7 +123,7 @@ THRONG_HD int firstAtOrAfter(const float* sx, int begin, int end, float x) {
 /// key below limitKey, the k smallest of them: it does not depend on the
 /// order of the visits or on when the buffer is trimmed.
 template <bool Tight>
-THRONG_HD int scanNeighbors(const AgentGridView& g, Vec2 p, std::int32_t self, std::uint64_t limitKey, int k,
+THRONG_HD_HOT int scanNeighbors(const AgentGridView& g, Vec2 p, std::int32_t self, std::uint64_t limitKey, int k,
                             int cx, int cy, std::uint64_t* keys) {
   const int xa = cx > 0 ? cx - 1 : 0;
   const int xb = cx + 1 < g.cols ? cx + 1 : g.cols - 1;

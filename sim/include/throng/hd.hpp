@@ -13,6 +13,10 @@
 //  - neighbours are ordered by (distance squared, index), never by arrival.
 #if defined(__CUDACC__)
 #define THRONG_HD __host__ __device__ inline
+#define THRONG_HD_HOT __host__ __device__ __forceinline__
 #else
 #define THRONG_HD inline
+/// For the few per-neighbour functions the compiler would otherwise call
+/// out of line (measured: about 6% of a dense step's instructions).
+#define THRONG_HD_HOT inline __attribute__((always_inline))
 #endif

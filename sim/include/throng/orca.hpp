@@ -94,7 +94,7 @@ THRONG_HD Vec2 rightLeg(Vec2 rp, float r, float distSq) {
 ///  invTau = 1 / timeHorizon, invDt = 1 / step (used while overlapping),
 ///  idA, idB = stable ids (for coincident centres),
 ///  commonSq = |vA + vB|^2, the pair's common motion (the head-on rule).
-THRONG_HD Line agentLine(Vec2 velocity, Vec2 relPos, Vec2 relVel, float combinedRadius, float invTau,
+THRONG_HD_HOT Line agentLine(Vec2 velocity, Vec2 relPos, Vec2 relVel, float combinedRadius, float invTau,
                          float invDt, std::uint64_t idA, std::uint64_t idB, float commonSq = 0.0f) {
   float distSq = relPos.lengthSquared();
   const float combinedRadiusSq = combinedRadius * combinedRadius;
