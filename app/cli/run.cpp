@@ -73,10 +73,9 @@ Options parse(int argc, char** argv) {
     else if (a.flag("--quiet") || a.flag("-q")) o.quiet = true;
     else if (a.flag("--backend")) {
       const std::string v = a.value();
-      if (v == "cpu") o.backend = BackendKind::Cpu;
-      else if (v == "cuda") o.backend = BackendKind::Cuda;
-      else if (v == "auto") o.backend = BackendKind::Auto;
-      else throw UsageError{"--backend expects cpu, cuda or auto, got '" + v + "'"};
+      const std::optional<BackendKind> k = backendFromName(v);
+      if (!k) throw UsageError{"--backend expects cpu, cuda or auto, got '" + v + "'"};
+      o.backend = *k;
     } else if (a.flag("--format")) {
       const std::string v = a.value();
       if (v == "csv") o.format = ExportFormat::Csv;

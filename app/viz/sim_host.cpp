@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <string_view>
 
 namespace throng::app {
 
@@ -130,6 +131,10 @@ std::unique_ptr<SimHost> makeBuiltin(const std::string& name) {
 }
 
 void GapTracker::before(const Crowd& c) {
+  // Reading the positions is free on the CPU backend; off it, each frame()
+  // would be a round trip to the device, twice a step.
+  active_ = std::string_view(c.backendName()) == "cpu";
+  if (!active_) return;
   const FrameView f = c.frame();
   active_ = f.px.size() >= 2 && f.px.size() <= maxAgents;
   if (!active_) return;

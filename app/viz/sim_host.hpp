@@ -53,7 +53,8 @@ std::vector<std::string> builtinNames();
 
 /// Tracks the smallest gap (centre distance minus radii, over the swept
 /// segments) so far, through the separation gate. Skips steps in which the
-/// population changed (ids differ) and crowds above `maxAgents`.
+/// population changed (ids differ), crowds above `maxAgents`, and crowds
+/// stepping off the CPU backend.
 class GapTracker {
  public:
   std::size_t maxAgents = 20000;

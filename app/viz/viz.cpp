@@ -18,7 +18,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "viz/gl_window.hpp"
@@ -149,14 +148,12 @@ int parse(int argc, char** argv, Options& o, bool record) {
       o.trails = false;
     } else if (a == "--backend") {
       if (!(v = need(i))) return 2;
-      const std::string k = v;
-      if (k == "cpu") o.backend = BackendKind::Cpu;
-      else if (k == "cuda") o.backend = BackendKind::Cuda;
-      else if (k == "auto") o.backend = BackendKind::Auto;
-      else {
+      const std::optional<BackendKind> k = backendFromName(v);
+      if (!k) {
         std::fprintf(stderr, "%s: --backend wants cpu, cuda or auto (got '%s')\n", prog, v);
         return 2;
       }
+      o.backend = *k;
     } else if (!a.empty() && a[0] == '-') {
       std::fprintf(stderr, "%s: unknown option %s (try --help)\n", prog, a.c_str());
       return 2;
@@ -236,18 +233,17 @@ int runHeadless(SimHost& h, const char* why, BackendKind backend) {
     return 1;
   }
   if (!msg.empty()) std::printf("        %s\n", msg.c_str());
-  const bool onCpu = std::string_view(c.backendName()) == "cpu";
   GapTracker gap;
   const double seconds = 15;
   const auto steps = static_cast<long>(seconds / std::max(h.dt(), 1e-6));
   double total = 0;
   std::size_t maxJam = 0;
   for (long s = 0; s < steps && !gStop; ++s) {
-    if (onCpu) gap.before(c);
+    gap.before(c);
     const auto t0 = Clock::now();
     h.step();
     total += ms(Clock::now() - t0);
-    if (onCpu) gap.after(c);
+    gap.after(c);
     maxJam = std::max(maxJam, c.lastStats().jammed);
   }
   const auto n = static_cast<double>(std::max<std::uint64_t>(1, c.stepCount()));

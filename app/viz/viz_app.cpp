@@ -33,15 +33,12 @@ void VizApp::setStatus(std::string s) {
 void VizApp::setRate(double r) { clock_.setRate(r); }
 
 void VizApp::takeStep() {
-  // The gap tracker reads every position twice a step: on the CPU backend
-  // that is free, on the device it would be a round trip per step.
-  const bool track = std::string_view(host_->crowd().backendName()) == "cpu";
-  if (track) gap_.before(host_->crowd());
+  gap_.before(host_->crowd());
   const auto t0 = Clock::now();
   host_->step();
   lastStepMs_ = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
   msPerStep_ = msPerStep_ <= 0 ? lastStepMs_ : 0.95 * msPerStep_ + 0.05 * lastStepMs_;
-  if (track) gap_.after(host_->crowd());
+  gap_.after(host_->crowd());
 }
 
 void VizApp::stepOnce() {

@@ -302,4 +302,11 @@ class CpuBackend final : public Backend {
 
 std::unique_ptr<Backend> makeCpuBackend() { return std::make_unique<CpuBackend>(); }
 
+std::optional<BackendKind> backendFromName(std::string_view name) {
+  if (name == "cpu") return BackendKind::Cpu;
+  if (name == "cuda") return BackendKind::Cuda;
+  if (name == "auto") return BackendKind::Auto;
+  return std::nullopt;
+}
+
 }  // namespace throng

@@ -11,7 +11,7 @@ int resolveThreads(int threads) {
 }
 
 ThreadPool::ThreadPool(int threads) {
-  for (int w = 1; w < threads; ++w) workers_.emplace_back([this, w] { run(w); });
+  for (int w = 1; w < threads; ++w) workers_.emplace_back([this] { run(); });
 }
 
 ThreadPool::~ThreadPool() {
@@ -54,7 +54,7 @@ void ThreadPool::parallelFor(std::size_t n, const std::function<void(std::size_t
   job_ = nullptr;
 }
 
-void ThreadPool::run(int /*worker*/) {
+void ThreadPool::run() {
   std::uint64_t seen = 0;
   for (;;) {
     const std::function<void(std::size_t, std::size_t)>* job;

@@ -26,7 +26,7 @@ class ThreadPool {
   void parallelFor(std::size_t n, const std::function<void(std::size_t, std::size_t)>& fn);
 
  private:
-  void run(int worker);
+  void run();
   void drain(const std::function<void(std::size_t, std::size_t)>& fn, std::size_t n, std::size_t grain);
 
   std::vector<std::thread> workers_;

@@ -9,13 +9,18 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 
 #include "throng/crowd.hpp"
 
 namespace throng {
 
 enum class BackendKind { Auto, Cpu, Cuda };
+
+/// "cpu", "cuda" or "auto" (as the command lines spell them); nullopt otherwise.
+std::optional<BackendKind> backendFromName(std::string_view name);
 
 class World;
 
