@@ -103,9 +103,9 @@ __global__ void throngBoundsKernel(std::int32_t n, const float* px, const float*
   }
 }
 
-__global__ void throngGridParamsKernel(DeviceScalars* sc, float perceptionRadius, std::int32_t n) {
+__global__ void throngGridParamsKernel(DeviceScalars* sc, float perceptionRadius, std::int32_t n, int maxNeighbors) {
   auto f = [&](int k) { return __uint_as_float(cudastep::floatBitsOfKey(sc->boundKeys[k])); };
-  sc->grid = cudastep::gridParamsFromBounds(f(0), f(1), f(2), f(3), perceptionRadius, n);
+  sc->grid = gridShapeFromBounds(f(0), f(1), f(2), f(3), perceptionRadius, n, maxNeighbors);
 }
 
 __global__ void throngIotaKernel(std::int32_t n, std::int32_t* out) {
@@ -118,7 +118,7 @@ __global__ void throngPrepKernel(std::int32_t n, const DeviceScalars* sc, cudast
                                  float* wishY, std::uint8_t* landing) {
   const std::int32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
-  keys[i] = cudastep::sortKey(cudastep::cellOf(sc->grid, w.px[i], w.py[i]), __float_as_uint(w.px[i]));
+  keys[i] = cudastep::sortKey(gridCellOf(sc->grid, w.px[i], w.py[i]), __float_as_uint(w.px[i]));
   if (doWish) {
     bool land;
     const Vec2 wish = cudastep::wishAt(w, wp, i, land);
@@ -218,7 +218,7 @@ int blocksFor(std::int64_t threads, int block) { return static_cast<int>((thread
 /// The sort key's bits in use: x's 32, plus what holds any cell below
 /// maxGridCells(n).
 int keyBits(std::int64_t n) {
-  const auto top = static_cast<std::uint64_t>(cudastep::maxGridCells(n) - 1);
+  const auto top = static_cast<std::uint64_t>(maxGridCells(n) - 1);
   int bits = 1;
   while (bits < 32 && (top >> bits) != 0) ++bits;
   return 32 + bits;
@@ -303,7 +303,7 @@ class CudaBackend final : public Backend {
     const std::size_t n = w.size();
     count_ = n;
     if (n != sizedFor_) {
-      const auto cells = static_cast<std::size_t>(cudastep::maxGridCells(static_cast<std::int64_t>(n)));
+      const auto cells = static_cast<std::size_t>(maxGridCells(static_cast<std::int64_t>(n)));
       ok = ok && keys_.reserve(n) && sortedKeys_.reserve(n) && iota_.reserve(n) && sortedIndex_.reserve(n) &&
            cellStart_.reserve(cells + 1) && sx_.reserve(n) && sy_.reserve(n) && wishX_.reserve(n) &&
            wishY_.reserve(n) && landing_.reserve(n) && nvx_.reserve(n) && nvy_.reserve(n) && njammed_.reserve(n);
@@ -413,7 +413,7 @@ class CudaBackend final : public Backend {
 
     throngInitKernel<<<1, 1, 0, st>>>(scalars_);
     throngBoundsKernel<<<reduceBlocks, kBlock, 0, st>>>(n, px_.get(), py_.get(), scalars_);
-    throngGridParamsKernel<<<1, 1, 0, st>>>(scalars_, s.perceptionRadius, n);
+    throngGridParamsKernel<<<1, 1, 0, st>>>(scalars_, s.perceptionRadius, n, s.maxNeighbors);
 
     cudastep::WishParams wp;
     wp.slowingRadius = s.slowingRadius;

@@ -7,7 +7,6 @@
 // Each function here mirrors a piece of sim/src/world.cpp operation for
 // operation; a change there must be made here too (the host tests fail
 // otherwise):
-//   gridParamsFromBounds  <- World::buildGrid (the cell-size loop)
 //   sortKey               <- World::buildGrid (cell cy * cols + cx, then x)
 //   cellStartsForSlot     <- World::buildGrid (prefix sums of the counts)
 //   wishAt                <- World::wishOf
@@ -40,39 +39,8 @@
 
 namespace throng::cudastep {
 
-/// The agent grid's shape for one step: World::buildGrid's scratch fields.
-struct GridParams {
-  Vec2 origin;
-  float invCell = 1;
-  std::int32_t cols = 0, rows = 0;
-  std::int32_t cells = 0;  ///< cols * rows
-};
-
-/// The most cells buildGrid makes for n agents (c * r <= 2n + 64 on exit
-/// of its loop): the device sizes cellStart once per agent count.
-THRONG_HD std::int64_t maxGridCells(std::int64_t n) { return 2 * n + 64; }
-
-/// World::buildGrid's cell size, origin and shape from the bounds.
-THRONG_HD GridParams gridParamsFromBounds(float minX, float minY, float maxX, float maxY,
-                                          float perceptionRadius, std::int64_t n) {
-  if (n == 0) minX = minY = maxX = maxY = 0;
-  // std::max(perceptionRadius, 1e-6f), spelled as std::max does it.
-  float cell = perceptionRadius < 1e-6f ? 1e-6f : perceptionRadius;
-  const double maxCells = 2.0 * static_cast<double>(n) + 64.0;
-  for (;;) {
-    const double c = std::floor((maxX - minX) / cell) + 1.0, r = std::floor((maxY - minY) / cell) + 1.0;
-    if (c * r <= maxCells) break;
-    const double grow = std::sqrt(c * r / maxCells);
-    cell *= static_cast<float>(1.05 < grow ? grow : 1.05);  // std::max(1.05, grow)
-  }
-  GridParams g;
-  g.origin = {minX, minY};
-  g.invCell = 1.0f / cell;
-  g.cols = static_cast<std::int32_t>((maxX - minX) * g.invCell) + 1;
-  g.rows = static_cast<std::int32_t>((maxY - minY) * g.invCell) + 1;
-  g.cells = g.cols * g.rows;
-  return g;
-}
+/// The agent grid's shape: the CPU's, from the same function.
+using GridParams = GridShape;
 
 // The views the kernels assemble from device pointers. A new field in one
 // of them must be filled here (and in the kernels' setup) too: these
@@ -87,6 +55,7 @@ THRONG_HD AgentGridView gridViewOf(const GridParams& p, const std::int32_t* cell
   AgentGridView g;
   g.origin = p.origin;
   g.invCell = p.invCell;
+  g.invRow = p.invRow;
   g.cols = p.cols;
   g.rows = p.rows;
   g.cellStart = cellStart;
@@ -103,13 +72,6 @@ THRONG_HD std::uint32_t orderedKey(std::uint32_t floatBits) {
 /// The float bits back from orderedKey.
 THRONG_HD std::uint32_t floatBitsOfKey(std::uint32_t key) {
   return (key & 0x80000000u) ? (key & 0x7FFFFFFFu) : ~key;
-}
-
-/// The row-major cell of a position.
-THRONG_HD std::uint32_t cellOf(const GridParams& g, float x, float y) {
-  const int cx = gridCoord(x, g.origin.x, g.invCell, g.cols);
-  const int cy = gridCoord(y, g.origin.y, g.invCell, g.rows);
-  return static_cast<std::uint32_t>(cy * g.cols + cx);
 }
 
 /// The grid's sort key: (cell, x). `xBits` are the float bits of x.

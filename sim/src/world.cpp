@@ -65,6 +65,7 @@ AgentGridView StepScratch::gridView() const {
   AgentGridView g;
   g.origin = origin;
   g.invCell = invCell;
+  g.invRow = invRow;
   g.cols = cols;
   g.rows = rows;
   g.cellStart = cellStart.data();
@@ -84,27 +85,19 @@ void World::buildGrid(const Settings& s) {
     minY = std::min(minY, py[i]); maxY = std::max(maxY, py[i]);
   }
   if (n == 0) minX = minY = maxX = maxY = 0;
-  // The cell is at least the perception radius; grown so there are at most
-  // about 2 cells per agent (a sparse crowd in a big world stays cheap).
-  float cell = std::max(s.perceptionRadius, 1e-6f);
-  const double maxCells = 2.0 * static_cast<double>(n) + 64.0;
-  for (;;) {
-    const double c = std::floor((maxX - minX) / cell) + 1.0, r = std::floor((maxY - minY) / cell) + 1.0;
-    if (c * r <= maxCells) break;
-    cell *= static_cast<float>(std::max(1.05, std::sqrt(c * r / maxCells)));
-  }
-  sc.origin = {minX, minY};
-  sc.invCell = 1.0f / cell;
-  sc.cols = static_cast<std::int32_t>((maxX - minX) * sc.invCell) + 1;
-  sc.rows = static_cast<std::int32_t>((maxY - minY) * sc.invCell) + 1;
-  const std::size_t cells = static_cast<std::size_t>(sc.cols) * sc.rows;
+  const GridShape shape =
+      gridShapeFromBounds(minX, minY, maxX, maxY, s.perceptionRadius, static_cast<std::int64_t>(n), s.maxNeighbors);
+  sc.origin = shape.origin;
+  sc.invCell = shape.invCell;
+  sc.invRow = shape.invRow;
+  sc.cols = shape.cols;
+  sc.rows = shape.rows;
+  const std::size_t cells = static_cast<std::size_t>(shape.cells);
   sc.cellOf.resize(n);
   sc.cellStart.assign(cells + 1, 0);
   forEach(n, [&](std::size_t b, std::size_t e) {
     for (std::size_t i = b; i < e; ++i) {
-      const int cx = gridCoord(px[i], sc.origin.x, sc.invCell, sc.cols);
-      const int cy = gridCoord(py[i], sc.origin.y, sc.invCell, sc.rows);
-      sc.cellOf[i] = cy * sc.cols + cx;
+      sc.cellOf[i] = gridCellOf(shape, px[i], py[i]);
     }
   });
   for (std::size_t i = 0; i < n; ++i) ++sc.cellStart[sc.cellOf[i] + 1];

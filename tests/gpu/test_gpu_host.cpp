@@ -65,11 +65,11 @@ MirrorGrid mirrorGrid(const World& w, const Settings& s) {
   auto f = [](std::uint32_t k) { return floatOf(floatBitsOfKey(k)); };
   MirrorGrid g;
   // 2. params
-  g.params = gridParamsFromBounds(f(lo[0]), f(lo[1]), f(hi[0]), f(hi[1]), s.perceptionRadius, n);
+  g.params = gridShapeFromBounds(f(lo[0]), f(lo[1]), f(hi[0]), f(hi[1]), s.perceptionRadius, n, s.maxNeighbors);
   REQUIRE(g.params.cells <= maxGridCells(n));
   // 3. keys, 4. stable sort of (key, index)
   std::vector<std::uint64_t> keys(n);
-  for (std::int32_t i = 0; i < n; ++i) keys[i] = sortKey(cellOf(g.params, w.px[i], w.py[i]), bitsOf(w.px[i]));
+  for (std::int32_t i = 0; i < n; ++i) keys[i] = sortKey(gridCellOf(g.params, w.px[i], w.py[i]), bitsOf(w.px[i]));
   g.sortedIndex.resize(n);
   std::iota(g.sortedIndex.begin(), g.sortedIndex.end(), 0);
   std::stable_sort(g.sortedIndex.begin(), g.sortedIndex.end(),
@@ -241,6 +241,7 @@ TEST_CASE("the device grid build gives World::buildGrid's arrays") {
     CHECK(g.params.origin.x == sc.origin.x);
     CHECK(g.params.origin.y == sc.origin.y);
     CHECK(bitsOf(g.params.invCell) == bitsOf(sc.invCell));
+    CHECK(bitsOf(g.params.invRow) == bitsOf(sc.invRow));
     CHECK(g.params.cols == sc.cols);
     CHECK(g.params.rows == sc.rows);
     CHECK(g.cellStart == sc.cellStart);

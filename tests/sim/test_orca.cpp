@@ -118,7 +118,7 @@ TEST_CASE("selectNeighbors returns the k nearest within range, ties by index") {
   ys = sy;
   AgentGridView g;
   g.origin = {-100, -100};
-  g.invCell = 1.0f / 1000;
+  g.invCell = g.invRow = 1.0f / 1000;
   g.cols = g.rows = 1;
   g.cellStart = cellStart.data();
   g.sortedIndex = sorted.data();
@@ -154,10 +154,12 @@ TEST_CASE("selectNeighbors gives the same answer whatever hint it starts from") 
   }
   Settings s;
   s.perceptionRadius = 6;
+  s.maxNeighbors = 4;  // the grid splits its rows for a crowd this dense
   w.buildGrid(s);
   const AgentGridView g = w.scratch.gridView();
   const AgentsView a = w.view();
   REQUIRE(g.rows > 2);
+  REQUIRE(g.invRow > g.invCell);
   const float rangeSq = 36;
   for (int k : {1, 4, 10, kMaxNeighbors}) {
     for (int i = 0; i < n; i += 7) {
@@ -174,13 +176,23 @@ TEST_CASE("selectNeighbors gives the same answer whatever hint it starts from") 
       std::sort(all.begin(), all.end());
       REQUIRE(c == std::min<int>(k, static_cast<int>(all.size())));
       for (int m = 0; m < c; ++m) CHECK(want[m] == all[m].second);
-      // Hints: the answer itself, far agents, too few, invalid ones.
-      std::vector<std::int32_t> far, bad(k, -1);
+      // Hints: the answer itself, far agents, too few, invalid ones, the
+      // answer backwards (it is then the answer, sorted), and the answer
+      // with its farthest swapped for the next nearest (one more to rank).
+      std::vector<std::int32_t> far, bad(k, -1), backwards(want, want + c), nextNearest(want, want + c);
       for (int j = n - 1; static_cast<int>(far.size()) < k; --j)
         if (j != i) far.push_back(j);
-      for (int variant = 0; variant < 4; ++variant) {
-        const std::int32_t* hint = variant == 0 ? want : (variant == 3 ? bad.data() : far.data());
-        const int hc = variant == 2 ? k - 1 : (variant == 0 ? c : k);
+      std::reverse(backwards.begin(), backwards.end());
+      const bool hasNext = c == k && static_cast<int>(all.size()) > k;
+      if (hasNext) nextNearest[k - 1] = all[k].second;
+      for (int variant = 0; variant < 6; ++variant) {
+        const std::int32_t* hint = variant == 0   ? want
+                                   : variant == 3 ? bad.data()
+                                   : variant == 4 ? backwards.data()
+                                   : variant == 5 ? nextNearest.data()
+                                                  : far.data();
+        if (variant == 5 && !hasNext) continue;
+        const int hc = variant == 2 ? k - 1 : (variant == 0 || variant >= 4 ? c : k);
         const int c2 = selectNeighbors(g, a, p, i, rangeSq, k, got, gotD, hint, hc);
         REQUIRE(c2 == c);
         for (int m = 0; m < c; ++m) CHECK(got[m] == want[m]);

@@ -4,6 +4,7 @@
 // uniform grid, and the ORCA solve. The CPU backend loops over them; the
 // CUDA kernels call them once per thread; the teaching view calls them for
 // one walker. Every view reads the state as it was before the step.
+#include <cmath>
 #include <cstdint>
 
 #include "throng/hd.hpp"
@@ -12,6 +13,9 @@
 #include "throng/vec2.hpp"
 
 namespace throng {
+#ifdef THRONG_VISITS
+inline long g_visits[8];
+#endif
 
 /// The old state, in agent-index order.
 struct AgentsView {
@@ -21,14 +25,17 @@ struct AgentsView {
   std::int32_t count = 0;
 };
 
-/// A uniform grid over the agents, built each step. Cells are row-major,
-/// and within a cell agents are sorted by x (ties by index), so the three
-/// cells of a row are one contiguous range sorted by x. The cell side is at
-/// least the perception radius, so the 3x3 block around a walker's cell
-/// holds every agent it can perceive.
+/// A uniform grid over the agents, built each step. Its columns are at
+/// least the perception radius wide, so the three columns around a walker
+/// hold every agent it can perceive; its rows are `rowsPerCell` times
+/// finer, so a scan that already knows a small bound (the usual case in a
+/// crowd) reads only the rows it needs. Cells are row-major, and within a
+/// cell agents are sorted by x (ties by index), so the cells of a row are
+/// one contiguous range sorted by x.
 struct AgentGridView {
   Vec2 origin;
-  float invCell = 1;
+  float invCell = 1;  ///< 1 / column width
+  float invRow = 1;   ///< 1 / row height
   std::int32_t cols = 0, rows = 0;
   const std::int32_t* cellStart = nullptr;    ///< cols*rows + 1 offsets
   const std::int32_t* sortedIndex = nullptr;  ///< agent index of each sorted slot
@@ -39,6 +46,64 @@ THRONG_HD int gridCoord(float v, float origin, float invCell, int size) {
   const float f = (v - origin) * invCell;
   int c = f >= 0.0f ? static_cast<int>(f) : 0;  // also sends NaN to 0
   return c >= size ? size - 1 : c;
+}
+
+/// The agent grid's shape for one step, from the agents' bounds; the CPU
+/// (World::buildGrid) and the CUDA backend both take it from here.
+struct GridShape {
+  Vec2 origin;
+  float invCell = 1, invRow = 1;
+  std::int32_t cols = 0, rows = 0;
+  std::int32_t cells = 0;  ///< cols * rows
+};
+
+/// The most rows a column-wide cell is split into.
+inline constexpr int kMaxRowsPerCell = 4;
+
+/// The most cells gridShapeFromBounds makes for n agents: the device sizes
+/// its cell starts once per agent count.
+THRONG_HD std::int64_t maxGridCells(std::int64_t n) { return kMaxRowsPerCell * (2 * n + 64); }
+
+/// The column width is the perception radius, grown so there are at most
+/// about 2 column-wide square cells per agent (a sparse crowd in a big world
+/// stays cheap). Each is split into rows no shorter than the radius that
+/// holds `maxNeighbors` agents at the crowd's mean density, at most
+/// kMaxRowsPerCell of them. The shape changes only how fast the scan is,
+/// never what it finds.
+THRONG_HD GridShape gridShapeFromBounds(float minX, float minY, float maxX, float maxY, float perceptionRadius,
+                                        std::int64_t n, int maxNeighbors) {
+  if (n == 0) minX = minY = maxX = maxY = 0;
+  float cell = perceptionRadius < 1e-6f ? 1e-6f : perceptionRadius;
+  const double maxCells = 2.0 * static_cast<double>(n) + 64.0;
+  double c = 0, r = 0;
+  for (;;) {
+    c = std::floor((maxX - minX) / cell) + 1.0;
+    r = std::floor((maxY - minY) / cell) + 1.0;
+    if (c * r <= maxCells) break;
+    const double grow = std::sqrt(c * r / maxCells);
+    cell *= static_cast<float>(1.05 < grow ? grow : 1.05);
+  }
+  // A row of height cell / split holds about k agents within its height
+  // when pi (cell / split)^2 (perCell / cell^2) >= k.
+  const double perCell = static_cast<double>(n) / (c * r);
+  const double k = maxNeighbors > 1 ? static_cast<double>(maxNeighbors) : 1.0;
+  int split = 1;
+  while (split < kMaxRowsPerCell && 3.14159265 * perCell >= k * (split + 1) * (split + 1)) ++split;
+  GridShape g;
+  g.origin = {minX, minY};
+  g.invCell = 1.0f / cell;
+  g.invRow = static_cast<float>(split) / cell;
+  g.cols = static_cast<std::int32_t>((maxX - minX) * g.invCell) + 1;
+  g.rows = static_cast<std::int32_t>((maxY - minY) * g.invRow) + 1;
+  g.cells = g.cols * g.rows;
+  return g;
+}
+
+/// The row-major cell of a position.
+THRONG_HD std::int32_t gridCellOf(const GridShape& g, float x, float y) {
+  const int cx = gridCoord(x, g.origin.x, g.invCell, g.cols);
+  const int cy = gridCoord(y, g.origin.y, g.invRow, g.rows);
+  return cy * g.cols + cx;
 }
 
 /// The bits of a float; for d >= 0 they order as the floats do.
@@ -110,73 +175,130 @@ THRONG_HD int firstAtOrAfter(const float* sx, int begin, int end, float x) {
   return first;
 }
 
+/// A neighbour scan's running state: the candidate buffer and the limit.
+struct ScanState {
+  std::uint64_t buf[kScanBuffer];
+  int count = 0, k = 0;
+  std::int32_t self = -1;
+  std::uint64_t limitKey = 0;
+  float limit = 0;  ///< d above it cannot enter (its key would not be below limitKey)
+};
+
+/// Visits slots [begin, end) of one row (sorted by x) outward from the
+/// walker's x, each way until dx^2 + dyMin2 exceeds the limit.
+template <bool Tight>
+THRONG_HD_HOT void scanRow(const AgentGridView& g, Vec2 p, int begin, int end, float dyMin2, ScanState& st) {
+  // Locals, so the compiler need not reload them after each store to buf.
+  const float* const sx = g.sx;
+  const float* const sy = g.sy;
+  const std::int32_t* const sortedIndex = g.sortedIndex;
+  auto visit = [&](int s) {
+#ifdef THRONG_VISITS
+    ++g_visits[0];
+#endif
+    const float dx = sx[s] - p.x;
+    const float dy = sy[s] - p.y;
+    const float d = dx * dx + dy * dy;
+    // With a loose limit most candidates fail, and a plain branch is
+    // cheapest; with a tight one about half pass, and a branch would
+    // mispredict half the time.
+    if (!Tight && d > st.limit) return;
+    const std::int32_t idx = sortedIndex[s];
+    const std::uint64_t key = neighborKey(d, idx);
+    st.buf[st.count] = key;
+    st.count += (key < st.limitKey) & (idx != st.self);
+    if (st.count == kScanBuffer) {
+      st.count = keepNearest(st.buf, st.count, st.k);
+      st.limitKey = st.buf[st.k - 1];
+      st.limit = floatFromBits(static_cast<std::uint32_t>(st.limitKey >> 32));
+    }
+  };
+#ifdef THRONG_VISITS
+  ++g_visits[1];
+#endif
+  const int lo = firstAtOrAfter(sx, begin, end, p.x);
+  for (int s = lo; s < end; ++s) {
+    const float dx = sx[s] - p.x;
+    if (dx * dx + dyMin2 > st.limit) break;
+    visit(s);
+  }
+  for (int s = lo - 1; s >= begin; --s) {
+    const float dx = sx[s] - p.x;
+    if (dx * dx + dyMin2 > st.limit) break;
+    visit(s);
+  }
+}
+
 /// The k nearest agents to agent `self` with keys below `limitKey`, sorted
 /// by key into keys[0, count); returns the count.
 ///
-/// It visits the walker's own row, then the rows below and above (each
-/// skipped when its nearest edge is beyond the k-th distance so far);
-/// within a row outward in x from the walker, stopping each way once dx^2
+/// It visits the walker's own row, then the rows below and above, outward
+/// until a row's nearest edge is beyond the k-th distance so far; within
+/// the three columns of a row outward in x from the walker, stopping each way once dx^2
 /// plus that edge distance^2 exceeds the k-th distance so far. Candidates
 /// go into a buffer without a data-dependent branch; a full buffer is
 /// trimmed to the k nearest, which tightens the limit. `Tight` says the
 /// limit is already close to the k-th distance. The result is every
 /// key below limitKey, the k smallest of them: it does not depend on the
 /// order of the visits or on when the buffer is trimmed.
+///
+/// `known` (may be null): the keys of k distinct agents, all below
+/// limitKey. The scan collects them among the others; when it collects
+/// exactly k and never trims, those are the whole answer, and sorting the
+/// known keys (a step's neighbours of the step before: nearly in order) is
+/// cheaper than ranking the buffer.
 template <bool Tight>
 THRONG_HD_HOT int scanNeighbors(const AgentGridView& g, Vec2 p, std::int32_t self, std::uint64_t limitKey, int k,
-                            int cx, int cy, std::uint64_t* keys) {
+                            int cx, int cy, std::uint64_t* keys, const std::uint64_t* known = nullptr) {
   const int xa = cx > 0 ? cx - 1 : 0;
   const int xb = cx + 1 < g.cols ? cx + 1 : g.cols - 1;
-  std::uint64_t buf[kScanBuffer];
-  int count = 0;
-  // d above `limit` cannot enter (its key would not be below limitKey).
-  float limit = floatFromBits(static_cast<std::uint32_t>(limitKey >> 32));
-  const int rowOrder[3] = {cy, cy - 1, cy + 1};
-  // How far the walker is from the rows above and below: every agent there
-  // is at least that far in y (less a margin for rounding at cell edges).
-  const float cell = 1.0f / g.invCell;
-  const float inRow = p.y - (g.origin.y + static_cast<float>(cy) * cell);
-  const float margin = 1e-3f * cell;
-  float gapBelow = inRow - margin, gapAbove = cell - inRow - margin;
+  ScanState st;
+  st.k = k;
+  st.self = self;
+  st.limitKey = limitKey;
+  st.limit = floatFromBits(static_cast<std::uint32_t>(limitKey >> 32));
+  // How far the walker is from the rows below and above its own: every
+  // agent m rows away is at least (m - 1) rows and that far in y, less a
+  // margin for rounding at row edges (gridCoord's row is off by at most a
+  // few ulps of the row number, so the margin grows with the rows).
+  const float rowHeight = 1.0f / g.invRow;
+  const float inRow = p.y - (g.origin.y + static_cast<float>(cy) * rowHeight);
+  const float margin = rowHeight * (1e-3f + 5e-7f * static_cast<float>(g.rows));
+  float gapBelow = inRow - margin, gapAbove = rowHeight - inRow - margin;
   gapBelow = gapBelow > 0.0f ? gapBelow : 0.0f;
   gapAbove = gapAbove > 0.0f ? gapAbove : 0.0f;
-  auto visit = [&](int s) {
-    const float dx = g.sx[s] - p.x;
-    const float dy = g.sy[s] - p.y;
-    const float d = dx * dx + dy * dy;
-    // With a loose limit most candidates fail, and a plain branch is
-    // cheapest; with a tight one about half pass, and a branch would
-    // mispredict half the time.
-    if (!Tight && d > limit) return;
-    const std::int32_t idx = g.sortedIndex[s];
-    const std::uint64_t key = neighborKey(d, idx);
-    buf[count] = key;
-    count += (key < limitKey) & (idx != self);
-    if (count == kScanBuffer) {
-      count = keepNearest(buf, count, k);
-      limitKey = buf[k - 1];
-      limit = floatFromBits(static_cast<std::uint32_t>(limitKey >> 32));
-    }
+  auto rowRange = [&](int row, int& begin, int& end) {
+    begin = g.cellStart[row * g.cols + xa];
+    end = g.cellStart[row * g.cols + xb + 1];
   };
-  for (int r = 0; r < 3; ++r) {
-    const int row = rowOrder[r];
-    if (row < 0 || row >= g.rows) continue;
-    const float rowGap = r == 0 ? 0.0f : (r == 1 ? gapBelow : gapAbove);
-    const float dyMin2 = rowGap * rowGap;
-    if (dyMin2 > limit) continue;
-    const int begin = g.cellStart[row * g.cols + xa];
-    const int end = g.cellStart[row * g.cols + xb + 1];
-    const int lo = firstAtOrAfter(g.sx, begin, end, p.x);
-    for (int s = lo; s < end; ++s) {
-      const float dx = g.sx[s] - p.x;
-      if (dx * dx + dyMin2 > limit) break;
-      visit(s);
+  // The walker's row, then outward a row at a time each way, while a row
+  // can still hold an agent within the limit.
+  int begin, end;
+  rowRange(cy, begin, end);
+  scanRow<Tight>(g, p, begin, end, 0.0f, st);
+  for (int m = 1;; ++m) {
+    const float below = gapBelow + static_cast<float>(m - 1) * rowHeight;
+    const float above = gapAbove + static_cast<float>(m - 1) * rowHeight;
+    const bool doBelow = cy - m >= 0 && below * below <= st.limit;
+    if (doBelow) {
+      rowRange(cy - m, begin, end);
+      scanRow<Tight>(g, p, begin, end, below * below, st);
     }
-    for (int s = lo - 1; s >= begin; --s) {
-      const float dx = g.sx[s] - p.x;
-      if (dx * dx + dyMin2 > limit) break;
-      visit(s);
+    const bool doAbove = cy + m < g.rows && above * above <= st.limit;
+    if (doAbove) {
+      rowRange(cy + m, begin, end);
+      scanRow<Tight>(g, p, begin, end, above * above, st);
     }
+    if (!doBelow && !doAbove) break;
+  }
+  int count = st.count;
+  std::uint64_t* const buf = st.buf;
+#ifdef THRONG_VISITS
+  ++g_visits[2]; g_visits[3] += count; if (known != nullptr && count == k && st.limitKey == limitKey) ++g_visits[4];
+#endif
+  if (known != nullptr && count == k && st.limitKey == limitKey) {
+    for (int n = 0; n < k; ++n) keys[n] = known[n];
+    return keepNearest(keys, k, k);
   }
   return count <= kRankMax ? rankNearest(buf, count, k, keys) : [&] {
     count = keepNearest(buf, count, k);
@@ -194,7 +316,9 @@ THRONG_HD_HOT int scanNeighbors(const AgentGridView& g, Vec2 p, std::int32_t sel
 ///    neighbours of the step before. The farthest of them, at today's
 ///    positions, bounds the k-th distance when there are k of them; when
 ///    there are fewer (hintCount >= 0), the scan takes the full range at
-///    once. hintCount < 0 says nothing is known.
+///    once. hintCount < 0 says nothing is known. When no other agent is
+///    within that bound, the answer is the hint itself, sorted (cheapest
+///    when the hint comes nearly in order, as last step's neighbours do).
 ///  - Otherwise a bound guessed from the walker's own cell (1.5 times the
 ///    radius that holds k agents at that cell's density). If k are found
 ///    inside it, no agent outside it can displace them; if fewer, the scan
@@ -205,24 +329,33 @@ THRONG_HD int selectNeighbors(const AgentGridView& g, const AgentsView& a, Vec2 
   if (k <= 0 || g.cols == 0) return 0;
   if (k > kMaxNeighbors) k = kMaxNeighbors;
   const int cx = gridCoord(p.x, g.origin.x, g.invCell, g.cols);
-  const int cy = gridCoord(p.y, g.origin.y, g.invCell, g.rows);
+  const int cy = gridCoord(p.y, g.origin.y, g.invRow, g.rows);
   const std::uint64_t rangeKey = static_cast<std::uint64_t>(floatBits(rangeSq)) << 32;
   std::uint64_t startKey = rangeKey;
+  std::uint64_t hintKeys[kMaxNeighbors];
+  const std::uint64_t* known = nullptr;  // hintKeys, once they bound the scan
   if (hint != nullptr && hintCount >= k) {
     // The k-th smallest of k distinct keys is their largest; admitting keys
     // up to it (limit = it + 1) admits at least these k.
     std::uint64_t farthest = 0;
     int valid = 0;
+    const float* const px = a.px;
+    const float* const py = a.py;
+    const std::int32_t count = a.count;
     for (int n = 0; n < k; ++n) {
       const std::int32_t j = hint[n];
-      if (j < 0 || j >= a.count || j == self) break;
-      const float dx = a.px[j] - p.x;
-      const float dy = a.py[j] - p.y;
+      if (j < 0 || j >= count || j == self) break;
+      const float dx = px[j] - p.x;
+      const float dy = py[j] - p.y;
       const std::uint64_t key = neighborKey(dx * dx + dy * dy, j);
+      hintKeys[n] = key;
       farthest = key > farthest ? key : farthest;
       ++valid;
     }
-    if (valid == k && farthest < rangeKey) startKey = farthest + 1;
+    if (valid == k && farthest < rangeKey) {
+      startKey = farthest + 1;
+      known = hintKeys;
+    }
   }
   // A walker that had fewer than k neighbours a step ago most likely still
   // has: a guessed bound would only make it scan twice.
@@ -233,12 +366,12 @@ THRONG_HD int selectNeighbors(const AgentGridView& g, const AgentsView& a, Vec2 
     if (inCell > 1) {
       // pi r^2 (inCell / cellArea) = k  =>  r^2 = k cellArea / (pi inCell); times 1.5^2.
       const float guess =
-          2.25f * static_cast<float>(k) / (3.14159265f * static_cast<float>(inCell) * g.invCell * g.invCell);
+          2.25f * static_cast<float>(k) / (3.14159265f * static_cast<float>(inCell) * g.invCell * g.invRow);
       if (guess < rangeSq) startKey = static_cast<std::uint64_t>(floatBits(guess)) << 32;
     }
   }
   std::uint64_t keys[kMaxNeighbors];
-  int count = startKey < rangeKey ? scanNeighbors<true>(g, p, self, startKey, k, cx, cy, keys)
+  int count = startKey < rangeKey ? scanNeighbors<true>(g, p, self, startKey, k, cx, cy, keys, known)
                                    : scanNeighbors<false>(g, p, self, rangeKey, k, cx, cy, keys);
   if (count < k && startKey < rangeKey) count = scanNeighbors<false>(g, p, self, rangeKey, k, cx, cy, keys);
   for (int n = 0; n < count; ++n) {
