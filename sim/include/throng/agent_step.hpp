@@ -13,9 +13,6 @@
 #include "throng/vec2.hpp"
 
 namespace throng {
-#ifdef THRONG_VISITS
-inline long g_visits[8];
-#endif
 
 /// The old state, in agent-index order.
 struct AgentsView {
@@ -193,9 +190,6 @@ THRONG_HD_HOT void scanRow(const AgentGridView& g, Vec2 p, int begin, int end, f
   const float* const sy = g.sy;
   const std::int32_t* const sortedIndex = g.sortedIndex;
   auto visit = [&](int s) {
-#ifdef THRONG_VISITS
-    ++g_visits[0];
-#endif
     const float dx = sx[s] - p.x;
     const float dy = sy[s] - p.y;
     const float d = dx * dx + dy * dy;
@@ -213,9 +207,6 @@ THRONG_HD_HOT void scanRow(const AgentGridView& g, Vec2 p, int begin, int end, f
       st.limit = floatFromBits(static_cast<std::uint32_t>(st.limitKey >> 32));
     }
   };
-#ifdef THRONG_VISITS
-  ++g_visits[1];
-#endif
   const int lo = firstAtOrAfter(sx, begin, end, p.x);
   for (int s = lo; s < end; ++s) {
     const float dx = sx[s] - p.x;
@@ -293,9 +284,6 @@ THRONG_HD_HOT int scanNeighbors(const AgentGridView& g, Vec2 p, std::int32_t sel
   }
   int count = st.count;
   std::uint64_t* const buf = st.buf;
-#ifdef THRONG_VISITS
-  ++g_visits[2]; g_visits[3] += count; if (known != nullptr && count == k && st.limitKey == limitKey) ++g_visits[4];
-#endif
   if (known != nullptr && count == k && st.limitKey == limitKey) {
     for (int n = 0; n < k; ++n) keys[n] = known[n];
     return keepNearest(keys, k, k);
