@@ -332,7 +332,8 @@ THRONG_HD int selectNeighbors(const AgentGridView& g, const AgentsView& a, Vec2 
     const std::int32_t count = a.count;
     for (int n = 0; n < k; ++n) {
       const std::int32_t j = hint[n];
-      if (j < 0 || j >= count || j == self) break;
+      // One unsigned comparison rejects both j < 0 and j >= count.
+      if (static_cast<std::uint32_t>(j) >= static_cast<std::uint32_t>(count) || j == self) break;
       const float dx = px[j] - p.x;
       const float dy = py[j] - p.y;
       const std::uint64_t key = neighborKey(dx * dx + dy * dy, j);
