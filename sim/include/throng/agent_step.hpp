@@ -172,19 +172,19 @@ THRONG_HD int firstAtOrAfter(const float* sx, int begin, int end, float x) {
   return first;
 }
 
-/// A neighbour scan's running state: the candidate buffer and the limit.
-struct ScanState {
-  std::uint64_t buf[kScanBuffer];
-  int count = 0, k = 0;
-  std::int32_t self = -1;
-  std::uint64_t limitKey = 0;
-  float limit = 0;  ///< d above it cannot enter (its key would not be below limitKey)
-};
-
-/// Visits slots [begin, end) of one row (sorted by x) outward from the
-/// walker's x, each way until dx^2 + dyMin2 exceeds the limit.
+/// Visits columns [xa, xb] of one row (their slots are one range sorted by
+/// x) outward from the walker's x, each way until dx^2 + dyMin2 exceeds
+/// the limit. The walker is in column cx, and columns follow x, so the
+/// first slot at or after its x lies within column cx's slots (or just
+/// past them): the binary search needs only those. The scan's running
+/// state (buffer, count, limit) is passed as separate scalars so that,
+/// inlined, they stay in registers.
 template <bool Tight>
-THRONG_HD_HOT void scanRow(const AgentGridView& g, Vec2 p, int begin, int end, float dyMin2, ScanState& st) {
+THRONG_HD_HOT void scanRow(const AgentGridView& g, Vec2 p, int row, int xa, int cx, int xb, float dyMin2,
+                           std::int32_t self, int k, std::uint64_t* buf, int& count, std::uint64_t& limitKey,
+                           float& limit) {
+  const std::int32_t* const rowStart = g.cellStart + row * g.cols;
+  const int begin = rowStart[xa], end = rowStart[xb + 1];
   // Locals, so the compiler need not reload them after each store to buf.
   const float* const sx = g.sx;
   const float* const sy = g.sy;
@@ -196,26 +196,26 @@ THRONG_HD_HOT void scanRow(const AgentGridView& g, Vec2 p, int begin, int end, f
     // With a loose limit most candidates fail, and a plain branch is
     // cheapest; with a tight one about half pass, and a branch would
     // mispredict half the time.
-    if (!Tight && d > st.limit) return;
+    if (!Tight && d > limit) return;
     const std::int32_t idx = sortedIndex[s];
     const std::uint64_t key = neighborKey(d, idx);
-    st.buf[st.count] = key;
-    st.count += (key < st.limitKey) & (idx != st.self);
-    if (st.count == kScanBuffer) {
-      st.count = keepNearest(st.buf, st.count, st.k);
-      st.limitKey = st.buf[st.k - 1];
-      st.limit = floatFromBits(static_cast<std::uint32_t>(st.limitKey >> 32));
+    buf[count] = key;
+    count += (key < limitKey) & (idx != self);
+    if (count == kScanBuffer) {
+      count = keepNearest(buf, count, k);
+      limitKey = buf[k - 1];
+      limit = floatFromBits(static_cast<std::uint32_t>(limitKey >> 32));
     }
   };
-  const int lo = firstAtOrAfter(sx, begin, end, p.x);
+  const int lo = firstAtOrAfter(sx, rowStart[cx], rowStart[cx + 1], p.x);
   for (int s = lo; s < end; ++s) {
     const float dx = sx[s] - p.x;
-    if (dx * dx + dyMin2 > st.limit) break;
+    if (dx * dx + dyMin2 > limit) break;
     visit(s);
   }
   for (int s = lo - 1; s >= begin; --s) {
     const float dx = sx[s] - p.x;
-    if (dx * dx + dyMin2 > st.limit) break;
+    if (dx * dx + dyMin2 > limit) break;
     visit(s);
   }
 }
@@ -243,11 +243,11 @@ THRONG_HD_HOT int scanNeighbors(const AgentGridView& g, Vec2 p, std::int32_t sel
                             int cx, int cy, std::uint64_t* keys, const std::uint64_t* known = nullptr) {
   const int xa = cx > 0 ? cx - 1 : 0;
   const int xb = cx + 1 < g.cols ? cx + 1 : g.cols - 1;
-  ScanState st;
-  st.k = k;
-  st.self = self;
-  st.limitKey = limitKey;
-  st.limit = floatFromBits(static_cast<std::uint32_t>(limitKey >> 32));
+  const std::uint64_t startKey = limitKey;
+  std::uint64_t buf[kScanBuffer];
+  int count = 0;
+  // d above `limit` cannot enter (its key would not be below limitKey).
+  float limit = floatFromBits(static_cast<std::uint32_t>(limitKey >> 32));
   // How far the walker is from the rows below and above its own: every
   // agent m rows away is at least (m - 1) rows and that far in y, less a
   // margin for rounding at row edges (gridCoord's row is off by at most a
@@ -258,33 +258,19 @@ THRONG_HD_HOT int scanNeighbors(const AgentGridView& g, Vec2 p, std::int32_t sel
   float gapBelow = inRow - margin, gapAbove = rowHeight - inRow - margin;
   gapBelow = gapBelow > 0.0f ? gapBelow : 0.0f;
   gapAbove = gapAbove > 0.0f ? gapAbove : 0.0f;
-  auto rowRange = [&](int row, int& begin, int& end) {
-    begin = g.cellStart[row * g.cols + xa];
-    end = g.cellStart[row * g.cols + xb + 1];
-  };
   // The walker's row, then outward a row at a time each way, while a row
   // can still hold an agent within the limit.
-  int begin, end;
-  rowRange(cy, begin, end);
-  scanRow<Tight>(g, p, begin, end, 0.0f, st);
+  scanRow<Tight>(g, p, cy, xa, cx, xb, 0.0f, self, k, buf, count, limitKey, limit);
   for (int m = 1;; ++m) {
     const float below = gapBelow + static_cast<float>(m - 1) * rowHeight;
     const float above = gapAbove + static_cast<float>(m - 1) * rowHeight;
-    const bool doBelow = cy - m >= 0 && below * below <= st.limit;
-    if (doBelow) {
-      rowRange(cy - m, begin, end);
-      scanRow<Tight>(g, p, begin, end, below * below, st);
-    }
-    const bool doAbove = cy + m < g.rows && above * above <= st.limit;
-    if (doAbove) {
-      rowRange(cy + m, begin, end);
-      scanRow<Tight>(g, p, begin, end, above * above, st);
-    }
+    const bool doBelow = cy - m >= 0 && below * below <= limit;
+    if (doBelow) scanRow<Tight>(g, p, cy - m, xa, cx, xb, below * below, self, k, buf, count, limitKey, limit);
+    const bool doAbove = cy + m < g.rows && above * above <= limit;
+    if (doAbove) scanRow<Tight>(g, p, cy + m, xa, cx, xb, above * above, self, k, buf, count, limitKey, limit);
     if (!doBelow && !doAbove) break;
   }
-  int count = st.count;
-  std::uint64_t* const buf = st.buf;
-  if (known != nullptr && count == k && st.limitKey == limitKey) {
+  if (known != nullptr && count == k && limitKey == startKey) {
     for (int n = 0; n < k; ++n) keys[n] = known[n];
     return keepNearest(keys, k, k);
   }
