@@ -197,6 +197,18 @@ TEST_CASE("selectNeighbors gives the same answer whatever hint it starts from") 
         REQUIRE(c2 == c);
         for (int m = 0; m < c; ++m) CHECK(got[m] == want[m]);
       }
+      // Asked about a point away from the walker (it is not at its own x
+      // there), the scan still leaves the walker out.
+      const Vec2 q{p.x + 0.013f, p.y - 0.007f};
+      std::vector<std::pair<float, int>> allQ;
+      for (int j = 0; j < n; ++j) {
+        const float dx = w.px[j] - q.x, dy = w.py[j] - q.y, d = dx * dx + dy * dy;
+        if (j != i && d < rangeSq) allQ.push_back({d, j});
+      }
+      std::sort(allQ.begin(), allQ.end());
+      const int cq = selectNeighbors(g, a, q, i, rangeSq, k, got, gotD, want, c);
+      REQUIRE(cq == std::min<int>(k, static_cast<int>(allQ.size())));
+      for (int m = 0; m < cq; ++m) CHECK(got[m] == allQ[m].second);
     }
   }
 }

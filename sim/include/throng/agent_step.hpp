@@ -172,51 +172,65 @@ THRONG_HD int firstAtOrAfter(const float* sx, int begin, int end, float x) {
   return first;
 }
 
+/// The first slot of `row` at or after x, for a walker in column cx. Columns
+/// follow x, so it lies within column cx's slots (or just past them): the
+/// binary search needs only those.
+THRONG_HD int rowSplit(const AgentGridView& g, int row, int cx, float x) {
+  const std::int32_t* const rowStart = g.cellStart + row * g.cols;
+  return firstAtOrAfter(g.sx, rowStart[cx], rowStart[cx + 1], x);
+}
+
+/// One candidate of a scan: slot s into the buffer when its key is below
+/// the limit, trimming a full buffer to the k nearest. `Tight` says the
+/// limit is close to the k-th distance; `CheckSelf` that s may be the walker.
+template <bool Tight, bool CheckSelf>
+THRONG_HD_HOT void visitSlot(const float* sx, const float* sy, const std::int32_t* sortedIndex, int s, Vec2 p,
+                             std::int32_t self, int k, std::uint64_t* buf, int& count, std::uint64_t& limitKey,
+                             float& limit) {
+  const float dx = sx[s] - p.x;
+  const float dy = sy[s] - p.y;
+  const float d = dx * dx + dy * dy;
+  // With a loose limit most candidates fail, and a plain branch is
+  // cheapest; with a tight one about half pass, and a branch would
+  // mispredict half the time.
+  if (!Tight && d > limit) return;
+  const std::int32_t idx = sortedIndex[s];
+  const std::uint64_t key = neighborKey(d, idx);
+  buf[count] = key;
+  count += CheckSelf ? (key < limitKey) & (idx != self) : (key < limitKey);
+  if (count == kScanBuffer) {
+    count = keepNearest(buf, count, k);
+    limitKey = buf[k - 1];
+    limit = floatFromBits(static_cast<std::uint32_t>(limitKey >> 32));
+  }
+}
+
 /// Visits columns [xa, xb] of one row (their slots are one range sorted by
-/// x) outward from the walker's x, each way until dx^2 + dyMin2 exceeds
-/// the limit. The walker is in column cx, and columns follow x, so the
-/// first slot at or after its x lies within column cx's slots (or just
-/// past them): the binary search needs only those. The scan's running
-/// state (buffer, count, limit) is passed as separate scalars so that,
-/// inlined, they stay in registers.
-template <bool Tight>
-THRONG_HD_HOT void scanRow(const AgentGridView& g, Vec2 p, int row, int xa, int cx, int xb, float dyMin2,
-                           std::int32_t self, int k, std::uint64_t* buf, int& count, std::uint64_t& limitKey,
-                           float& limit) {
+/// x) outward from the walker's x: rightward from slot `right`, leftward
+/// from slot `left`, each way until dx^2 + dyMin2 exceeds the limit.
+/// `CheckSelf` says the walker's own slot may be among them (else the
+/// caller has left it out of both walks). The scan's running state
+/// (buffer, count, limit) is passed as separate scalars so that, inlined,
+/// they stay in registers.
+template <bool Tight, bool CheckSelf>
+THRONG_HD_HOT void scanRow(const AgentGridView& g, Vec2 p, int row, int xa, int xb, int right, int left,
+                           float dyMin2, std::int32_t self, int k, std::uint64_t* buf, int& count,
+                           std::uint64_t& limitKey, float& limit) {
   const std::int32_t* const rowStart = g.cellStart + row * g.cols;
   const int begin = rowStart[xa], end = rowStart[xb + 1];
   // Locals, so the compiler need not reload them after each store to buf.
   const float* const sx = g.sx;
   const float* const sy = g.sy;
   const std::int32_t* const sortedIndex = g.sortedIndex;
-  auto visit = [&](int s) {
-    const float dx = sx[s] - p.x;
-    const float dy = sy[s] - p.y;
-    const float d = dx * dx + dy * dy;
-    // With a loose limit most candidates fail, and a plain branch is
-    // cheapest; with a tight one about half pass, and a branch would
-    // mispredict half the time.
-    if (!Tight && d > limit) return;
-    const std::int32_t idx = sortedIndex[s];
-    const std::uint64_t key = neighborKey(d, idx);
-    buf[count] = key;
-    count += (key < limitKey) & (idx != self);
-    if (count == kScanBuffer) {
-      count = keepNearest(buf, count, k);
-      limitKey = buf[k - 1];
-      limit = floatFromBits(static_cast<std::uint32_t>(limitKey >> 32));
-    }
-  };
-  const int lo = firstAtOrAfter(sx, rowStart[cx], rowStart[cx + 1], p.x);
-  for (int s = lo; s < end; ++s) {
+  for (int s = right; s < end; ++s) {
     const float dx = sx[s] - p.x;
     if (dx * dx + dyMin2 > limit) break;
-    visit(s);
+    visitSlot<Tight, CheckSelf>(sx, sy, sortedIndex, s, p, self, k, buf, count, limitKey, limit);
   }
-  for (int s = lo - 1; s >= begin; --s) {
+  for (int s = left; s >= begin; --s) {
     const float dx = sx[s] - p.x;
     if (dx * dx + dyMin2 > limit) break;
-    visit(s);
+    visitSlot<Tight, CheckSelf>(sx, sy, sortedIndex, s, p, self, k, buf, count, limitKey, limit);
   }
 }
 
@@ -238,9 +252,15 @@ THRONG_HD_HOT void scanRow(const AgentGridView& g, Vec2 p, int row, int xa, int 
 /// exactly k and never trims, those are the whole answer, and sorting the
 /// known keys (a step's neighbours of the step before: nearly in order) is
 /// cheaper than ranking the buffer.
-template <bool Tight>
-THRONG_HD_HOT int scanNeighbors(const AgentGridView& g, Vec2 p, std::int32_t self, std::uint64_t limitKey, int k,
-                            int cx, int cy, std::uint64_t* keys, const std::uint64_t* known = nullptr) {
+///
+/// `selfSlot`: the walker's own slot, in its row at its x; the walks of its
+/// row start either side of it, so no visit needs to test for the walker.
+/// With `CheckSelf` (the walker is not at p in the grid) it is -1, and
+/// every visit tests.
+template <bool Tight, bool CheckSelf>
+THRONG_HD_HOT int scanNeighbors(const AgentGridView& g, Vec2 p, std::int32_t self, std::int32_t selfSlot,
+                                std::uint64_t limitKey, int k, int cx, int cy, std::uint64_t* keys,
+                                const std::uint64_t* known = nullptr) {
   const int xa = cx > 0 ? cx - 1 : 0;
   const int xb = cx + 1 < g.cols ? cx + 1 : g.cols - 1;
   const std::uint64_t startKey = limitKey;
@@ -260,14 +280,26 @@ THRONG_HD_HOT int scanNeighbors(const AgentGridView& g, Vec2 p, std::int32_t sel
   gapAbove = gapAbove > 0.0f ? gapAbove : 0.0f;
   // The walker's row, then outward a row at a time each way, while a row
   // can still hold an agent within the limit.
-  scanRow<Tight>(g, p, cy, xa, cx, xb, 0.0f, self, k, buf, count, limitKey, limit);
+  {
+    const int split = CheckSelf ? rowSplit(g, cy, cx, p.x) : selfSlot;
+    scanRow<Tight, CheckSelf>(g, p, cy, xa, xb, CheckSelf ? split : split + 1, split - 1, 0.0f, self, k, buf,
+                              count, limitKey, limit);
+  }
   for (int m = 1;; ++m) {
     const float below = gapBelow + static_cast<float>(m - 1) * rowHeight;
     const float above = gapAbove + static_cast<float>(m - 1) * rowHeight;
     const bool doBelow = cy - m >= 0 && below * below <= limit;
-    if (doBelow) scanRow<Tight>(g, p, cy - m, xa, cx, xb, below * below, self, k, buf, count, limitKey, limit);
+    if (doBelow) {
+      const int split = rowSplit(g, cy - m, cx, p.x);
+      scanRow<Tight, CheckSelf>(g, p, cy - m, xa, xb, split, split - 1, below * below, self, k, buf, count,
+                                limitKey, limit);
+    }
     const bool doAbove = cy + m < g.rows && above * above <= limit;
-    if (doAbove) scanRow<Tight>(g, p, cy + m, xa, cx, xb, above * above, self, k, buf, count, limitKey, limit);
+    if (doAbove) {
+      const int split = rowSplit(g, cy + m, cx, p.x);
+      scanRow<Tight, CheckSelf>(g, p, cy + m, xa, xb, split, split - 1, above * above, self, k, buf, count,
+                                limitKey, limit);
+    }
     if (!doBelow && !doAbove) break;
   }
   if (known != nullptr && count == k && limitKey == startKey) {
@@ -345,10 +377,28 @@ THRONG_HD int selectNeighbors(const AgentGridView& g, const AgentsView& a, Vec2 
       if (guess < rangeSq) startKey = static_cast<std::uint64_t>(floatBits(guess)) << 32;
     }
   }
+  // The walker's own slot: in its row, among the slots at its x (sorted by
+  // index there). A walker not found there (a caller asking about a point
+  // away from it) takes the full scan that tests every visit.
+  std::int32_t selfSlot = -1;
+  {
+    const int own = cy * g.cols + cx;
+    for (int s = rowSplit(g, cy, cx, p.x); s < g.cellStart[own + 1] && g.sx[s] == p.x; ++s)
+      if (g.sortedIndex[s] == self) {
+        selfSlot = s;
+        break;
+      }
+  }
   std::uint64_t keys[kMaxNeighbors];
-  int count = startKey < rangeKey ? scanNeighbors<true>(g, p, self, startKey, k, cx, cy, keys, known)
-                                   : scanNeighbors<false>(g, p, self, rangeKey, k, cx, cy, keys);
-  if (count < k && startKey < rangeKey) count = scanNeighbors<false>(g, p, self, rangeKey, k, cx, cy, keys);
+  int count;
+  if (selfSlot < 0) {
+    count = scanNeighbors<false, true>(g, p, self, -1, rangeKey, k, cx, cy, keys);
+  } else {
+    count = startKey < rangeKey ? scanNeighbors<true, false>(g, p, self, selfSlot, startKey, k, cx, cy, keys, known)
+                                : scanNeighbors<false, false>(g, p, self, selfSlot, rangeKey, k, cx, cy, keys);
+    if (count < k && startKey < rangeKey)
+      count = scanNeighbors<false, false>(g, p, self, selfSlot, rangeKey, k, cx, cy, keys);
+  }
   for (int n = 0; n < count; ++n) {
     outIndex[n] = static_cast<std::int32_t>(static_cast<std::uint32_t>(keys[n]));
     outDistSq[n] = floatFromBits(static_cast<std::uint32_t>(keys[n] >> 32));
