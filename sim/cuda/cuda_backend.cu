@@ -152,7 +152,7 @@ __global__ void __launch_bounds__(kSolveBlock)
   const std::int32_t i = sortedIndex[slot];
   SolveScratch ss;
   Vec2 out;
-  const bool ok = solveAgent(av, g, ov, sp, i, Vec2{wishX[i], wishY[i]}, out, ss);
+  const bool ok = solveAgent(av, g, ov, sp, i, Vec2{wishX[i], wishY[i]}, out, ss, nullptr, 0, slot);
   nvx[i] = out.x;
   nvy[i] = out.y;
   njammed[i] = ok ? 0 : 1;

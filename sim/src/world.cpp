@@ -265,8 +265,9 @@ void World::stepCpu(const Settings& s, float dt, const std::function<Vec2(const 
       const std::int32_t i = sc.sortedIndex[slot];
       Vec2 out;
       std::int32_t* hint = sc.hint.data() + static_cast<std::size_t>(i) * stride;
-      const bool ok = solveAgent(av, gv, ov, sp, i, Vec2{sc.wishX[i], sc.wishY[i]}, out, ss, hint,
-                                 sc.hintCount[i] == kNoHint ? -1 : sc.hintCount[i]);
+      const int hintCount = sc.hintCount[i] == kNoHint ? -1 : sc.hintCount[i];
+      const bool ok = solveAgent(av, gv, ov, sp, i, Vec2{sc.wishX[i], sc.wishY[i]}, out, ss, hint, hintCount,
+                                 static_cast<std::int32_t>(slot));
       std::copy(ss.neighbors, ss.neighbors + ss.neighborCount, hint);
       sc.hintCount[i] = static_cast<std::uint8_t>(ss.neighborCount);
       sc.nvx[i] = out.x;

@@ -143,7 +143,7 @@ void mirrorStep(World& w, const Settings& s, float dt) {
   for (std::int32_t slot = n - 1; slot >= 0; --slot) {
     const std::int32_t i = g.sortedIndex[slot];
     Vec2 out;
-    const bool ok = solveAgent(av, gv, ov, sp, i, Vec2{wishX[i], wishY[i]}, out, *ss);
+    const bool ok = solveAgent(av, gv, ov, sp, i, Vec2{wishX[i], wishY[i]}, out, *ss, nullptr, 0, slot);
     nvx[i] = out.x; nvy[i] = out.y; njammed[i] = ok ? 0 : 1;
   }
   MutableState m;

@@ -197,6 +197,14 @@ TEST_CASE("selectNeighbors gives the same answer whatever hint it starts from") 
         REQUIRE(c2 == c);
         for (int m = 0; m < c; ++m) CHECK(got[m] == want[m]);
       }
+      // The walker's grid slot, given right, wrong or out of range.
+      const auto& order = w.scratch.sortedIndex;
+      const int slot = static_cast<int>(std::find(order.begin(), order.end(), i) - order.begin());
+      for (int given : {slot, slot + 1, slot - 1, n + 5, -7}) {
+        const int c3 = selectNeighbors(g, a, p, i, rangeSq, k, got, gotD, want, c, given);
+        REQUIRE(c3 == c);
+        for (int m = 0; m < c; ++m) CHECK(got[m] == want[m]);
+      }
       // Asked about a point away from the walker (it is not at its own x
       // there), the scan still leaves the walker out.
       const Vec2 q{p.x + 0.013f, p.y - 0.007f};

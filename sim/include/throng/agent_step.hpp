@@ -329,9 +329,11 @@ THRONG_HD_HOT int scanNeighbors(const AgentGridView& g, Vec2 p, std::int32_t sel
 ///    radius that holds k agents at that cell's density). If k are found
 ///    inside it, no agent outside it can displace them; if fewer, the scan
 ///    is repeated with the full range.
+/// `selfSlot` (optional): the walker's slot in the grid, which the caller
+/// looping over slots knows; checked, and looked for when wrong or -1.
 THRONG_HD int selectNeighbors(const AgentGridView& g, const AgentsView& a, Vec2 p, std::int32_t self, float rangeSq,
                               int k, std::int32_t* outIndex, float* outDistSq, const std::int32_t* hint = nullptr,
-                              int hintCount = 0) {
+                              int hintCount = 0, std::int32_t selfSlot = -1) {
   if (k <= 0 || g.cols == 0) return 0;
   if (k > kMaxNeighbors) k = kMaxNeighbors;
   const int cx = gridCoord(p.x, g.origin.x, g.invCell, g.cols);
@@ -377,17 +379,22 @@ THRONG_HD int selectNeighbors(const AgentGridView& g, const AgentsView& a, Vec2 
       if (guess < rangeSq) startKey = static_cast<std::uint64_t>(floatBits(guess)) << 32;
     }
   }
-  // The walker's own slot: in its row, among the slots at its x (sorted by
-  // index there). A walker not found there (a caller asking about a point
-  // away from it) takes the full scan that tests every visit.
-  std::int32_t selfSlot = -1;
+  // The walker's own slot: in its cell, among the slots at its x (sorted by
+  // index there). The caller's `selfSlot` is taken when it is that slot,
+  // else it is looked for. A walker not found there (a caller asking about
+  // a point away from it) takes the full scan that tests every visit.
   {
     const int own = cy * g.cols + cx;
-    for (int s = rowSplit(g, cy, cx, p.x); s < g.cellStart[own + 1] && g.sx[s] == p.x; ++s)
-      if (g.sortedIndex[s] == self) {
-        selfSlot = s;
-        break;
-      }
+    const bool given = selfSlot >= g.cellStart[own] && selfSlot < g.cellStart[own + 1] &&
+                       g.sortedIndex[selfSlot] == self && g.sx[selfSlot] == p.x;
+    if (!given) {
+      selfSlot = -1;
+      for (int s = rowSplit(g, cy, cx, p.x); s < g.cellStart[own + 1] && g.sx[s] == p.x; ++s)
+        if (g.sortedIndex[s] == self) {
+          selfSlot = s;
+          break;
+        }
+    }
   }
   std::uint64_t keys[kMaxNeighbors];
   int count;
@@ -424,10 +431,13 @@ struct SolveScratch {
 };
 
 /// ORCA for agent i: returns false when the walker is jammed. `preferred`
-/// is its wish for this step; the new velocity goes to `out`.
+/// is its wish for this step; the new velocity goes to `out`. `hint`,
+/// `hintCount` and `slot` (i's grid slot) only speed up the neighbour
+/// search (see selectNeighbors).
 THRONG_HD bool solveAgent(const AgentsView& a, const AgentGridView& g, const ObstacleView& ov,
                           const SolveParams& sp, std::int32_t i, Vec2 preferred, Vec2& out,
-                          SolveScratch& s, const std::int32_t* hint = nullptr, int hintCount = 0) {
+                          SolveScratch& s, const std::int32_t* hint = nullptr, int hintCount = 0,
+                          std::int32_t slot = -1) {
   const Vec2 p{a.px[i], a.py[i]};
   const Vec2 v{a.vx[i], a.vy[i]};
   const float r = a.radius[i];
@@ -439,7 +449,7 @@ THRONG_HD bool solveAgent(const AgentsView& a, const AgentGridView& g, const Obs
       obstacleLines(ov, s.edges, s.edgeCount, p, v, r, sp.invObstacleTimeHorizon, s.lines);
 
   s.neighborCount = selectNeighbors(g, a, p, i, sp.perceptionRadiusSq, sp.maxNeighbors, s.neighbors,
-                                    s.neighborDistSq, hint, hintCount);
+                                    s.neighborDistSq, hint, hintCount, slot);
   int n = s.obstacleLineCount;
   for (int k = 0; k < s.neighborCount; ++k) {
     const std::int32_t j = s.neighbors[k];
