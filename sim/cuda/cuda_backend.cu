@@ -61,8 +61,6 @@
 namespace throng {
 namespace {
 
-using cudastep::GridParams;
-
 constexpr int kBlock = 256;
 constexpr int kSolveBlock = 128;
 
@@ -70,7 +68,7 @@ constexpr int kSolveBlock = 128;
 struct DeviceScalars {
   std::uint32_t boundKeys[4];  ///< ordered keys of minX, minY, maxX, maxY
   unsigned long long jammed, arrived;
-  GridParams grid;
+  GridShape grid;  ///< gridShapeFromBounds, as World::buildGrid takes it
 };
 
 /// The two counts copied back each step.
@@ -148,7 +146,7 @@ __global__ void __launch_bounds__(kSolveBlock)
                       std::uint8_t* njammed) {
   const std::int32_t slot = blockIdx.x * blockDim.x + threadIdx.x;
   if (slot >= n) return;
-  const AgentGridView g = cudastep::gridViewOf(sc->grid, cellStart, sortedIndex, sx, sy);
+  const AgentGridView g = gridViewOf(sc->grid, cellStart, sortedIndex, sx, sy);
   const std::int32_t i = sortedIndex[slot];
   SolveScratch ss;
   Vec2 out;

@@ -39,31 +39,12 @@
 
 namespace throng::cudastep {
 
-/// The agent grid's shape: the CPU's, from the same function.
-using GridParams = GridShape;
-
 // The views the kernels assemble from device pointers. A new field in one
 // of them must be filled here (and in the kernels' setup) too: these
 // asserts fail so that it cannot be missed.
-static_assert(sizeof(AgentGridView) == 56, "AgentGridView changed: update gridViewOf");
+static_assert(sizeof(AgentGridView) == 56, "AgentGridView changed: update gridViewOf (agent_step.hpp)");
 static_assert(sizeof(AgentsView) == 64, "AgentsView changed: update the CUDA backend's AgentsView setup");
 static_assert(sizeof(ObstacleView) == 48, "ObstacleView changed: update the CUDA backend's ObstacleView setup");
-
-/// The solve's grid view over the device (or mirrored) arrays.
-THRONG_HD AgentGridView gridViewOf(const GridParams& p, const std::int32_t* cellStart, const std::int32_t* sortedIndex,
-                                   const float* sx, const float* sy) {
-  AgentGridView g;
-  g.origin = p.origin;
-  g.invCell = p.invCell;
-  g.invRow = p.invRow;
-  g.cols = p.cols;
-  g.rows = p.rows;
-  g.cellStart = cellStart;
-  g.sortedIndex = sortedIndex;
-  g.sx = sx;
-  g.sy = sy;
-  return g;
-}
 
 /// An unsigned key with the order of the float (for atomicMin/atomicMax).
 THRONG_HD std::uint32_t orderedKey(std::uint32_t floatBits) {

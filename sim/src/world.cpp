@@ -62,17 +62,7 @@ Agent World::agentAt(std::size_t i) const {
 }
 
 AgentGridView StepScratch::gridView() const {
-  AgentGridView g;
-  g.origin = origin;
-  g.invCell = invCell;
-  g.invRow = invRow;
-  g.cols = cols;
-  g.rows = rows;
-  g.cellStart = cellStart.data();
-  g.sortedIndex = sortedIndex.data();
-  g.sx = sx.data();
-  g.sy = sy.data();
-  return g;
+  return gridViewOf(grid, cellStart.data(), sortedIndex.data(), sx.data(), sy.data());
 }
 
 void World::buildGrid(const Settings& s) {
@@ -84,14 +74,9 @@ void World::buildGrid(const Settings& s) {
     minX = std::min(minX, px[i]); maxX = std::max(maxX, px[i]);
     minY = std::min(minY, py[i]); maxY = std::max(maxY, py[i]);
   }
-  if (n == 0) minX = minY = maxX = maxY = 0;
-  const GridShape shape =
+  sc.grid =
       gridShapeFromBounds(minX, minY, maxX, maxY, s.perceptionRadius, static_cast<std::int64_t>(n), s.maxNeighbors);
-  sc.origin = shape.origin;
-  sc.invCell = shape.invCell;
-  sc.invRow = shape.invRow;
-  sc.cols = shape.cols;
-  sc.rows = shape.rows;
+  const GridShape& shape = sc.grid;
   const std::size_t cells = static_cast<std::size_t>(shape.cells);
   sc.cellOf.resize(n);
   sc.cellStart.assign(cells + 1, 0);

@@ -48,7 +48,7 @@ float floatOf(std::uint32_t u) {
 
 /// The device grid, built on the host the device's way.
 struct MirrorGrid {
-  GridParams params;
+  GridShape params;
   std::vector<std::int32_t> cellStart, sortedIndex;
   std::vector<float> sx, sy;
 };
@@ -238,12 +238,12 @@ TEST_CASE("the device grid build gives World::buildGrid's arrays") {
     w.buildGrid(s);
     const MirrorGrid g = mirrorGrid(w, s);
     const StepScratch& sc = w.scratch;
-    CHECK(g.params.origin.x == sc.origin.x);
-    CHECK(g.params.origin.y == sc.origin.y);
-    CHECK(bitsOf(g.params.invCell) == bitsOf(sc.invCell));
-    CHECK(bitsOf(g.params.invRow) == bitsOf(sc.invRow));
-    CHECK(g.params.cols == sc.cols);
-    CHECK(g.params.rows == sc.rows);
+    CHECK(g.params.origin.x == sc.grid.origin.x);
+    CHECK(g.params.origin.y == sc.grid.origin.y);
+    CHECK(bitsOf(g.params.invCell) == bitsOf(sc.grid.invCell));
+    CHECK(bitsOf(g.params.invRow) == bitsOf(sc.grid.invRow));
+    CHECK(g.params.cols == sc.grid.cols);
+    CHECK(g.params.rows == sc.grid.rows);
     CHECK(g.cellStart == sc.cellStart);
     CHECK(g.sortedIndex == sc.sortedIndex);
     CHECK(g.sx == sc.sx);

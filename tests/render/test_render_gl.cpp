@@ -203,10 +203,7 @@ TEST_CASE("the app draws the ring with its teaching view") {
     if (k % 4 == 0) viz.drawCanvas(640, 480);
   }
   viz.drawCanvas(640, 480);
-  Image plain;
-  plain.w = 640;
-  plain.h = 480;
-  viz.renderer().readCanvas(plain.px);
+  const Image plain = read(viz.renderer());
   save(plain, "app_ring_trails.png");
   // Walkers the sim says are jammed are ringed in orange in the picture.
   const std::size_t jammed = viz.host().crowd().lastStats().jammed;
@@ -221,10 +218,7 @@ TEST_CASE("the app draws the ring with its teaching view") {
   const FrameView f = viz.host().crowd().frame();
   viz.camera().center = {f.px[0], f.py[0]};
   viz.drawCanvas(640, 480);
-  Image teach;
-  teach.w = 640;
-  teach.h = 480;
-  viz.renderer().readCanvas(teach.px);
+  const Image teach = read(viz.renderer());
   save(teach, "app_ring_teaching.png");
   CHECK(viz.screenshot(test::outPath("app_screenshot.png")));
   // The selected walker sits mid-canvas with a dark selection ring around it.
@@ -263,10 +257,7 @@ TEST_CASE("the teaching view of the head-on pair, as in the figure") {
   viz.select(0);
   REQUIRE(viz.selectedIndex() == 0);
   viz.drawCanvas(640, 480);
-  Image im;
-  im.w = 640;
-  im.h = 480;
-  viz.renderer().readCanvas(im.px);
+  const Image im = read(viz.renderer());
   save(im, "app_headon_teaching.png");
   // Both walkers and the overlay are in view: the picture is not just background.
   int nonBg = 0;
@@ -316,11 +307,7 @@ Image ringOn(BackendKind kind, bool* interop, std::string* status) {
   }
   viz.drawCanvas(480, 360);
   *interop = viz.lastDrawUsedInterop();
-  Image im;
-  im.w = 480;
-  im.h = 360;
-  viz.renderer().readCanvas(im.px);
-  return im;
+  return read(viz.renderer());
 }
 }  // namespace
 

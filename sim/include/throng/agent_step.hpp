@@ -24,11 +24,12 @@ struct AgentsView {
 
 /// A uniform grid over the agents, built each step. Its columns are at
 /// least the perception radius wide, so the three columns around a walker
-/// hold every agent it can perceive; its rows are `rowsPerCell` times
-/// finer, so a scan that already knows a small bound (the usual case in a
-/// crowd) reads only the rows it needs. Cells are row-major, and within a
-/// cell agents are sorted by x (ties by index), so the cells of a row are
-/// one contiguous range sorted by x.
+/// hold every agent it can perceive; its rows may be finer (up to
+/// kMaxRowsPerCell per column width, see gridShapeFromBounds), so a scan
+/// that already knows a small bound (the usual case in a crowd) reads only
+/// the rows it needs. Cells are row-major, and within a cell agents are
+/// sorted by x (ties by index), so the cells of a row are one contiguous
+/// range sorted by x.
 struct AgentGridView {
   Vec2 origin;
   float invCell = 1;  ///< 1 / column width
@@ -101,6 +102,23 @@ THRONG_HD std::int32_t gridCellOf(const GridShape& g, float x, float y) {
   const int cx = gridCoord(x, g.origin.x, g.invCell, g.cols);
   const int cy = gridCoord(y, g.origin.y, g.invRow, g.rows);
   return cy * g.cols + cx;
+}
+
+/// The scan's view of a grid of that shape over its arrays (the CPU's
+/// scratch, or the device's).
+THRONG_HD AgentGridView gridViewOf(const GridShape& shape, const std::int32_t* cellStart,
+                                   const std::int32_t* sortedIndex, const float* sx, const float* sy) {
+  AgentGridView g;
+  g.origin = shape.origin;
+  g.invCell = shape.invCell;
+  g.invRow = shape.invRow;
+  g.cols = shape.cols;
+  g.rows = shape.rows;
+  g.cellStart = cellStart;
+  g.sortedIndex = sortedIndex;
+  g.sx = sx;
+  g.sy = sy;
+  return g;
 }
 
 /// The bits of a float; for d >= 0 they order as the floats do.
@@ -239,8 +257,8 @@ THRONG_HD_HOT void scanRow(const AgentGridView& g, Vec2 p, int row, int xa, int 
 ///
 /// It visits the walker's own row, then the rows below and above, outward
 /// until a row's nearest edge is beyond the k-th distance so far; within
-/// the three columns of a row outward in x from the walker, stopping each way once dx^2
-/// plus that edge distance^2 exceeds the k-th distance so far. Candidates
+/// the three columns of a row outward in x from the walker, stopping each
+/// way once dx^2 plus that edge distance^2 exceeds it. Candidates
 /// go into a buffer without a data-dependent branch; a full buffer is
 /// trimmed to the k nearest, which tightens the limit. `Tight` says the
 /// limit is already close to the k-th distance. The result is every
@@ -369,8 +387,8 @@ THRONG_HD int selectNeighbors(const AgentGridView& g, const AgentsView& a, Vec2 
   // A walker that had fewer than k neighbours a step ago most likely still
   // has: a guessed bound would only make it scan twice.
   const bool fewBefore = hint != nullptr && hintCount >= 0 && hintCount < k;
+  const int own = cy * g.cols + cx;  // the walker's cell
   if (startKey == rangeKey && !fewBefore) {
-    const int own = cy * g.cols + cx;
     const int inCell = g.cellStart[own + 1] - g.cellStart[own];
     if (inCell > 1) {
       // pi r^2 (inCell / cellArea) = k  =>  r^2 = k cellArea / (pi inCell); times 1.5^2.
@@ -383,18 +401,15 @@ THRONG_HD int selectNeighbors(const AgentGridView& g, const AgentsView& a, Vec2 
   // index there). The caller's `selfSlot` is taken when it is that slot,
   // else it is looked for. A walker not found there (a caller asking about
   // a point away from it) takes the full scan that tests every visit.
-  {
-    const int own = cy * g.cols + cx;
-    const bool given = selfSlot >= g.cellStart[own] && selfSlot < g.cellStart[own + 1] &&
-                       g.sortedIndex[selfSlot] == self && g.sx[selfSlot] == p.x;
-    if (!given) {
-      selfSlot = -1;
-      for (int s = rowSplit(g, cy, cx, p.x); s < g.cellStart[own + 1] && g.sx[s] == p.x; ++s)
-        if (g.sortedIndex[s] == self) {
-          selfSlot = s;
-          break;
-        }
-    }
+  const bool given = selfSlot >= g.cellStart[own] && selfSlot < g.cellStart[own + 1] &&
+                     g.sortedIndex[selfSlot] == self && g.sx[selfSlot] == p.x;
+  if (!given) {
+    selfSlot = -1;
+    for (int s = rowSplit(g, cy, cx, p.x); s < g.cellStart[own + 1] && g.sx[s] == p.x; ++s)
+      if (g.sortedIndex[s] == self) {
+        selfSlot = s;
+        break;
+      }
   }
   std::uint64_t keys[kMaxNeighbors];
   int count;

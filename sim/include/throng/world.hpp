@@ -36,9 +36,7 @@ struct ObstacleSet {
 struct StepScratch {
   std::vector<std::int32_t> cellOf, cellStart, sortedIndex, cursor;
   std::vector<float> sx, sy;
-  Vec2 origin;
-  float invCell = 1, invRow = 1;
-  std::int32_t cols = 0, rows = 0;
+  GridShape grid;
   std::vector<float> wishX, wishY;     // preferred velocities
   std::vector<std::uint8_t> landing;   // wish lands exactly on the goal
   std::vector<float> nvx, nvy;         // new velocities
