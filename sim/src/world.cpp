@@ -134,6 +134,8 @@ SolveParams World::solveParams(const Settings& s, float dt) const {
   sp.invDt = 1.0f / dt;
   sp.perceptionRadiusSq = s.perceptionRadius * s.perceptionRadius;
   sp.maxNeighbors = s.maxNeighbors;
+  static const bool lanes = lineLanesAvailable();
+  sp.lineLanes = lanes;
   return sp;
 }
 

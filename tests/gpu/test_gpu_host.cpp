@@ -137,7 +137,8 @@ void mirrorStep(World& w, const Settings& s, float dt) {
   const AgentGridView gv = gridViewOf(g.params, g.cellStart.data(), g.sortedIndex.data(), g.sx.data(), g.sy.data());
   const AgentsView av = w.view();
   const ObstacleView ov = o.view();
-  const SolveParams sp = w.solveParams(s, dt);
+  SolveParams sp = w.solveParams(s, dt);
+  sp.lineLanes = false;  // the kernel builds its lines one at a time (so this also checks agentLines8)
   auto ss = std::make_unique<SolveScratch>();
   // the solve in descending slot order: any order must do (read old, write new)
   for (std::int32_t slot = n - 1; slot >= 0; --slot) {

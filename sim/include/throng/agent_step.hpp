@@ -12,6 +12,16 @@
 #include "throng/orca.hpp"
 #include "throng/vec2.hpp"
 
+// The CPU may build the ORCA lines eight neighbours at a time
+// (orca_lanes.hpp, the same bits as agentLine); nvcc's passes always take
+// the one-at-a-time loop.
+#if !defined(__CUDACC__)
+#define THRONG_LINE_LANES 1
+#include "throng/orca_lanes.hpp"
+#else
+#define THRONG_LINE_LANES 0
+#endif
+
 namespace throng {
 
 /// The old state, in agent-index order.
@@ -433,6 +443,9 @@ struct SolveParams {
   float invTimeHorizon = 1, invObstacleTimeHorizon = 2, invDt = 60;
   float perceptionRadiusSq = 1e4f;
   std::int32_t maxNeighbors = 10;
+  /// Build the agent lines eight at a time (agentLines8, the same bits as
+  /// agentLine; host code on a CPU where lineLanesAvailable()).
+  bool lineLanes = false;
 };
 
 /// The solve's working set; the teaching view reads it back.
@@ -466,6 +479,26 @@ THRONG_HD bool solveAgent(const AgentsView& a, const AgentGridView& g, const Obs
   s.neighborCount = selectNeighbors(g, a, p, i, sp.perceptionRadiusSq, sp.maxNeighbors, s.neighbors,
                                     s.neighborDistSq, hint, hintCount, slot);
   int n = s.obstacleLineCount;
+#if THRONG_LINE_LANES
+  if (sp.lineLanes) {
+    LineInputs in;
+    for (int k = 0; k < s.neighborCount; ++k) {
+      const std::int32_t j = s.neighbors[k];
+      const Vec2 relPos = Vec2{a.px[j], a.py[j]} - p;
+      const Vec2 vj{a.vx[j], a.vy[j]};
+      const Vec2 relVel = v - vj;
+      in.relPosX[k] = relPos.x;
+      in.relPosY[k] = relPos.y;
+      in.relVelX[k] = relVel.x;
+      in.relVelY[k] = relVel.y;
+      in.combinedRadius[k] = r + a.radius[j];
+      in.commonSq[k] = (v + vj).lengthSquared();
+    }
+    agentLines8(v, in, s.neighborCount, sp.invTimeHorizon, sp.invDt, a.id[i], a.id, s.neighbors, s.lines + n);
+    s.lineCount = n + s.neighborCount;
+    return solveVelocity(s.lines, s.lineCount, s.obstacleLineCount, maxSpeed, preferred, out);
+  }
+#endif
   for (int k = 0; k < s.neighborCount; ++k) {
     const std::int32_t j = s.neighbors[k];
     const Vec2 relPos = Vec2{a.px[j], a.py[j]} - p;
