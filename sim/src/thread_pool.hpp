@@ -4,9 +4,24 @@
 // jam cost more than free ones, so fixed halves leave a core idle); every
 // agent's work is independent, so the split never changes a result, only
 // the time.
+//
+// A step is several short phases back to back, so the hand-over is what a
+// small crowd pays for: a worker asleep on a condition variable takes tens
+// of microseconds to wake (measured: the 1k circle took 0.61 ms per step on
+// 2 threads against 0.19 on 1). So a worker that finishes spins a short
+// while for the next phase before it sleeps, and the caller waits only for
+// the chunks, not for workers that never woke in time to take one.
+//
+// Each thread first takes the chunks of its own share of [0, n) (the same
+// share every step, so a walker's data stays in that core's cache: grid
+// order changes little from step to step), then helps with the others'.
+// Chunks are claimed from atomic words that hold the phase's generation
+// with the next index, so a late worker can never take a chunk of a later
+// phase with an earlier phase's function.
 #include <atomic>
 #include <condition_variable>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <mutex>
 #include <thread>
@@ -16,27 +31,44 @@ namespace throng {
 
 class ThreadPool {
  public:
+  using Job = std::function<void(std::size_t, std::size_t)>;
+
   explicit ThreadPool(int threads);
   ~ThreadPool();
   ThreadPool(const ThreadPool&) = delete;
   ThreadPool& operator=(const ThreadPool&) = delete;
 
   int size() const { return static_cast<int>(workers_.size()) + 1; }
-  /// Calls fn(begin, end) over chunks of [0, n), on the caller and the workers.
-  void parallelFor(std::size_t n, const std::function<void(std::size_t, std::size_t)>& fn);
+  /// Calls fn(begin, end) over chunks of [0, n), on the caller and the
+  /// workers; returns when every chunk is done.
+  void parallelFor(std::size_t n, const Job& fn);
 
  private:
-  void run();
-  void drain(const std::function<void(std::size_t, std::size_t)>& fn, std::size_t n, std::size_t grain);
+  /// What a phase is: read by a worker under the mutex.
+  struct Phase {
+    const Job* job = nullptr;
+    std::uint32_t n = 0, grain = 1, chunks = 0;
+  };
+  /// One thread's share of a phase: generation << 32 | next index, claimed
+  /// only for its own phase; `end` is where the share stops.
+  struct alignas(64) Share {
+    std::atomic<std::uint64_t> claim{0};
+    std::uint32_t end = 0;
+  };
+  void run(int self);
+  /// Takes and runs chunks of phase `generation`, its own share first
+  /// (thread `self`), until none is left.
+  void drain(int self, std::uint32_t generation, const Phase& phase);
+  /// Runs chunks from one share until it is empty or belongs to a later phase.
+  void drainShare(Share& share, std::uint32_t generation, const Phase& phase);
 
   std::vector<std::thread> workers_;
+  std::vector<Share> shares_;  // one per thread, 0 the caller's
   std::mutex mutex_;
   std::condition_variable wake_, done_;
-  const std::function<void(std::size_t, std::size_t)>* job_ = nullptr;
-  std::size_t n_ = 0, grain_ = 1;
-  std::atomic<std::size_t> next_{0};
-  std::uint64_t generation_ = 0;
-  int pending_ = 0;
+  Phase phase_;
+  std::atomic<std::uint32_t> generation_{0}, completed_{0};
+  int sleeping_ = 0;  // workers waiting on wake_ (under the mutex)
   bool stop_ = false;
 };
 

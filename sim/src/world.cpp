@@ -88,6 +88,7 @@ void World::buildGrid(const Settings& s) {
   for (std::size_t i = 0; i < n; ++i) ++sc.cellStart[sc.cellOf[i] + 1];
   for (std::size_t c = 0; c < cells; ++c) sc.cellStart[c + 1] += sc.cellStart[c];
   sc.sortedIndex.resize(n);
+  sc.slotOf.resize(n);
   sc.sx.resize(n);
   sc.sy.resize(n);
   // Stable placement: within a cell, agents stay in index order. The
@@ -118,6 +119,7 @@ void World::buildGrid(const Settings& s) {
         sc.sy[b] = y;
         sc.sortedIndex[b] = idx;
       }
+      for (std::int32_t a = sc.cellStart[c]; a < sc.cellStart[c + 1]; ++a) sc.slotOf[sc.sortedIndex[a]] = a;
     }
   });
 }
@@ -166,9 +168,10 @@ void World::integrate(float dt) {
     std::size_t jam = 0, done = 0;
     for (std::size_t i = b; i < e; ++i) {
       const Vec2 from{px[i], py[i]};
-      vx[i] = sc.nvx[i];
-      vy[i] = sc.nvy[i];
-      jammed[i] = sc.njammed[i];
+      const std::int32_t slot = sc.slotOf[i];
+      vx[i] = sc.nvx[slot];
+      vy[i] = sc.nvy[slot];
+      jammed[i] = sc.njammed[slot];
       jam += jammed[i];
       Vec2 to = from + Vec2{vx[i], vy[i]} * dt;
       // The last step lands exactly on the goal when nobody was in the way.
@@ -187,9 +190,6 @@ void World::integrate(float dt) {
   stats.jammed = jammedCount;
   stats.arrived = arrived;
 }
-
-/// A walker whose neighbours of the step before are not known.
-static constexpr std::uint8_t kNoHint = 0xFF;
 
 void World::stepCpu(const Settings& s, float dt, const std::function<Vec2(const Agent&)>& closure,
                     int threads) {
@@ -240,26 +240,24 @@ void World::stepCpu(const Settings& s, float dt, const std::function<Vec2(const 
   const AgentGridView gv = sc.gridView();
   const ObstacleView ov = obstacles.view();
   const SolveParams sp = solveParams(s, dt);
-  const int stride = std::clamp(s.maxNeighbors, 0, kMaxNeighbors);
-  if (sc.hintStride != stride || sc.hintCount.size() != n) {
+  const int stride = std::clamp(s.maxNeighbors, 0, kMaxNeighbors) + 1;
+  if (sc.hintStride != stride || sc.hint.size() != n * static_cast<std::size_t>(stride)) {
     sc.hintStride = stride;
     sc.hint.assign(n * static_cast<std::size_t>(stride), -1);
-    sc.hintCount.assign(n, kNoHint);
   }
   pool_->parallelFor(n, [&](std::size_t b, std::size_t e) {
     SolveScratch ss;
     for (std::size_t slot = b; slot < e; ++slot) {
       const std::int32_t i = sc.sortedIndex[slot];
       Vec2 out;
-      std::int32_t* hint = sc.hint.data() + static_cast<std::size_t>(i) * stride;
-      const int hintCount = sc.hintCount[i] == kNoHint ? -1 : sc.hintCount[i];
-      const bool ok = solveAgent(av, gv, ov, sp, i, Vec2{sc.wishX[i], sc.wishY[i]}, out, ss, hint, hintCount,
+      std::int32_t* row = sc.hint.data() + static_cast<std::size_t>(i) * stride;
+      const bool ok = solveAgent(av, gv, ov, sp, i, Vec2{sc.wishX[i], sc.wishY[i]}, out, ss, row + 1, row[0],
                                  static_cast<std::int32_t>(slot));
-      std::copy(ss.neighbors, ss.neighbors + ss.neighborCount, hint);
-      sc.hintCount[i] = static_cast<std::uint8_t>(ss.neighborCount);
-      sc.nvx[i] = out.x;
-      sc.nvy[i] = out.y;
-      sc.njammed[i] = ok ? 0 : 1;
+      row[0] = ss.neighborCount;
+      std::copy(ss.neighbors, ss.neighbors + ss.neighborCount, row + 1);
+      sc.nvx[slot] = out.x;
+      sc.nvy[slot] = out.y;
+      sc.njammed[slot] = ok ? 0 : 1;
     }
   });
 

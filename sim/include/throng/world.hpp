@@ -35,16 +35,20 @@ struct ObstacleSet {
 /// Scratch rebuilt each step: the agent grid and the new state.
 struct StepScratch {
   std::vector<std::int32_t> cellOf, cellStart, sortedIndex, cursor;
+  std::vector<std::int32_t> slotOf;    // each agent's slot: sortedIndex[slotOf[i]] == i
   std::vector<float> sx, sy;
   GridShape grid;
   std::vector<float> wishX, wishY;     // preferred velocities
   std::vector<std::uint8_t> landing;   // wish lands exactly on the goal
+  // The solve's results by grid slot, the order it runs in: each thread
+  // writes a contiguous range, so no cache line is shared between threads
+  // (by agent index, a jammed byte's line held 64 walkers from all over).
   std::vector<float> nvx, nvy;         // new velocities
   std::vector<std::uint8_t> njammed;
-  // Each walker's neighbours of the step before (hintStride per walker),
-  // a starting bound for its next neighbour scan; never changes a result.
+  // Each walker's neighbours of the step before, a starting bound for its
+  // next neighbour scan (never changes a result): a row of hintStride per
+  // walker, the count (-1: none known) then the indices.
   std::vector<std::int32_t> hint;
-  std::vector<std::uint8_t> hintCount;
   int hintStride = 0;
 
   AgentGridView gridView() const;

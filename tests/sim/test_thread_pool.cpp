@@ -1,0 +1,60 @@
+// ThreadPool (sim/src/thread_pool.*): every index once per phase, whatever
+// the thread count, the size, or how late a worker wakes.
+#include <doctest/doctest.h>
+
+#include <atomic>
+#include <chrono>
+#include <thread>
+#include <vector>
+
+#include "../../sim/src/thread_pool.hpp"
+
+using namespace throng;
+
+TEST_CASE("parallelFor visits every index exactly once, phase after phase") {
+  for (int threads : {1, 2, 3, 4}) {
+    ThreadPool pool(threads);
+    CAPTURE(threads);
+    for (std::size_t n : {0u, 1u, 63u, 64u, 65u, 100u, 1000u, 4097u, 100000u}) {
+      CAPTURE(n);
+      std::vector<std::atomic<int>> hits(n);
+      // back to back, as a step's phases run: a worker still on the last
+      // phase must not take a chunk of this one with the last one's function
+      for (int phase = 0; phase < 5; ++phase) {
+        pool.parallelFor(n, [&, phase](std::size_t b, std::size_t e) {
+          REQUIRE(b < e);
+          REQUIRE(e <= n);
+          for (std::size_t i = b; i < e; ++i) hits[i].fetch_add(phase + 1, std::memory_order_relaxed);
+        });
+      }
+      int wrong = 0;
+      for (std::size_t i = 0; i < n; ++i) wrong += hits[i].load() != 15;  // 1 + 2 + 3 + 4 + 5
+      CHECK(wrong == 0);
+    }
+  }
+}
+
+TEST_CASE("parallelFor returns only when every chunk is done, with the workers asleep or not") {
+  ThreadPool pool(2);
+  for (int round = 0; round < 3; ++round) {
+    std::atomic<std::size_t> done{0};
+    pool.parallelFor(256, [&](std::size_t b, std::size_t e) {
+      std::this_thread::sleep_for(std::chrono::microseconds(200));  // slow chunks
+      done += e - b;
+    });
+    CHECK(done.load() == 256);
+    // long enough for the worker to stop spinning and sleep
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+}
+
+TEST_CASE("with two threads both take part in a long phase") {
+  ThreadPool pool(2);
+  std::atomic<int> other{0};
+  const auto caller = std::this_thread::get_id();
+  pool.parallelFor(64 * 64, [&](std::size_t, std::size_t) {
+    std::this_thread::sleep_for(std::chrono::microseconds(100));
+    if (std::this_thread::get_id() != caller) ++other;
+  });
+  CHECK(other.load() > 0);
+}
