@@ -259,3 +259,38 @@ TEST_CASE("gates: target lies through the gate, crossing is by the infinite line
   CHECK(crossesGate(a, b, {-0.1f, 0}, {0.1f, 5}));   // beyond the segment still counts
   CHECK_FALSE(crossesGate(a, b, {-0.3f, 0}, {-0.1f, 0}));
 }
+
+TEST_CASE("the agent grid sorts each cell by x then index, whatever order it was built from") {
+  // Many exact ties in x (a lattice), and a build that starts from last
+  // step's order: the arrays must equal a build from index order.
+  World w;
+  const int n = 500;
+  w.resize(n);
+  std::uint64_t h = 11;
+  for (int i = 0; i < n; ++i) {
+    h = mix64(h);
+    w.px[i] = 0.5f * static_cast<float>(h % 40);
+    w.py[i] = 0.5f * static_cast<float>((h >> 20) % 40);
+  }
+  Settings s;
+  s.perceptionRadius = 3;
+  w.buildGrid(s);  // from index order
+  const StepScratch fresh = w.scratch;
+  // Rebuild from a scrambled "last step" order, twice.
+  for (int round = 0; round < 2; ++round) {
+    std::vector<std::int32_t>& order = w.scratch.sortedIndex;
+    for (int k = n - 1; k > 0; --k) std::swap(order[k], order[static_cast<int>(mix64(h + k) % (k + 1))]);
+    w.buildGrid(s);
+    CHECK(w.scratch.sortedIndex == fresh.sortedIndex);
+    CHECK(w.scratch.sx == fresh.sx);
+    CHECK(w.scratch.slotOf == fresh.slotOf);
+  }
+  const StepScratch& g = w.scratch;
+  int unordered = 0, badSlot = 0;
+  for (std::size_t c = 0; c + 1 < g.cellStart.size(); ++c)
+    for (int a = g.cellStart[c] + 1; a < g.cellStart[c + 1]; ++a)
+      unordered += g.sx[a - 1] > g.sx[a] || (g.sx[a - 1] == g.sx[a] && g.sortedIndex[a - 1] > g.sortedIndex[a]);
+  for (int i = 0; i < n; ++i) badSlot += g.sortedIndex[g.slotOf[i]] != i;
+  CHECK(unordered == 0);
+  CHECK(badSlot == 0);
+}

@@ -36,6 +36,7 @@ struct ObstacleSet {
 struct StepScratch {
   std::vector<std::int32_t> cellOf, cellStart, sortedIndex, cursor;
   std::vector<std::int32_t> slotOf;    // each agent's slot: sortedIndex[slotOf[i]] == i
+  std::vector<std::int32_t> previousOrder;  // last step's sortedIndex (placement order)
   std::vector<float> sx, sy;
   GridShape grid;
   std::vector<float> wishX, wishY;     // preferred velocities
