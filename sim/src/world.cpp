@@ -85,8 +85,11 @@ void World::buildGrid(const Settings& s) {
       sc.cellOf[i] = gridCellOf(shape, px[i], py[i]);
     }
   });
-  for (std::size_t i = 0; i < n; ++i) ++sc.cellStart[sc.cellOf[i] + 1];
-  for (std::size_t c = 0; c < cells; ++c) sc.cellStart[c + 1] += sc.cellStart[c];
+  // Counts, then running sums: cellStart[c] is first the end of cell c; the
+  // placement below counts it down to the cell's start.
+  for (std::size_t i = 0; i < n; ++i) ++sc.cellStart[sc.cellOf[i]];
+  for (std::size_t c = 1; c < cells; ++c) sc.cellStart[c] += sc.cellStart[c - 1];
+  sc.cellStart[cells] = static_cast<std::int32_t>(n);
   // Placement in last step's grid order where there is one (the same
   // agents, n of them), else in index order: either way every agent once.
   // Last step's order puts each cell's agents nearly sorted by x already,
@@ -99,11 +102,9 @@ void World::buildGrid(const Settings& s) {
   sc.slotOf.resize(n);
   sc.sx.resize(n);
   sc.sy.resize(n);
-  std::vector<std::int32_t>& cursor = sc.cursor;
-  cursor.assign(sc.cellStart.begin(), sc.cellStart.end() - 1);
-  for (std::size_t k = 0; k < n; ++k) {
+  for (std::size_t k = n; k-- > 0;) {  // backwards, filling each cell from its end
     const std::size_t i = again ? static_cast<std::size_t>(sc.previousOrder[k]) : k;
-    const std::int32_t slot = cursor[sc.cellOf[i]]++;
+    const std::int32_t slot = --sc.cellStart[sc.cellOf[i]];
     sc.sortedIndex[slot] = static_cast<std::int32_t>(i);
     sc.sx[slot] = px[i];
     sc.sy[slot] = py[i];

@@ -34,7 +34,7 @@ struct ObstacleSet {
 
 /// Scratch rebuilt each step: the agent grid and the new state.
 struct StepScratch {
-  std::vector<std::int32_t> cellOf, cellStart, sortedIndex, cursor;
+  std::vector<std::int32_t> cellOf, cellStart, sortedIndex;
   std::vector<std::int32_t> slotOf;    // each agent's slot: sortedIndex[slotOf[i]] == i
   std::vector<std::int32_t> previousOrder;  // last step's sortedIndex (placement order)
   std::vector<float> sx, sy;
