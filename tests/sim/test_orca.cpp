@@ -13,6 +13,14 @@ using namespace throng;
 
 namespace {
 bool permitted(const Line& l, Vec2 v, float eps = 1e-5f) { return det(l.direction, l.point - v) <= eps; }
+
+/// Agent i on a lattice of `spacing`, at a hashed one of side x side
+/// points from `at`: many exact ties in x, y and distance.
+Vec2 latticePoint(std::uint64_t& h, float at, float spacing, int side) {
+  h = mix64(h);
+  return {at + spacing * static_cast<float>(static_cast<int>(h % side)),
+          at + spacing * static_cast<float>(static_cast<int>((h >> 20) % side))};
+}
 }  // namespace
 
 TEST_CASE("linearProgram2 returns the preferred velocity when no line binds") {
@@ -144,13 +152,11 @@ TEST_CASE("selectNeighbors gives the same answer whatever hint it starts from") 
   w.resize(n);
   std::uint64_t h = 7;
   for (int i = 0; i < n; ++i) {
-    h = mix64(h);
     // A sparse field and a packed clump (hundreds in range: the scan's
     // buffer fills and is trimmed).
-    const float spacing = (i % 3 == 0) ? 0.25f : 0.05f;
-    const float at = (i % 3 == 0) ? 0.0f : 30.0f;
-    w.px[i] = at + spacing * static_cast<float>(static_cast<int>(h % 160));
-    w.py[i] = at + spacing * static_cast<float>(static_cast<int>((h >> 20) % 160));
+    const Vec2 p = i % 3 == 0 ? latticePoint(h, 0.0f, 0.25f, 160) : latticePoint(h, 30.0f, 0.05f, 160);
+    w.px[i] = p.x;
+    w.py[i] = p.y;
   }
   Settings s;
   s.perceptionRadius = 6;
@@ -268,9 +274,9 @@ TEST_CASE("the agent grid sorts each cell by x then index, whatever order it was
   w.resize(n);
   std::uint64_t h = 11;
   for (int i = 0; i < n; ++i) {
-    h = mix64(h);
-    w.px[i] = 0.5f * static_cast<float>(h % 40);
-    w.py[i] = 0.5f * static_cast<float>((h >> 20) % 40);
+    const Vec2 p = latticePoint(h, 0.0f, 0.5f, 40);
+    w.px[i] = p.x;
+    w.py[i] = p.y;
   }
   Settings s;
   s.perceptionRadius = 3;
