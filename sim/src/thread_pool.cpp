@@ -50,14 +50,16 @@ ThreadPool::~ThreadPool() {
   for (auto& t : workers_) t.join();
 }
 
-void ThreadPool::drainShare(Share& share, std::uint32_t generation, const Phase& phase) {
+void ThreadPool::drainShare(int t, std::uint32_t generation, const Phase& phase) {
+  Share& share = shares_[static_cast<std::size_t>(t)];
+  const std::uint32_t end = shareEnd(phase.n, t);  // of this phase, from its own copy
   std::uint64_t cur = share.claim.load(std::memory_order_acquire);
   for (;;) {
     if (static_cast<std::uint32_t>(cur >> 32) != generation) return;  // a later phase: not ours
     const auto begin = static_cast<std::uint32_t>(cur);
-    if (begin >= share.end) return;
+    if (begin >= end) return;
     if (!share.claim.compare_exchange_weak(cur, cur + phase.grain, std::memory_order_acq_rel)) continue;
-    (*phase.job)(begin, std::min(share.end, begin + phase.grain));
+    (*phase.job)(begin, std::min(end, begin + phase.grain));
     if (completed_.fetch_add(1, std::memory_order_acq_rel) + 1 == phase.chunks) {
       std::lock_guard lock(mutex_);  // the caller may be about to wait
       done_.notify_one();
@@ -68,7 +70,7 @@ void ThreadPool::drainShare(Share& share, std::uint32_t generation, const Phase&
 
 void ThreadPool::drain(int self, std::uint32_t generation, const Phase& phase) {
   const int threads = size();
-  for (int k = 0; k < threads; ++k) drainShare(shares_[static_cast<std::size_t>((self + k) % threads)], generation, phase);
+  for (int k = 0; k < threads; ++k) drainShare((self + k) % threads, generation, phase);
 }
 
 void ThreadPool::parallelFor(std::size_t n, const Job& fn) {
@@ -89,11 +91,11 @@ void ThreadPool::parallelFor(std::size_t n, const Job& fn) {
     std::lock_guard lock(mutex_);
     generation = generation_.load(std::memory_order_relaxed) + 1;
     phase.chunks = 0;
-    for (std::size_t t = 0; t < threads; ++t) {
-      const auto begin = static_cast<std::uint32_t>(n * t / threads), end = static_cast<std::uint32_t>(n * (t + 1) / threads);
-      shares_[t].end = end;
-      shares_[t].claim.store(std::uint64_t{generation} << 32 | begin, std::memory_order_relaxed);
-      phase.chunks += static_cast<std::uint32_t>((end - begin + grain - 1) / grain);
+    for (int t = 0; t < static_cast<int>(threads); ++t) {
+      const std::uint32_t begin = t == 0 ? 0 : shareEnd(phase.n, t - 1), end = shareEnd(phase.n, t);
+      shares_[static_cast<std::size_t>(t)].claim.store(std::uint64_t{generation} << 32 | begin,
+                                                       std::memory_order_relaxed);
+      phase.chunks += (end - begin + phase.grain - 1) / phase.grain;
     }
     phase_ = phase;
     completed_.store(0, std::memory_order_relaxed);

@@ -50,17 +50,22 @@ class ThreadPool {
     std::uint32_t n = 0, grain = 1, chunks = 0;
   };
   /// One thread's share of a phase: generation << 32 | next index, claimed
-  /// only for its own phase; `end` is where the share stops.
+  /// only for its own phase. Where a share ends follows from the phase
+  /// (shareEnd), never from shared state a later phase may have rewritten.
   struct alignas(64) Share {
     std::atomic<std::uint64_t> claim{0};
-    std::uint32_t end = 0;
   };
+  /// [shareEnd(t - 1), shareEnd(t)) is thread t's share of n.
+  std::uint32_t shareEnd(std::uint32_t n, int t) const {
+    return static_cast<std::uint32_t>(std::uint64_t{n} * static_cast<std::uint64_t>(t + 1) /
+                                      static_cast<std::uint64_t>(size()));
+  }
   void run(int self);
   /// Takes and runs chunks of phase `generation`, its own share first
   /// (thread `self`), until none is left.
   void drain(int self, std::uint32_t generation, const Phase& phase);
-  /// Runs chunks from one share until it is empty or belongs to a later phase.
-  void drainShare(Share& share, std::uint32_t generation, const Phase& phase);
+  /// Runs chunks from share t until it is empty or belongs to a later phase.
+  void drainShare(int t, std::uint32_t generation, const Phase& phase);
 
   std::vector<std::thread> workers_;
   std::vector<Share> shares_;  // one per thread, 0 the caller's

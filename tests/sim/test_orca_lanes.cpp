@@ -5,12 +5,14 @@
 #define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <limits>
 #include <vector>
 
+#include "throng/agents_view.hpp"
 #include "throng/orca.hpp"
 #include "throng/orca_lanes.hpp"
 
@@ -18,11 +20,12 @@ using namespace throng;
 
 namespace {
 
-/// One neighbour's inputs to agentLine.
+/// One neighbour, relative to the walker: where it is and how the pair
+/// moves relative to each other (the neighbour's velocity is the walker's
+/// less relVel).
 struct Pair {
   Vec2 relPos, relVel;
-  float combinedRadius, commonSq;
-  std::uint64_t id;
+  float radius;
 };
 
 struct Rng {
@@ -32,81 +35,81 @@ struct Rng {
 
 bool sameBits(const Line& a, const Line& b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 
-/// Runs the pairs through both, in groups of up to 32 (every count from 1
-/// on, so every partial last group of eight); returns the mismatches.
-int compare(Vec2 velocity, const std::vector<Pair>& pairs, float invTau, float invDt) {
+/// The walker (agent 0, at p with velocity v and radius r) and the pairs in
+/// groups of up to 32 (every count from 1 on, so every partial last group
+/// of eight), through agentLines8 and solveAgent's one-at-a-time loop;
+/// returns the lines that differ.
+int compare(Vec2 p, Vec2 v, float r, const std::vector<Pair>& pairs, float invTau, float invDt) {
   int mismatches = 0;
   std::size_t at = 0;
   for (int count = 1; at < pairs.size(); count = count % kMaxNeighbors + 1) {
     const int n = static_cast<int>(std::min<std::size_t>(count, pairs.size() - at));
-    LineInputs in;
-    std::uint64_t ids[kMaxNeighbors];
-    std::int32_t neighbors[kMaxNeighbors];
+    std::vector<float> px{p.x}, py{p.y}, vx{v.x}, vy{v.y}, radius{r}, speed(n + 1, 1.0f);
+    std::vector<std::uint64_t> ids{1000};
+    std::vector<std::int32_t> neighbors;
     for (int k = 0; k < n; ++k) {
-      const Pair& p = pairs[at + k];
-      in.relPosX[k] = p.relPos.x;
-      in.relPosY[k] = p.relPos.y;
-      in.relVelX[k] = p.relVel.x;
-      in.relVelY[k] = p.relVel.y;
-      in.combinedRadius[k] = p.combinedRadius;
-      in.commonSq[k] = p.commonSq;
-      ids[k] = p.id;
-      neighbors[k] = k;
+      const Pair& q = pairs[at + k];
+      px.push_back(p.x + q.relPos.x);
+      py.push_back(p.y + q.relPos.y);
+      vx.push_back(v.x - q.relVel.x);
+      vy.push_back(v.y - q.relVel.y);
+      radius.push_back(q.radius);
+      ids.push_back(at + k);
+      neighbors.push_back(k + 1);
     }
+    AgentsView a;
+    a.px = px.data(); a.py = py.data(); a.vx = vx.data(); a.vy = vy.data();
+    a.radius = radius.data(); a.maxSpeed = speed.data(); a.id = ids.data();
+    a.count = n + 1;
     Line lanes[kMaxNeighbors];
-    agentLines8(velocity, in, n, invTau, invDt, 17, ids, neighbors, lanes);
+    agentLines8(a, 0, neighbors.data(), n, invTau, invDt, lanes);
     for (int k = 0; k < n; ++k) {
-      const Pair& p = pairs[at + k];
-      const Line one = agentLine(velocity, p.relPos, p.relVel, p.combinedRadius, invTau, invDt, 17, p.id, p.commonSq);
-      if (!sameBits(one, lanes[k])) {
-        if (++mismatches <= 5)
-          MESSAGE("relPos (" << p.relPos.x << ", " << p.relPos.y << ") relVel (" << p.relVel.x << ", " << p.relVel.y
-                             << ") r " << p.combinedRadius << ": agentLine point (" << one.point.x << ", "
-                             << one.point.y << ") dir (" << one.direction.x << ", " << one.direction.y
-                             << "), lanes point (" << lanes[k].point.x << ", " << lanes[k].point.y << ") dir ("
-                             << lanes[k].direction.x << ", " << lanes[k].direction.y << ")");
-      }
+      const std::int32_t j = neighbors[k];
+      const Vec2 relPos = Vec2{px[j], py[j]} - p, vj{vx[j], vy[j]};
+      const Line one = agentLine(v, relPos, v - vj, r + radius[j], invTau, invDt, ids[0], ids[j], (v + vj).lengthSquared());
+      if (!sameBits(one, lanes[k]) && ++mismatches <= 5)
+        MESSAGE("relPos (" << relPos.x << ", " << relPos.y << ") relVel (" << (v - vj).x << ", " << (v - vj).y
+                           << "): agentLine point (" << one.point.x << ", " << one.point.y << ") dir ("
+                           << one.direction.x << ", " << one.direction.y << "), lanes point (" << lanes[k].point.x
+                           << ", " << lanes[k].point.y << ") dir (" << lanes[k].direction.x << ", "
+                           << lanes[k].direction.y << ")");
     }
     at += static_cast<std::size_t>(n);
   }
   return mismatches;
 }
 
-/// Pairs in every branch of agentLine, built to land on each.
+/// Pairs in every branch of agentLine, built to land on each (for a walker
+/// at the origin, so the offsets are exact).
 std::vector<Pair> edgeCases(Rng& rng) {
   std::vector<Pair> out;
   for (int i = 0; i < 400; ++i) {
-    const float r = 1.0f + 0.5f * rng.unit();
+    const float rB = 0.5f + 0.25f * rng.unit(), cr = 0.5f + rB;  // the walker's radius is 0.5
     const Vec2 axis = hashedDirection(rng.h = mix64(rng.h));
     const Vec2 side = perpLeft(axis);
     const float along = rng.unit(), across = rng.unit();
-    const float common = 4.0f * (rng.unit() + 1.0f);
     // touching to within 0.1% (the contact rule), and exactly touching
-    out.push_back({axis * (r * (0.9995f + 0.0005f * along)), axis * -1.0f + side * across, r, common, 1});
-    out.push_back({axis * r, side * across, r, common, 2});
+    out.push_back({axis * (cr * (0.9995f + 0.0005f * along)), axis * -1.0f + side * across, rB});
+    out.push_back({axis * cr, side * across, rB});
     // overlapping, and coincident (exactly, and within 1e-6 of r)
-    out.push_back({axis * (r * (0.5f + 0.4f * along)), axis * across + side, r, common, 3});
-    out.push_back({Vec2{}, side * across, r, common, 4 + static_cast<std::uint64_t>(i)});
-    out.push_back({axis * (r * 1e-7f), side, r, common, 5});
+    out.push_back({axis * (cr * (0.5f + 0.4f * along)), axis * across + side, rB});
+    out.push_back({Vec2{}, side * across, rB});
+    out.push_back({axis * (cr * 1e-7f), side, rB});
     // head-on: on a collision course straight at B (relVel along relPos,
     // hitting within the horizon at invTau 1), far (the turn's floor angle)
-    // and near (cos r/d above the floor); moving more against each other
-    // than together, more together, and exactly as much (a tie turns)
-    const float dFar = r * (3.0f + 2.0f * (along + 1.0f)), dNear = r * 1.01f;
-    const Vec2 atFar = axis * (dFar * (0.9f + 0.05f * across)), atNear = axis * (dNear * 0.9f) + side * 0.001f;
-    out.push_back({axis * dFar, atFar, r, 0.0f, 6});
-    out.push_back({axis * dNear, atNear, r, 0.0f, 7});
-    out.push_back({axis * dFar, atFar, r, 1e6f, 8});
-    out.push_back({axis * dFar, atFar, r, atFar.lengthSquared(), 9});
+    // and near (cos r/d above the floor)
+    const float dFar = cr * (3.0f + 2.0f * (along + 1.0f)), dNear = cr * 1.01f;
+    out.push_back({axis * dFar, axis * (dFar * (0.9f + 0.05f * across)), rB});
+    out.push_back({axis * dNear, axis * (dNear * 0.9f) + side * 0.001f, rB});
     // legs: passing beside, each way; the cut-off circle at speed
-    out.push_back({axis * dFar, axis * 2.0f + side * (1.5f + across), r, common, 10});
-    out.push_back({axis * dFar, axis * 2.0f - side * (1.5f + across), r, common, 11});
-    out.push_back({axis * dFar, axis * (0.1f * across), r, common, 12});
-    // exactly along an axis (det ties) and a NaN
-    out.push_back({Vec2{dFar, 0}, Vec2{0.2f, 0}, r, 0.0f, 13});
-    out.push_back({Vec2{0, -dFar}, Vec2{0, -0.2f}, r, 0.0f, 14});
+    out.push_back({axis * dFar, axis * 2.0f + side * (1.5f + across), rB});
+    out.push_back({axis * dFar, axis * 2.0f - side * (1.5f + across), rB});
+    out.push_back({axis * dFar, axis * (0.1f * across), rB});
+    // exactly along an axis (det ties)
+    out.push_back({Vec2{dFar, 0}, Vec2{0.2f, 0}, rB});
+    out.push_back({Vec2{0, -dFar}, Vec2{0, -0.2f}, rB});
   }
-  out.push_back({Vec2{std::numeric_limits<float>::quiet_NaN(), 1}, Vec2{1, 0}, 1, 0, 15});
+  out.push_back({Vec2{std::numeric_limits<float>::quiet_NaN(), 1}, Vec2{1, 0}, 1});
   return out;
 }
 
@@ -120,12 +123,12 @@ TEST_CASE("agentLines8 gives agentLine's lines bit for bit: random pairs") {
       for (int i = 0; i < 3000; ++i) {
         const float scale = i % 3 == 0 ? 2.0f : (i % 3 == 1 ? 20.0f : 200.0f);
         pairs.push_back({Vec2{scale * rng.unit(), scale * rng.unit()}, Vec2{3 * rng.unit(), 3 * rng.unit()},
-                         scale * 0.1f * (rng.unit() + 1.2f), 10 * (rng.unit() + 1), static_cast<std::uint64_t>(i)});
+                         scale * 0.05f * (rng.unit() + 1.2f)});
       }
-      const Vec2 velocity{2 * rng.unit(), 2 * rng.unit()};
+      const Vec2 p{100 * rng.unit(), 100 * rng.unit()}, v{2 * rng.unit(), 2 * rng.unit()};
       CAPTURE(invTau);
       CAPTURE(invDt);
-      CHECK(compare(velocity, pairs, invTau, invDt) == 0);
+      CHECK(compare(p, v, 0.1f * (rng.unit() + 1.5f), pairs, invTau, invDt) == 0);
     }
   }
 }
@@ -135,26 +138,36 @@ TEST_CASE("agentLines8 gives agentLine's lines bit for bit: every branch") {
   const std::vector<Pair> pairs = edgeCases(rng);
   for (float invTau : {0.1f, 1.0f}) {
     CAPTURE(invTau);
-    CHECK(compare({0.4f, -0.3f}, pairs, invTau, 4.0f) == 0);
-    CHECK(compare({}, pairs, invTau, 60.0f) == 0);
+    // standing (the pair's common motion equals its relative motion: the
+    // head-on tie turns), and walking (some pairs move more together)
+    CHECK(compare({}, {}, 0.5f, pairs, invTau, 4.0f) == 0);
+    CHECK(compare({}, {0.4f, -0.3f}, 0.5f, pairs, invTau, 60.0f) == 0);
+    CHECK(compare({}, {-1.5f, 0.2f}, 0.5f, pairs, invTau, 10.0f) == 0);
   }
-  // The cases reach what they are meant to: the head-on turn, the contact
-  // rule and the hashed split each give a line other than RVO2's would.
+  // The cases reach what they are meant to: the head-on turn gives a line
+  // other than the plain brake, and the coincident split a unit normal.
   const Pair& headOn = pairs[5];
-  const Line turned = agentLine({}, headOn.relPos, headOn.relVel, headOn.combinedRadius, 1, 4, 0, 1, 0);
-  const Line braked = agentLine({}, headOn.relPos, headOn.relVel, headOn.combinedRadius, 1, 4, 0, 1, 1e9f);
+  const float cr = 0.5f + headOn.radius;
+  const Line turned = agentLine({}, headOn.relPos, headOn.relVel, cr, 1, 4, 0, 1, 0);
+  const Line braked = agentLine({}, headOn.relPos, headOn.relVel, cr, 1, 4, 0, 1, 1e9f);
   CHECK_FALSE(sameBits(turned, braked));
-  const Line split = agentLine({}, pairs[3].relPos, pairs[3].relVel, pairs[3].combinedRadius, 1, 4, 0, 9, 0);
+  const Line split = agentLine({}, pairs[3].relPos, pairs[3].relVel, 0.5f + pairs[3].radius, 1, 4, 0, 9, 0);
   CHECK(std::isfinite(split.direction.x));
   CHECK(split.direction.lengthSquared() == doctest::Approx(1));
 }
 
 TEST_CASE("agentLines8 with no neighbours writes nothing") {
-  LineInputs in;
+  const float zero = 0, one = 1;
+  const std::uint64_t id = 0;
+  AgentsView a;
+  a.px = a.py = a.vx = a.vy = &zero;
+  a.radius = a.maxSpeed = &one;
+  a.id = &id;
+  a.count = 1;
   Line out[8];
   const Line marker{{7, 7}, {0, 1}};
   for (Line& l : out) l = marker;
-  agentLines8({1, 0}, in, 0, 1, 60, 0, nullptr, nullptr, out);
+  agentLines8(a, 0, nullptr, 0, 1, 60, out);
   for (const Line& l : out) CHECK(sameBits(l, marker));
 }
 

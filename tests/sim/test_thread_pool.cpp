@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <memory>
 #include <thread>
 #include <vector>
 
@@ -57,4 +58,25 @@ TEST_CASE("with two threads both take part in a long phase") {
     if (std::this_thread::get_id() != caller) ++other;
   });
   CHECK(other.load() > 0);
+}
+
+TEST_CASE("a worker late from one phase never runs the next one's chunks with the old function") {
+  // Back-to-back phases of different sizes, each with a function that dies
+  // with it: a stale claim would run indices twice or past n, or run a
+  // dead function (its tag would not match).
+  ThreadPool pool(2);
+  long bad = 0, wrongSum = 0;
+  for (int phase = 0; phase < 20000; ++phase) {
+    const std::size_t n = phase % 2 ? 2000 : 64;
+    auto tag = std::make_unique<int>(phase);
+    std::atomic<long> sum{0}, badHere{0};
+    pool.parallelFor(n, [&, p = tag.get()](std::size_t b, std::size_t e) {
+      if (*p != phase || e > n) ++badHere;
+      sum += static_cast<long>(e - b);
+    });
+    bad += badHere.load();
+    wrongSum += sum.load() != static_cast<long>(n);
+  }
+  CHECK(bad == 0);
+  CHECK(wrongSum == 0);
 }

@@ -7,30 +7,15 @@
 #include <cmath>
 #include <cstdint>
 
+#include "throng/agents_view.hpp"
 #include "throng/hd.hpp"
 #include "throng/obstacles.hpp"
 #include "throng/orca.hpp"
 #include "throng/vec2.hpp"
 
-// The CPU may build the ORCA lines eight neighbours at a time
-// (orca_lanes.hpp, the same bits as agentLine); nvcc's passes always take
-// the one-at-a-time loop.
-#if !defined(__CUDACC__)
-#define THRONG_LINE_LANES 1
 #include "throng/orca_lanes.hpp"
-#else
-#define THRONG_LINE_LANES 0
-#endif
 
 namespace throng {
-
-/// The old state, in agent-index order.
-struct AgentsView {
-  const float *px = nullptr, *py = nullptr, *vx = nullptr, *vy = nullptr;
-  const float *radius = nullptr, *maxSpeed = nullptr;
-  const std::uint64_t* id = nullptr;
-  std::int32_t count = 0;
-};
 
 /// A uniform grid over the agents, built each step. Its columns are at
 /// least the perception radius wide, so the three columns around a walker
@@ -444,7 +429,8 @@ struct SolveParams {
   float perceptionRadiusSq = 1e4f;
   std::int32_t maxNeighbors = 10;
   /// Build the agent lines eight at a time (agentLines8, the same bits as
-  /// agentLine; host code on a CPU where lineLanesAvailable()).
+  /// agentLine; host code on a CPU where lineLanesAvailable(); the CUDA
+  /// kernels ignore it).
   bool lineLanes = false;
 };
 
@@ -479,22 +465,9 @@ THRONG_HD bool solveAgent(const AgentsView& a, const AgentGridView& g, const Obs
   s.neighborCount = selectNeighbors(g, a, p, i, sp.perceptionRadiusSq, sp.maxNeighbors, s.neighbors,
                                     s.neighborDistSq, hint, hintCount, slot);
   int n = s.obstacleLineCount;
-#if THRONG_LINE_LANES
+#if !defined(__CUDA_ARCH__)  // host code, the same in every compiler's host pass
   if (sp.lineLanes) {
-    LineInputs in;
-    for (int k = 0; k < s.neighborCount; ++k) {
-      const std::int32_t j = s.neighbors[k];
-      const Vec2 relPos = Vec2{a.px[j], a.py[j]} - p;
-      const Vec2 vj{a.vx[j], a.vy[j]};
-      const Vec2 relVel = v - vj;
-      in.relPosX[k] = relPos.x;
-      in.relPosY[k] = relPos.y;
-      in.relVelX[k] = relVel.x;
-      in.relVelY[k] = relVel.y;
-      in.combinedRadius[k] = r + a.radius[j];
-      in.commonSq[k] = (v + vj).lengthSquared();
-    }
-    agentLines8(v, in, s.neighborCount, sp.invTimeHorizon, sp.invDt, a.id[i], a.id, s.neighbors, s.lines + n);
+    agentLines8(a, i, s.neighbors, s.neighborCount, sp.invTimeHorizon, sp.invDt, s.lines + n);
     s.lineCount = n + s.neighborCount;
     return solveVelocity(s.lines, s.lineCount, s.obstacleLineCount, maxSpeed, preferred, out);
   }

@@ -1,6 +1,10 @@
 #pragma once
 // agentLine for eight neighbours at once, on CPUs with AVX2 (host code
 // only: the CUDA kernels and other CPUs call agentLine per neighbour).
+// Declarations only: the code is in sim/src/orca_lanes.cpp, the one file
+// built for AVX2 (per function, so the rest runs on any x86-64), and every
+// compiler that includes this header (nvcc's host pass too) sees the same
+// plain C++.
 //
 // Design note. agentLine branches five ways (touching, cut-off circle with
 // or without the head-on turn, left or right leg, overlap), and which way
@@ -17,168 +21,25 @@
 //
 // Measured with callgrind on the 10k dense crowd (ten lines per walker),
 // gathering the inputs included: about 900 instructions per agent-step one
-// line at a time, about 610 here (the whole step: 3,645 -> 3,357). Four
+// line at a time, about 630 here (the whole step: 3,645 -> 3,357). Four
 // SSE lanes, x86-64's baseline, took about 1,170 (no blend instruction,
 // two-operand forms), so CPUs without AVX2 keep the scalar loop.
 #include <cstdint>
 
+#include "throng/agents_view.hpp"
 #include "throng/orca.hpp"
-
-#if defined(__x86_64__)
-#include <immintrin.h>
-#endif
 
 namespace throng {
 
-/// The per-neighbour inputs of agentLine, one array each, with room for a
-/// last group of eight.
-struct LineInputs {
-  static constexpr int kCapacity = kMaxNeighbors + 8;
-  alignas(32) float relPosX[kCapacity], relPosY[kCapacity];
-  alignas(32) float relVelX[kCapacity], relVelY[kCapacity];
-  alignas(32) float combinedRadius[kCapacity], commonSq[kCapacity];
-};
-
 /// True where agentLines8 may run: an x86-64 CPU with AVX2.
-inline bool lineLanesAvailable() {
-#if defined(__x86_64__)
-  __builtin_cpu_init();
-  return __builtin_cpu_supports("avx2");
-#else
-  return false;
-#endif
-}
+bool lineLanesAvailable();
 
-#if defined(__x86_64__)
-#pragma GCC push_options
-#pragma GCC target("avx2")
-
-namespace lanes8 {
-using F = __m256;
-using M = decltype(F{} < F{});  // all ones or zero per lane
-inline F sqrtLanes(F v) { return _mm256_sqrt_ps(v); }
-inline bool any(M m) { return _mm256_movemask_ps(reinterpret_cast<F>(m)) != 0; }
-inline F load(const float* p) { return _mm256_loadu_ps(p); }
-}  // namespace lanes8
-
-/// agentLine(velocity, relPos[k], relVel[k], combinedRadius[k], invTau,
-/// invDt, idA, ids[neighbors[k]], commonSq[k]) into out[k] for k in [0,
-/// count), bit for bit (the ids are read only for coincident centres).
-/// Only where lineLanesAvailable(). It writes `in` past count (a harmless
-/// far neighbour), and `out` up to count rounded up to eight.
-inline void agentLines8(Vec2 velocity, LineInputs& in, int count, float invTau, float invDt, std::uint64_t idA,
-                        const std::uint64_t* ids, const std::int32_t* neighbors, Line* out) {
-  using namespace lanes8;
-  // The far neighbour in the lanes past count: computes nothing undefined.
-  _mm256_storeu_ps(in.relPosX + count, F{} + 1000.0f);
-  _mm256_storeu_ps(in.relPosY + count, F{});
-  _mm256_storeu_ps(in.relVelX + count, F{});
-  _mm256_storeu_ps(in.relVelY + count, F{});
-  _mm256_storeu_ps(in.combinedRadius + count, F{} + 1.0f);
-  _mm256_storeu_ps(in.commonSq + count, F{});
-
-  const F vx = F{} + velocity.x, vy = F{} + velocity.y;
-  const F tau = F{} + invTau, dt = F{} + invDt, zero = F{}, one = F{} + 1.0f;
-  for (int base = 0; base < count; base += 8) {
-    F rpx = load(in.relPosX + base), rpy = load(in.relPosY + base);
-    const F rvx = load(in.relVelX + base), rvy = load(in.relVelY + base);
-    const F cr = load(in.combinedRadius + base), common = load(in.commonSq + base);
-
-    F distSq = rpx * rpx + rpy * rpy;
-    const F crSq = cr * cr;
-    const M touching = (distSq <= crSq) & (distSq > kContactSq * crSq);
-    if (any(touching)) {
-      const F s = kContactOut * cr / sqrtLanes(distSq);
-      rpx = touching ? rpx * s : rpx;
-      rpy = touching ? rpy * s : rpy;
-      distSq = touching ? rpx * rpx + rpy * rpy : distSq;
-    }
-    const M apart = distSq > crSq;
-    const F dist = sqrtLanes(distSq);
-    const F invNegDist = one / -dist;
-    const F axisX = rpx * invNegDist, axisY = rpy * invNegDist;  // from B towards A
-
-    // Apart, on the cut-off circle.
-    const F wx = rvx - rpx * tau, wy = rvy - rpy * tau;
-    const F wLengthSq = wx * wx + wy * wy;
-    const F dotProduct1 = wx * rpx + wy * rpy;
-    const M cutoff = (dotProduct1 < zero) & (dotProduct1 * dotProduct1 > crSq * wLengthSq);
-    const F wLength = sqrtLanes(wLengthSq);
-    const F invW = one / wLength;
-    F unitX = wx * invW, unitY = wy * invW, along = wLength;
-    const M onCourse = apart & cutoff & (wLength < cr * tau);
-    if (any(onCourse)) {
-      const F cosAngle = unitX * axisX + unitY * axisY;
-      F cosTurn = cr / dist;
-      cosTurn = cosTurn < kHeadOnCos ? F{} + kHeadOnCos : cosTurn;
-      const M turn = onCourse & (cosAngle > cosTurn) & (common <= rvx * rvx + rvy * rvy);
-      if (any(turn)) {
-        const F sinTurn = cosTurn == kHeadOnCos ? F{} + kHeadOnSin : sqrtLanes(one - cosTurn * cosTurn);
-        const F side = axisX * unitY - axisY * unitX >= zero ? one : -one;
-        const F ss = side * sinTurn;
-        const F turnedX = axisX * cosTurn + -axisY * ss, turnedY = axisY * cosTurn + axisX * ss;
-        along = turn ? wx * turnedX + wy * turnedY : along;
-        unitX = turn ? turnedX : unitX;
-        unitY = turn ? turnedY : unitY;
-      }
-    }
-    const F cutScale = cr * tau - along;
-    const F cutUx = unitX * cutScale, cutUy = unitY * cutScale;
-
-    // Apart, on a leg (leftLeg, or the reversed rightLeg).
-    const M leftSide = rpx * wy - rpy * wx > zero;
-    const F leg = sqrtLanes(distSq - crSq);
-    const F invDistSq = one / distSq;
-    const F leftX = (rpx * leg - rpy * cr) * invDistSq, leftY = (rpx * cr + rpy * leg) * invDistSq;
-    const F rightX = (rpx * leg + rpy * cr) * invDistSq, rightY = (-rpx * cr + rpy * leg) * invDistSq;
-    const F legX = leftSide ? leftX : -rightX, legY = leftSide ? leftY : -rightY;
-    const F legDot = rvx * legX + rvy * legY;
-    const F legUx = legX * legDot - rvx, legUy = legY * legDot - rvy;
-
-    // Overlapping: the tangent facing straight apart.
-    const F owx = rvx - rpx * dt, owy = rvy - rpy * dt;
-    const F overScale = cr * dt - (owx * axisX + owy * axisY);
-    const F overUx = axisX * overScale, overUy = axisY * overScale;
-
-    const M onCut = apart & cutoff, onLeg = apart & ~cutoff;
-    const F dirX = onCut ? unitY : (onLeg ? legX : axisY);
-    const F dirY = onCut ? -unitX : (onLeg ? legY : -axisX);
-    const F ux = onCut ? cutUx : (onLeg ? legUx : overUx);
-    const F uy = onCut ? cutUy : (onLeg ? legUy : overUy);
-    const F pointX = vx + ux * 0.5f, pointY = vy + uy * 0.5f;
-
-    // Eight Lines {point.x, point.y, direction.x, direction.y}: a 4x4
-    // transpose in each 128-bit half, then the halves in line order.
-    const F pLo = _mm256_unpacklo_ps(pointX, pointY), pHi = _mm256_unpackhi_ps(pointX, pointY);
-    const F dLo = _mm256_unpacklo_ps(dirX, dirY), dHi = _mm256_unpackhi_ps(dirX, dirY);
-    const F l04 = _mm256_shuffle_ps(pLo, dLo, 0x44), l15 = _mm256_shuffle_ps(pLo, dLo, 0xEE);
-    const F l26 = _mm256_shuffle_ps(pHi, dHi, 0x44), l37 = _mm256_shuffle_ps(pHi, dHi, 0xEE);
-    float* o = reinterpret_cast<float*>(out + base);
-    _mm256_storeu_ps(o, _mm256_permute2f128_ps(l04, l15, 0x20));
-    _mm256_storeu_ps(o + 8, _mm256_permute2f128_ps(l26, l37, 0x20));
-    _mm256_storeu_ps(o + 16, _mm256_permute2f128_ps(l04, l15, 0x31));
-    _mm256_storeu_ps(o + 24, _mm256_permute2f128_ps(l26, l37, 0x31));
-
-    const M coincident = ~apart & ~(distSq > 1e-12f * crSq);
-    if (any(coincident)) {
-      for (int l = 0; l < 8 && base + l < count; ++l) {
-        if (!coincident[l]) continue;
-        const int k = base + l;
-        out[k] = agentLine(velocity, {in.relPosX[k], in.relPosY[k]}, {in.relVelX[k], in.relVelY[k]},
-                           in.combinedRadius[k], invTau, invDt, idA, ids[neighbors[k]], in.commonSq[k]);
-      }
-    }
-  }
-}
-
-#pragma GCC pop_options
-#else
-inline void agentLines8(Vec2 velocity, LineInputs& in, int count, float invTau, float invDt, std::uint64_t idA,
-                        const std::uint64_t* ids, const std::int32_t* neighbors, Line* out) {
-  for (int k = 0; k < count; ++k)
-    out[k] = agentLine(velocity, {in.relPosX[k], in.relPosY[k]}, {in.relVelX[k], in.relVelY[k]},
-                       in.combinedRadius[k], invTau, invDt, idA, ids[neighbors[k]], in.commonSq[k]);
-}
-#endif
+/// The ORCA lines of agent `self` for its neighbours j = neighbors[k], k in
+/// [0, count), into out[k]: bit for bit what solveAgent's loop gives,
+/// agentLine(v, p_j - p, v - v_j, r + r_j, invTau, invDt, id[self], id[j],
+/// |v + v_j|^2). Only where lineLanesAvailable(). It writes `out` up to
+/// count rounded up to eight (SolveScratch::lines has room).
+void agentLines8(const AgentsView& a, std::int32_t self, const std::int32_t* neighbors, int count, float invTau,
+                 float invDt, Line* out);
 
 }  // namespace throng
