@@ -7,38 +7,6 @@
 #endif
 
 namespace throng {
-namespace {
-
-/// The per-neighbour inputs of agentLine, one array each, with room for a
-/// last group of eight.
-struct LineInputs {
-  static constexpr int kCapacity = kMaxNeighbors + 8;
-  alignas(32) float relPosX[kCapacity], relPosY[kCapacity];
-  alignas(32) float relVelX[kCapacity], relVelY[kCapacity];
-  alignas(32) float combinedRadius[kCapacity], commonSq[kCapacity];
-};
-
-/// Gathers agent self's inputs for its neighbours, as solveAgent's loop
-/// computes them.
-inline void gather(const AgentsView& a, std::int32_t self, const std::int32_t* neighbors, int count,
-                   LineInputs& in) {
-  const Vec2 p{a.px[self], a.py[self]}, v{a.vx[self], a.vy[self]};
-  const float r = a.radius[self];
-  for (int k = 0; k < count; ++k) {
-    const std::int32_t j = neighbors[k];
-    const Vec2 relPos = Vec2{a.px[j], a.py[j]} - p;
-    const Vec2 vj{a.vx[j], a.vy[j]};
-    const Vec2 relVel = v - vj;
-    in.relPosX[k] = relPos.x;
-    in.relPosY[k] = relPos.y;
-    in.relVelX[k] = relVel.x;
-    in.relVelY[k] = relVel.y;
-    in.combinedRadius[k] = r + a.radius[j];
-    in.commonSq[k] = (v + vj).lengthSquared();
-  }
-}
-
-}  // namespace
 
 /// True where agentLines8 may run: an x86-64 CPU with AVX2.
 bool lineLanesAvailable() {
@@ -56,6 +24,32 @@ bool lineLanesAvailable() {
 #define THRONG_AVX2 __attribute__((target("avx2")))
 
 namespace {
+
+/// The per-neighbour inputs of agentLine, one array each, with room for a
+/// last group of eight.
+struct LineInputs {
+  static constexpr int kCapacity = kMaxNeighbors + 8;
+  alignas(32) float relPosX[kCapacity], relPosY[kCapacity];
+  alignas(32) float relVelX[kCapacity], relVelY[kCapacity];
+  alignas(32) float combinedRadius[kCapacity], commonSq[kCapacity];
+};
+
+/// Gathers agent self's pairInputs for its neighbours, one array each.
+inline void gather(const AgentsView& a, std::int32_t self, const std::int32_t* neighbors, int count,
+                   LineInputs& in) {
+  const Vec2 p{a.px[self], a.py[self]}, v{a.vx[self], a.vy[self]};
+  const float r = a.radius[self];
+  for (int k = 0; k < count; ++k) {
+    const PairInputs q = pairInputs(a, p, v, r, neighbors[k]);
+    in.relPosX[k] = q.relPos.x;
+    in.relPosY[k] = q.relPos.y;
+    in.relVelX[k] = q.relVel.x;
+    in.relVelY[k] = q.relVel.y;
+    in.combinedRadius[k] = q.combinedRadius;
+    in.commonSq[k] = q.commonSq;
+  }
+}
+
 static_assert(kMaxNeighbors % 8 == 0, "the last group of eight must fit SolveScratch::lines");
 using F = __m256;
 using M = decltype(F{} < F{});  // all ones or zero per lane
@@ -69,7 +63,6 @@ THRONG_AVX2 void agentLines8(const AgentsView& a, std::int32_t self, const std::
   LineInputs in;
   gather(a, self, neighbors, count, in);
   const Vec2 velocity{a.vx[self], a.vy[self]};
-  const std::uint64_t idA = a.id[self];
   // The far neighbour in the lanes past count: computes nothing undefined.
   _mm256_storeu_ps(in.relPosX + count, F{} + 1000.0f);
   _mm256_storeu_ps(in.relPosY + count, F{});
@@ -162,12 +155,8 @@ THRONG_AVX2 void agentLines8(const AgentsView& a, std::int32_t self, const std::
 
     const M coincident = ~apart & ~(distSq > 1e-12f * crSq);
     if (any(coincident)) {
-      for (int l = 0; l < 8 && base + l < count; ++l) {
-        if (!coincident[l]) continue;
-        const int k = base + l;
-        out[k] = agentLine(velocity, {in.relPosX[k], in.relPosY[k]}, {in.relVelX[k], in.relVelY[k]},
-                           in.combinedRadius[k], invTau, invDt, idA, a.id[neighbors[k]], in.commonSq[k]);
-      }
+      for (int l = 0; l < 8 && base + l < count; ++l)
+        if (coincident[l]) agentLines(a, self, neighbors + base + l, 1, invTau, invDt, out + base + l);
     }
   }
 }
@@ -175,12 +164,7 @@ THRONG_AVX2 void agentLines8(const AgentsView& a, std::int32_t self, const std::
 #else
 void agentLines8(const AgentsView& a, std::int32_t self, const std::int32_t* neighbors, int count, float invTau,
                  float invDt, Line* out) {
-  LineInputs in;
-  gather(a, self, neighbors, count, in);
-  const Vec2 velocity{a.vx[self], a.vy[self]};
-  for (int k = 0; k < count; ++k)
-    out[k] = agentLine(velocity, {in.relPosX[k], in.relPosY[k]}, {in.relVelX[k], in.relVelY[k]},
-                       in.combinedRadius[k], invTau, invDt, a.id[self], a.id[neighbors[k]], in.commonSq[k]);
+  agentLines(a, self, neighbors, count, invTau, invDt, out);
 }
 #endif
 

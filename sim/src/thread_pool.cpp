@@ -92,7 +92,7 @@ void ThreadPool::parallelFor(std::size_t n, const Job& fn) {
     generation = generation_.load(std::memory_order_relaxed) + 1;
     phase.chunks = 0;
     for (int t = 0; t < static_cast<int>(threads); ++t) {
-      const std::uint32_t begin = t == 0 ? 0 : shareEnd(phase.n, t - 1), end = shareEnd(phase.n, t);
+      const std::uint32_t begin = shareEnd(phase.n, t - 1), end = shareEnd(phase.n, t);  // shareEnd(n, -1) == 0
       shares_[static_cast<std::size_t>(t)].claim.store(std::uint64_t{generation} << 32 | begin,
                                                        std::memory_order_relaxed);
       phase.chunks += (end - begin + phase.grain - 1) / phase.grain;

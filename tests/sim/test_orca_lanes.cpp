@@ -37,8 +37,8 @@ bool sameBits(const Line& a, const Line& b) { return std::memcmp(&a, &b, sizeof 
 
 /// The walker (agent 0, at p with velocity v and radius r) and the pairs in
 /// groups of up to 32 (every count from 1 on, so every partial last group
-/// of eight), through agentLines8 and solveAgent's one-at-a-time loop;
-/// returns the lines that differ.
+/// of eight), through agentLines8 and agentLines; returns the lines that
+/// differ.
 int compare(Vec2 p, Vec2 v, float r, const std::vector<Pair>& pairs, float invTau, float invDt) {
   int mismatches = 0;
   std::size_t at = 0;
@@ -61,18 +61,17 @@ int compare(Vec2 p, Vec2 v, float r, const std::vector<Pair>& pairs, float invTa
     a.px = px.data(); a.py = py.data(); a.vx = vx.data(); a.vy = vy.data();
     a.radius = radius.data(); a.maxSpeed = speed.data(); a.id = ids.data();
     a.count = n + 1;
-    Line lanes[kMaxNeighbors];
+    Line lanes[kMaxNeighbors], one[kMaxNeighbors];
     agentLines8(a, 0, neighbors.data(), n, invTau, invDt, lanes);
+    agentLines(a, 0, neighbors.data(), n, invTau, invDt, one);  // what the CUDA kernels build
     for (int k = 0; k < n; ++k) {
-      const std::int32_t j = neighbors[k];
-      const Vec2 relPos = Vec2{px[j], py[j]} - p, vj{vx[j], vy[j]};
-      const Line one = agentLine(v, relPos, v - vj, r + radius[j], invTau, invDt, ids[0], ids[j], (v + vj).lengthSquared());
-      if (!sameBits(one, lanes[k]) && ++mismatches <= 5)
-        MESSAGE("relPos (" << relPos.x << ", " << relPos.y << ") relVel (" << (v - vj).x << ", " << (v - vj).y
-                           << "): agentLine point (" << one.point.x << ", " << one.point.y << ") dir ("
-                           << one.direction.x << ", " << one.direction.y << "), lanes point (" << lanes[k].point.x
-                           << ", " << lanes[k].point.y << ") dir (" << lanes[k].direction.x << ", "
-                           << lanes[k].direction.y << ")");
+      if (!sameBits(one[k], lanes[k]) && ++mismatches <= 5)
+        MESSAGE("relPos (" << pairs[at + k].relPos.x << ", " << pairs[at + k].relPos.y << ") relVel ("
+                           << pairs[at + k].relVel.x << ", " << pairs[at + k].relVel.y << "): agentLine point ("
+                           << one[k].point.x << ", " << one[k].point.y << ") dir (" << one[k].direction.x << ", "
+                           << one[k].direction.y << "), lanes point (" << lanes[k].point.x << ", "
+                           << lanes[k].point.y << ") dir (" << lanes[k].direction.x << ", " << lanes[k].direction.y
+                           << ")");
     }
     at += static_cast<std::size_t>(n);
   }

@@ -11,9 +11,8 @@
 #include "throng/hd.hpp"
 #include "throng/obstacles.hpp"
 #include "throng/orca.hpp"
-#include "throng/vec2.hpp"
-
 #include "throng/orca_lanes.hpp"
+#include "throng/vec2.hpp"
 
 namespace throng {
 
@@ -464,24 +463,15 @@ THRONG_HD bool solveAgent(const AgentsView& a, const AgentGridView& g, const Obs
 
   s.neighborCount = selectNeighbors(g, a, p, i, sp.perceptionRadiusSq, sp.maxNeighbors, s.neighbors,
                                     s.neighborDistSq, hint, hintCount, slot);
-  int n = s.obstacleLineCount;
+  Line* const agentLineOut = s.lines + s.obstacleLineCount;
 #if !defined(__CUDA_ARCH__)  // host code, the same in every compiler's host pass
-  if (sp.lineLanes) {
-    agentLines8(a, i, s.neighbors, s.neighborCount, sp.invTimeHorizon, sp.invDt, s.lines + n);
-    s.lineCount = n + s.neighborCount;
-    return solveVelocity(s.lines, s.lineCount, s.obstacleLineCount, maxSpeed, preferred, out);
-  }
+  if (sp.lineLanes)
+    agentLines8(a, i, s.neighbors, s.neighborCount, sp.invTimeHorizon, sp.invDt, agentLineOut);
+  else
 #endif
-  for (int k = 0; k < s.neighborCount; ++k) {
-    const std::int32_t j = s.neighbors[k];
-    const Vec2 relPos = Vec2{a.px[j], a.py[j]} - p;
-    const Vec2 vj{a.vx[j], a.vy[j]};
-    const Vec2 relVel = v - vj;
-    s.lines[n++] = agentLine(v, relPos, relVel, r + a.radius[j], sp.invTimeHorizon, sp.invDt, a.id[i], a.id[j],
-                             (v + vj).lengthSquared());
-  }
-  s.lineCount = n;
-  return solveVelocity(s.lines, n, s.obstacleLineCount, maxSpeed, preferred, out);
+    agentLines(a, i, s.neighbors, s.neighborCount, sp.invTimeHorizon, sp.invDt, agentLineOut);
+  s.lineCount = s.obstacleLineCount + s.neighborCount;
+  return solveVelocity(s.lines, s.lineCount, s.obstacleLineCount, maxSpeed, preferred, out);
 }
 
 // ---- preferred velocities -------------------------------------------------

@@ -1,10 +1,10 @@
 #pragma once
-// agentLine for eight neighbours at once, on CPUs with AVX2 (host code
-// only: the CUDA kernels and other CPUs call agentLine per neighbour).
-// Declarations only: the code is in sim/src/orca_lanes.cpp, the one file
-// built for AVX2 (per function, so the rest runs on any x86-64), and every
-// compiler that includes this header (nvcc's host pass too) sees the same
-// plain C++.
+// A walker's ORCA lines for its neighbours: agentLines one at a time
+// (THRONG_HD: the CUDA kernels, CPUs without AVX2), and agentLines8 eight
+// at a time on CPUs with AVX2 (host code only). agentLines8 is in
+// sim/src/orca_lanes.cpp, the one file built for AVX2 (per function, so
+// the rest runs on any x86-64); what every compiler sees here (nvcc's
+// host pass too) is plain C++.
 //
 // Design note. agentLine branches five ways (touching, cut-off circle with
 // or without the head-on turn, left or right leg, overlap), and which way
@@ -31,14 +31,37 @@
 
 namespace throng {
 
+/// What agentLine takes for the pair of agents (A at p with velocity v and
+/// radius r, B = j), as both line builders compute it.
+struct PairInputs {
+  Vec2 relPos, relVel;            ///< pB - pA, vA - vB
+  float combinedRadius, commonSq;  ///< rA + rB, |vA + vB|^2
+};
+THRONG_HD PairInputs pairInputs(const AgentsView& a, Vec2 p, Vec2 v, float r, std::int32_t j) {
+  const Vec2 vj{a.vx[j], a.vy[j]};
+  return {Vec2{a.px[j], a.py[j]} - p, v - vj, r + a.radius[j], (v + vj).lengthSquared()};
+}
+
+/// The ORCA lines of agent `self` for its neighbours j = neighbors[k], k in
+/// [0, count), into out[k], one at a time: agentLine(v, pairInputs(..., j),
+/// invTau, invDt, id[self], id[j]).
+THRONG_HD void agentLines(const AgentsView& a, std::int32_t self, const std::int32_t* neighbors, int count,
+                          float invTau, float invDt, Line* out) {
+  const Vec2 p{a.px[self], a.py[self]}, v{a.vx[self], a.vy[self]};
+  const float r = a.radius[self];
+  for (int k = 0; k < count; ++k) {
+    const std::int32_t j = neighbors[k];
+    const PairInputs q = pairInputs(a, p, v, r, j);
+    out[k] = agentLine(v, q.relPos, q.relVel, q.combinedRadius, invTau, invDt, a.id[self], a.id[j], q.commonSq);
+  }
+}
+
 /// True where agentLines8 may run: an x86-64 CPU with AVX2.
 bool lineLanesAvailable();
 
-/// The ORCA lines of agent `self` for its neighbours j = neighbors[k], k in
-/// [0, count), into out[k]: bit for bit what solveAgent's loop gives,
-/// agentLine(v, p_j - p, v - v_j, r + r_j, invTau, invDt, id[self], id[j],
-/// |v + v_j|^2). Only where lineLanesAvailable(). It writes `out` up to
-/// count rounded up to eight (SolveScratch::lines has room).
+/// agentLines, eight neighbours at a time, bit for bit. Only where
+/// lineLanesAvailable(). It writes `out` up to count rounded up to eight
+/// (SolveScratch::lines has room).
 void agentLines8(const AgentsView& a, std::int32_t self, const std::int32_t* neighbors, int count, float invTau,
                  float invDt, Line* out);
 
