@@ -175,7 +175,11 @@ TEST_CASE("coincident agents separate") {
   for (int i = 0; i < 30; ++i) c.advance();
   const float d = (c.agent(0).position - c.agent(1).position).length();
   CHECK(std::isfinite(d));
-  CHECK(d >= 16 - 0.01f);
+  // Apart to contact, to within the 0.1% of r_A + r_B that counts as
+  // touching (kContactSq): jammed while they overlap, each leans toward its
+  // wish, standing still, by up to kJamSlack of its top speed.
+  CHECK(d >= 16 * 0.999f - 1e-3f);
+  CHECK(c.agent(0).velocity.length() < 1e-3f);  // then both stand
 }
 
 TEST_CASE("a walker with no goal stands but steps aside") {
@@ -427,8 +431,9 @@ TEST_CASE("a preferred speed below maxSpeed sets the walking pace") {
 TEST_CASE("RVO2's own Circle of 250 arrives, overlapping only while jammed, about as deep as RVO2") {
   // RVO2 2.0.2: 3,547 steps until all arrive, overlaps up to 22% of 2r, and
   // overlaps outside the jam too. Here: none outside it. How long the jam
-  // takes to clear is chaotic (over jitter seeds 0-7 it ranges from 2,700
-  // to 4,000 steps, and jitter 0 takes 4,771), so this bounds it loosely;
+  // takes to clear is chaotic: with jammed walkers leaning toward their
+  // wish (leanTowardWish) it is 2,280-2,960 steps over jitter seeds 0-23,
+  // and 2,347 with jitter 0 (without the lean: 2,700-4,650, and 4,771).
   // tests/quality compares the trajectory with RVO2's itself.
   for (float jitter : {0.0f, 0.05f}) {
     Crowd c = bench::circle(250, 0);
@@ -457,4 +462,22 @@ TEST_CASE("RVO2's own Circle of 250 arrives, overlapping only while jammed, abou
     CHECK(gate.unjammedOverlaps == 0);
     CHECK(gate.maxOverlap < (jitter == 0 ? 0.20f : 0.25f) * 3.0f);
   }
+}
+
+TEST_CASE("with the seed's jitter RVO2's Circle of 250 clears much sooner than in RVO2 (seeds 1-3)") {
+  // RVO2 2.0.2 takes 3,547 steps. Seeds 1-3 here: 2,532, 2,487 and 2,612
+  // (seed 0, above: 2,885). Without the lean: 2,742, 3,258 and 3,318.
+  int total = 0;
+  for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+    Crowd c = bench::circle(250, 0);
+    c.settings.jitter = Settings{}.jitter;  // the seed's 0.05
+    c.settings.seed = seed;
+    int steps = 0;
+    for (; steps < 6000 && c.lastStats().arrived < c.count(); ++steps) c.advance(bench::kStep);
+    INFO("seed " << seed << ": " << steps << " steps");
+    CHECK(c.lastStats().arrived == c.count());
+    CHECK(steps < 3200);
+    total += steps;
+  }
+  CHECK(total < 3 * 2900);
 }

@@ -66,6 +66,40 @@ TEST_CASE("linearProgram3 never relaxes obstacle lines") {
   CHECK(permitted(lines[0], r));
 }
 
+TEST_CASE("a jammed walker leans toward its wish, at most kJamSlack of its top speed past the least penetration") {
+  // Squeezed from both sides (vx <= -1 and vx >= 1): every velocity with
+  // vx = 0 is equally least far past both lines, and linearProgram3 alone
+  // picks one end of that segment, full speed up or down.
+  const Line lines[2] = {{{-1, 0}, {0, 1}}, {{1, 0}, {0, -1}}};
+  const float maxSpeed = 10;
+  Vec2 lp3;
+  const int fail = linearProgram2(lines, 2, maxSpeed, {0, 5}, false, lp3);
+  const float deepest = linearProgram3(lines, 2, 0, fail, maxSpeed, lp3);
+  CHECK(deepest == doctest::Approx(1));
+  CHECK(std::fabs(lp3.y) == doctest::Approx(maxSpeed));
+  Vec2 r;
+  SUBCASE("a wish along the squeeze is taken as it is") {
+    CHECK_FALSE(solveVelocity(lines, 2, 0, maxSpeed, {0, 5}, r));
+    CHECK(r.x == doctest::Approx(0).epsilon(1e-5));
+    CHECK(r.y == doctest::Approx(5));
+  }
+  SUBCASE("a wish across it gains at most the slack in penetration") {
+    CHECK_FALSE(solveVelocity(lines, 2, 0, maxSpeed, {8, 0}, r));
+    const float past0 = det(lines[0].direction, lines[0].point - r);
+    CHECK(past0 == doctest::Approx(deepest + kJamSlack * maxSpeed).epsilon(1e-4));
+    CHECK(det(lines[1].direction, lines[1].point - r) <= deepest);
+    CHECK((r - Vec2{8, 0}).length() < (lp3 - Vec2{8, 0}).length());
+    CHECK(r.length() <= maxSpeed * 1.0001f);
+  }
+  SUBCASE("an obstacle line is never crossed for the wish") {
+    // Line 0 is now an obstacle (vx <= -1): linearProgram3 holds it, and so
+    // does the lean, however hard the wish pulls across it.
+    CHECK_FALSE(solveVelocity(lines, 2, 1, maxSpeed, {8, 3}, r));
+    CHECK(permitted(lines[0], r));
+    CHECK(r.y == doctest::Approx(3).epsilon(1e-4));
+  }
+}
+
 TEST_CASE("agentLine: a pair on a collision course gets reciprocal half lines") {
   const Vec2 pa{0, 0}, pb{10, 0.5f}, va{2, 0}, vb{-2, 0};
   const float invTau = 1.0f / 5, invDt = 60;

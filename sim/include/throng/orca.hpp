@@ -17,7 +17,7 @@
 // A Line permits the velocities on the left of `direction` through `point`:
 // v is permitted iff det(direction, point - v) <= 0.
 //
-// Two deterministic rules go beyond RVO2 (both only where RVO2 degenerates):
+// Deterministic rules go beyond RVO2 where it degenerates:
 //  - Head-on: when a pair is on a collision course and their relative
 //    velocity lies along the line of centres, the cut-off projection is pure
 //    braking, and a slow pair brakes to a standstill facing each other. We
@@ -31,6 +31,8 @@
 //    just apart, so a pair in contact cannot close in.
 //  - Coincident centres: RVO2 gets a NaN line. We push the pair apart along
 //    a direction hashed from their two ids, opposite for each.
+//  - Jammed: linearProgram3's least-penetrating velocity ignores the wish;
+//    the walker then leans toward it within a small slack (leanTowardWish).
 #include <cstdint>
 
 #include "throng/hd.hpp"
@@ -50,6 +52,10 @@ inline constexpr float kOrcaEpsilon = 0.00001f;
 inline constexpr float kHeadOnCos = 0.98f;
 inline constexpr float kHeadOnSin = 0.19899749f;  // sqrt(1 - 0.98^2)
 inline constexpr int kMaxLines = kMaxNeighbors + kMaxObstacleLines;
+/// How much further past the agent lines than the least penetration a
+/// jammed walker may go to get nearer its wish, as a fraction of its top
+/// speed (see leanTowardWish).
+inline constexpr float kJamSlack = 0.001f;
 /// Pairs overlapping by less than 0.1% of r_A + r_B count as touching
 /// (kContactSq = 0.999^2); they are treated as 0.001% apart.
 inline constexpr float kContactSq = 0.998001f;
@@ -233,9 +239,9 @@ THRONG_HD int linearProgram2(const Line* lines, int lineCount, float radius, Vec
 }
 
 /// The infeasible case: keeps lines [0, obstacleLineCount) and minimises the
-/// largest penetration of the agent lines from beginLine on.
-THRONG_HD void linearProgram3(const Line* lines, int lineCount, int obstacleLineCount, int beginLine,
-                              float radius, Vec2& result) {
+/// largest penetration of the agent lines from beginLine on, which it returns.
+THRONG_HD float linearProgram3(const Line* lines, int lineCount, int obstacleLineCount, int beginLine,
+                               float radius, Vec2& result) {
   float distance = 0.0f;
   // Raw storage: Line's members default to zero, and zeroing kMaxLines of
   // them on every call costs more than the projection itself.
@@ -272,15 +278,74 @@ THRONG_HD void linearProgram3(const Line* lines, int lineCount, int obstacleLine
     }
     distance = det(lines[i].direction, lines[i].point - result);
   }
+  return distance;
+}
+
+/// A jammed walker's choice, after linearProgram3 found `result`, least far
+/// past any agent line (by `deepest`): it moves from there toward
+/// optVelocity (capped at `radius`), going no more than kJamSlack * radius
+/// further past any agent line and no further past any obstacle line than
+/// it was: first straight at the wish, then, if a line stops it, along that
+/// line toward the wish until another does or the speed limit is reached.
+///
+/// The least-penetrating velocity alone ignores the wish, so no shake of
+/// the wish reaches a jammed walker and a symmetric knot can last (the
+/// seed's jitter note). A thousandth of the top speed clears RVO2's Circle
+/// of 250 in 2,280-2,960 steps over jitter seeds 0-23 (mean 2,630) instead
+/// of 2,700-4,650 (mean 3,520; RVO2 itself: 3,547). Its deepest overlaps
+/// get a little deeper: 22% of 2r on average and 27% at worst, from 20%
+/// and 23%.
+/// Exact ties alone (slack 0) changed nothing; the velocity nearest the
+/// wish within the slack (a second full linear program) cleared it about
+/// as soon for three times the instructions; the straight leg alone, for
+/// half of them, cleared it 10% later.
+THRONG_HD void leanTowardWish(const Line* lines, int lineCount, int obstacleLineCount, float radius,
+                              Vec2 optVelocity, float deepest, Vec2& result) {
+  const Vec2 wish =
+      optVelocity.lengthSquared() > radius * radius ? optVelocity.normalized() * radius : optVelocity;
+  const Vec2 toward = wish - result;  // stays in the speed disc: both ends are in it
+  const float allowed = deepest + kJamSlack * radius;
+  // past[i]: how far the velocity is past line i; room[i]: how far it may be.
+  float past[kMaxLines], room[kMaxLines];
+  float t = 1.0f;
+  int blocker = -1;
+  for (int i = 0; i < lineCount; ++i) {
+    past[i] = det(lines[i].direction, lines[i].point - result);
+    room[i] = i >= obstacleLineCount ? allowed : (past[i] > 0.0f ? past[i] : 0.0f);
+    const float rate = -det(lines[i].direction, toward);  // d past / d t
+    if (rate > 0.0f && past[i] + t * rate > room[i]) {
+      t = (room[i] - past[i]) / rate;
+      blocker = i;
+    }
+  }
+  if (t < 0.0f) t = 0.0f;  // rounding
+  result = result + t * toward;
+  if (blocker < 0) return;
+  // Slide along the blocking line, toward the wish.
+  const Vec2 along = lines[blocker].direction;
+  const Vec2 slide = dot(wish - result, along) * along;
+  const float a = slide.lengthSquared(), b = dot(result, slide), c = result.lengthSquared() - radius * radius;
+  if (!(a > 0.0f) || !(c < 0.0f)) return;
+  const float edge = (-b + std::sqrt(b * b - a * c)) / a;  // where the slide meets the speed limit
+  float u = edge < 1.0f ? edge : 1.0f;
+  for (int i = 0; i < lineCount; ++i) {
+    if (i == blocker) continue;
+    const float at = past[i] - t * det(lines[i].direction, toward);
+    const float rate = -det(lines[i].direction, slide);
+    if (rate > 0.0f && at + u * rate > room[i]) u = (room[i] - at) / rate;
+  }
+  if (u > 0.0f) result = result + u * slide;
 }
 
 /// Solves the whole program; returns true when it was feasible, false when
-/// the walker is jammed (linearProgram3 then chose the velocity).
+/// the walker is jammed (linearProgram3 and leanTowardWish then chose the
+/// velocity).
 THRONG_HD bool solveVelocity(const Line* lines, int lineCount, int obstacleLineCount, float maxSpeed,
                              Vec2 preferred, Vec2& result) {
   const int lineFail = linearProgram2(lines, lineCount, maxSpeed, preferred, false, result);
   if (lineFail < lineCount) {
-    linearProgram3(lines, lineCount, obstacleLineCount, lineFail, maxSpeed, result);
+    const float deepest = linearProgram3(lines, lineCount, obstacleLineCount, lineFail, maxSpeed, result);
+    leanTowardWish(lines, lineCount, obstacleLineCount, maxSpeed, preferred, deepest, result);
     return false;
   }
   return true;
