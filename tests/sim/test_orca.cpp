@@ -98,6 +98,18 @@ TEST_CASE("a jammed walker leans toward its wish, at most kJamSlack of its top s
     CHECK(permitted(lines[0], r));
     CHECK(r.y == doctest::Approx(3).epsilon(1e-4));
   }
+  SUBCASE("pinned to a wall at full speed, it still slides along it toward the wish") {
+    // Obstacle vx <= -a: linearProgram3 leaves the walker on the speed
+    // circle, (-a, -sqrt(100 - a^2)), |v| a rounding error either side of
+    // 10; the slide up the wall must go ahead whichever side.
+    for (float a : {0.1f, 0.25f, 0.5f, 2.0f, 3.0f, 6.0f, 9.0f}) {
+      const Line walled[2] = {{{-a, 0}, {0, 1}}, {{1, 0}, {0, -1}}};
+      CHECK_FALSE(solveVelocity(walled, 2, 1, maxSpeed, {8, 3}, r));
+      INFO("a = " << a << ": " << r.x << ", " << r.y);
+      CHECK(permitted(walled[0], r));
+      CHECK(r.y == doctest::Approx(std::min(3.0f, std::sqrt(100 - a * a))).epsilon(1e-4));
+    }
+  }
 }
 
 TEST_CASE("agentLine: a pair on a collision course gets reciprocal half lines") {

@@ -291,7 +291,7 @@ THRONG_HD float linearProgram3(const Line* lines, int lineCount, int obstacleLin
 /// The least-penetrating velocity alone ignores the wish, so no shake of
 /// the wish reaches a jammed walker and a symmetric knot can last (the
 /// seed's jitter note). A thousandth of the top speed clears RVO2's Circle
-/// of 250 in 2,280-2,960 steps over jitter seeds 0-23 (mean 2,630) instead
+/// of 250 in 2,280-2,960 steps over jitter seeds 0-23 (mean 2,620) instead
 /// of 2,700-4,650 (mean 3,520; RVO2 itself: 3,547). Its deepest overlaps
 /// get a little deeper: 22% of 2r on average and 27% at worst, from 20%
 /// and 23%.
@@ -324,9 +324,14 @@ THRONG_HD void leanTowardWish(const Line* lines, int lineCount, int obstacleLine
   // Slide along the blocking line, toward the wish.
   const Vec2 along = lines[blocker].direction;
   const Vec2 slide = dot(wish - result, along) * along;
-  const float a = slide.lengthSquared(), b = dot(result, slide), c = result.lengthSquared() - radius * radius;
-  if (!(a > 0.0f) || !(c < 0.0f)) return;
-  const float edge = (-b + std::sqrt(b * b - a * c)) / a;  // where the slide meets the speed limit
+  const float a = slide.lengthSquared(), b = dot(result, slide);
+  if (!(a > 0.0f)) return;
+  // Where the slide meets the speed limit. linearProgram3 often leaves the
+  // velocity on it, a rounding error either side: taken as on it, so a
+  // slide inward goes ahead and one outward (b >= 0) stops at once.
+  float c = result.lengthSquared() - radius * radius;
+  if (c > 0.0f) c = 0.0f;
+  const float edge = (-b + std::sqrt(b * b - a * c)) / a;
   float u = edge < 1.0f ? edge : 1.0f;
   for (int i = 0; i < lineCount; ++i) {
     if (i == blocker) continue;
