@@ -213,19 +213,18 @@ THRONG_HD bool linearProgram1(const Line* lines, int lineNo, float radius, Vec2 
   return true;
 }
 
+/// v, or v scaled down to length `radius` when it is longer.
+THRONG_HD Vec2 withinSpeed(Vec2 v, float radius) {
+  return v.lengthSquared() > radius * radius ? v.normalized() * radius : v;
+}
+
 /// The permitted velocity nearest optVelocity (or furthest in the unit
 /// direction optVelocity when directionOpt) within |v| <= radius. Returns
 /// lineCount on success, else the index of the first line it could not meet
 /// (result then holds the best velocity before that line).
 THRONG_HD int linearProgram2(const Line* lines, int lineCount, float radius, Vec2 optVelocity,
                              bool directionOpt, Vec2& result) {
-  if (directionOpt) {
-    result = optVelocity * radius;
-  } else if (optVelocity.lengthSquared() > radius * radius) {
-    result = optVelocity.normalized() * radius;
-  } else {
-    result = optVelocity;
-  }
+  result = directionOpt ? optVelocity * radius : withinSpeed(optVelocity, radius);
   for (int i = 0; i < lineCount; ++i) {
     if (det(lines[i].direction, lines[i].point - result) > 0.0f) {
       const Vec2 tempResult = result;
@@ -301,8 +300,7 @@ THRONG_HD float linearProgram3(const Line* lines, int lineCount, int obstacleLin
 /// half of them, cleared it 10% later.
 THRONG_HD void leanTowardWish(const Line* lines, int lineCount, int obstacleLineCount, float radius,
                               Vec2 optVelocity, float deepest, Vec2& result) {
-  const Vec2 wish =
-      optVelocity.lengthSquared() > radius * radius ? optVelocity.normalized() * radius : optVelocity;
+  const Vec2 wish = withinSpeed(optVelocity, radius);
   const Vec2 toward = wish - result;  // stays in the speed disc: both ends are in it
   const float allowed = deepest + kJamSlack * radius;
   // past[i]: how far the velocity is past line i; room[i]: how far it may be.
