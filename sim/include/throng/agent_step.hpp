@@ -422,6 +422,107 @@ THRONG_HD int selectNeighbors(const AgentGridView& g, const AgentsView& a, Vec2 
   return count;
 }
 
+// ---- candidate lists --------------------------------------------------------
+//
+// Design note. A walker's neighbours change little from one step to the
+// next, so the CPU step keeps, for each walker, a list of every agent that
+// was within a radius R of it when the list was built: the k nearest at the
+// time plus a skin, as in molecular dynamics' Verlet lists. Each step the
+// neighbours are chosen from the list alone, and that answer is exact when
+// nobody left out can have come near enough to displace it: an agent left
+// out was at least R away; since then the walker has moved |p - p_built|
+// and every other agent at most M (the sum over the steps since of the
+// largest displacement of any agent that step). So an agent left out is now
+// at least R - |p - p_built| - M away ("reach"), and the list's answer is
+// the true one when its k-th distance is below reach (or, with fewer than k
+// in range, when the range is). Otherwise the list is rebuilt. The lists
+// never change a result, only how fast it is found; every bound is taken
+// with margins far above float rounding (1e-5 relative).
+
+/// The most agents a candidate list holds; a walker with more around it
+/// takes the grid scan.
+inline constexpr int kNearCapacity = 32;
+
+/// Every agent other than `self` whose squared distance from p (computed as
+/// the scan computes it) is below radius^2, into list; returns how many, or
+/// -1 when there are more than `capacity`. The grid's columns and rows are
+/// monotone in x and y, so the cells that can hold them follow from p -+
+/// radius (padded for the rounding of those bounds).
+THRONG_HD int gatherNear(const AgentGridView& g, Vec2 p, std::int32_t self, float radius, std::int32_t* list,
+                         int capacity) {
+  if (g.cols == 0) return 0;
+  const float pad = radius * 1.001f + (std::fabs(p.x) + std::fabs(p.y)) * 1e-6f;
+  const float lowX = p.x - pad, highX = p.x + pad;
+  const int xa = gridCoord(lowX, g.origin.x, g.invCell, g.cols);
+  const int xb = gridCoord(highX, g.origin.x, g.invCell, g.cols);
+  const int ya = gridCoord(p.y - pad, g.origin.y, g.invRow, g.rows);
+  const int yb = gridCoord(p.y + pad, g.origin.y, g.invRow, g.rows);
+  const float radiusSq = radius * radius;
+  int count = 0;
+  for (int row = ya; row <= yb; ++row) {
+    const std::int32_t* const rowStart = g.cellStart + row * g.cols;
+    const int end = rowStart[xb + 1];
+    for (int s = firstAtOrAfter(g.sx, rowStart[xa], end, lowX); s < end && g.sx[s] <= highX; ++s) {
+      const float dx = g.sx[s] - p.x;
+      const float dy = g.sy[s] - p.y;
+      if (!(dx * dx + dy * dy < radiusSq)) continue;
+      const std::int32_t idx = g.sortedIndex[s];
+      if (idx == self) continue;
+      if (count == capacity) return -1;
+      list[count++] = idx;
+    }
+  }
+  return count;
+}
+
+/// How near (squared) an agent left out of a list of radius `listRadius`
+/// can be now, when the walker has moved `ownMove` since the list was built
+/// and every other agent at most `othersMove`: less margins far above the
+/// rounding of the distances and of this bound. 0 when nothing is left.
+THRONG_HD float nearReachSq(float listRadius, float ownMove, float othersMove) {
+  const float reach = listRadius * (1.0f - 1e-5f) - (ownMove + othersMove) * (1.0f + 1e-5f);
+  return reach > 0.0f ? reach * reach * (1.0f - 1e-5f) : 0.0f;  // NaN: 0
+}
+
+/// selectNeighbors' answer (the k nearest strictly within sqrt(rangeSq), by
+/// (distance squared, index)) from a candidate list, when every agent not
+/// in it is at least sqrt(reachSq) away. The list's nearest (at most k, in
+/// range) go to outIndex/outDistSq and their count to `found`; returns it
+/// when the list proves it is the answer, else -1. The list is written to
+/// `sorted` (may be `list`) ordered by today's keys, so the next step's
+/// insertion sort has little to move.
+THRONG_HD_HOT int nearestFromList(const AgentsView& a, Vec2 p, float rangeSq, int k, const std::int32_t* list,
+                                  int listCount, float reachSq, std::int32_t* sorted, std::int32_t* outIndex,
+                                  float* outDistSq, int& found) {
+  found = 0;
+  if (k <= 0) return 0;
+  if (k > kMaxNeighbors) k = kMaxNeighbors;
+  const float* const px = a.px;
+  const float* const py = a.py;
+  std::uint64_t keys[kNearCapacity];
+  for (int m = 0; m < listCount; ++m) {
+    const std::int32_t j = list[m];
+    const float dx = px[j] - p.x;
+    const float dy = py[j] - p.y;
+    keys[m] = neighborKey(dx * dx + dy * dy, j);
+  }
+  keepNearest(keys, listCount, listCount);
+  for (int m = 0; m < listCount; ++m) sorted[m] = static_cast<std::int32_t>(static_cast<std::uint32_t>(keys[m]));
+  const std::uint64_t rangeKey = static_cast<std::uint64_t>(floatBits(rangeSq)) << 32;
+  const int head = listCount < k ? listCount : k;
+  int count = 0;
+  for (int n = 0; n < head; ++n) count += keys[n] < rangeKey;  // sorted: the first `count`
+  for (int n = 0; n < count; ++n) {
+    outIndex[n] = static_cast<std::int32_t>(static_cast<std::uint32_t>(keys[n]));
+    outDistSq[n] = floatFromBits(static_cast<std::uint32_t>(keys[n] >> 32));
+  }
+  found = count;
+  // The k-th must be nearer than anyone left out could be; with fewer than
+  // k in range, nobody left out may be in range.
+  const bool proven = count == k ? outDistSq[k - 1] < reachSq : rangeSq <= reachSq;
+  return proven ? count : -1;
+}
+
 /// What the solve of one walker needs besides the views.
 struct SolveParams {
   float invTimeHorizon = 1, invObstacleTimeHorizon = 2, invDt = 60;
@@ -443,14 +544,11 @@ struct SolveScratch {
   int neighborCount = 0, edgeCount = 0, obstacleLineCount = 0, lineCount = 0;
 };
 
-/// ORCA for agent i: returns false when the walker is jammed. `preferred`
-/// is its wish for this step; the new velocity goes to `out`. `hint`,
-/// `hintCount` and `slot` (i's grid slot) only speed up the neighbour
-/// search (see selectNeighbors).
-THRONG_HD bool solveAgent(const AgentsView& a, const AgentGridView& g, const ObstacleView& ov,
-                          const SolveParams& sp, std::int32_t i, Vec2 preferred, Vec2& out,
-                          SolveScratch& s, const std::int32_t* hint = nullptr, int hintCount = 0,
-                          std::int32_t slot = -1) {
+/// ORCA for agent i once its neighbours are in s.neighbors[0,
+/// s.neighborCount), as selectNeighbors or nearestFromList chose them:
+/// solveAgent's second half.
+THRONG_HD bool solveWithNeighbors(const AgentsView& a, const ObstacleView& ov, const SolveParams& sp,
+                                  std::int32_t i, Vec2 preferred, Vec2& out, SolveScratch& s) {
   const Vec2 p{a.px[i], a.py[i]};
   const Vec2 v{a.vx[i], a.vy[i]};
   const float r = a.radius[i];
@@ -461,8 +559,6 @@ THRONG_HD bool solveAgent(const AgentsView& a, const AgentGridView& g, const Obs
   s.obstacleLineCount =  // the test skips an out-of-line call in the open (about 28 instructions)
       s.edgeCount > 0 ? obstacleLines(ov, s.edges, s.edgeCount, p, v, r, sp.invObstacleTimeHorizon, s.lines) : 0;
 
-  s.neighborCount = selectNeighbors(g, a, p, i, sp.perceptionRadiusSq, sp.maxNeighbors, s.neighbors,
-                                    s.neighborDistSq, hint, hintCount, slot);
   Line* const agentLineOut = s.lines + s.obstacleLineCount;
 #if !defined(__CUDA_ARCH__)  // host code, the same in every compiler's host pass
   if (sp.lineLanes)
@@ -472,6 +568,19 @@ THRONG_HD bool solveAgent(const AgentsView& a, const AgentGridView& g, const Obs
     agentLines(a, i, s.neighbors, s.neighborCount, sp.invTimeHorizon, sp.invDt, agentLineOut);
   s.lineCount = s.obstacleLineCount + s.neighborCount;
   return solveVelocity(s.lines, s.lineCount, s.obstacleLineCount, maxSpeed, preferred, out);
+}
+
+/// ORCA for agent i: returns false when the walker is jammed. `preferred`
+/// is its wish for this step; the new velocity goes to `out`. `hint`,
+/// `hintCount` and `slot` (i's grid slot) only speed up the neighbour
+/// search (see selectNeighbors).
+THRONG_HD bool solveAgent(const AgentsView& a, const AgentGridView& g, const ObstacleView& ov,
+                          const SolveParams& sp, std::int32_t i, Vec2 preferred, Vec2& out,
+                          SolveScratch& s, const std::int32_t* hint = nullptr, int hintCount = 0,
+                          std::int32_t slot = -1) {
+  s.neighborCount = selectNeighbors(g, a, Vec2{a.px[i], a.py[i]}, i, sp.perceptionRadiusSq, sp.maxNeighbors,
+                                    s.neighbors, s.neighborDistSq, hint, hintCount, slot);
+  return solveWithNeighbors(a, ov, sp, i, preferred, out, s);
 }
 
 // ---- preferred velocities -------------------------------------------------

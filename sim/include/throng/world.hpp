@@ -51,6 +51,28 @@ struct StepScratch {
   // walker, the count (-1: none known) then the indices.
   std::vector<std::int32_t> hint;
   int hintStride = 0;
+  // Candidate lists (agent_step.hpp's design note), in two buffers of
+  // rows by grid slot: a step reads each walker's row from the buffer the
+  // step before wrote (at nearRow[i], last step's slot) and writes it at
+  // its slot in the other, so both run nearly in order (by agent index the
+  // rows, 128 bytes each, were read all over memory). Never change a result.
+  struct NearHead {
+    float x = 0, y = 0, radius = 0;  ///< where and how wide it was built
+    std::int32_t count = -1;  ///< agents; -1 none; below -1: scan the grid that many more steps
+    bool fresh = false;       ///< built the step before, not used since
+    double moved = 0;         ///< `moved` when it was built
+  };
+  std::vector<NearHead> nearHead[2];
+  std::vector<std::int32_t> near[2];  // kNearCapacity a row
+  std::vector<std::int32_t> nearRow;  // by agent: its row in near[nearFlip], or -1
+  int nearFlip = 0;
+  // Positions at the last step's start, and the running sum over steps of
+  // the largest displacement of any agent between two step starts (host
+  // edits and other backends' steps included: it bounds how far any agent
+  // index's position has moved since a list was built).
+  std::vector<float> lastX, lastY;
+  double moved = 0;
+  std::size_t nearServed = 0;  ///< walkers the lists answered in the last step
 
   AgentGridView gridView() const;
 };
@@ -105,6 +127,18 @@ class World {
   Vec2 wishOf(std::size_t i, const Settings& s, float dt, bool& landing) const;
   /// Phase 5: commit new velocities, move, land, advance gates.
   void integrate(float dt);
+  /// Before the grid: how far agents moved since the last step (for the
+  /// candidate lists; resets them when the agent count changed).
+  void trackMotion();
+  /// Phase 3 on the CPU: walker i's neighbours into ss, from its candidate
+  /// list when that proves the answer, else rebuilding it or scanning the
+  /// grid (`listed` says which). The same answer as selectNeighbors.
+  /// `hintRow`: the grid scan's hint (count, then indices), kept by it.
+  int nearNeighbors(std::int32_t i, std::int32_t slot, const AgentsView& av, const AgentGridView& gv,
+                    const SolveParams& sp, float skin, std::int32_t* hintRow, SolveScratch& ss, bool& listed);
+  /// Candidate lists on (the default); off, every walker scans the grid
+  /// (tests compare the two).
+  bool nearLists = true;
   /// fn over chunks of [0, n), on the step's pool when there is one.
   void forEach(std::size_t n, const std::function<void(std::size_t, std::size_t)>& fn);
 

@@ -1,0 +1,269 @@
+// Candidate lists (agent_step.hpp's design note): the gather against brute
+// force, the list's answer against the grid scan's, and whole crowds
+// stepped with and without them, through shoves, additions, removals and
+// settings changes.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <utility>
+#include <vector>
+
+#include "throng/agent_step.hpp"
+#include "throng/crowd.hpp"
+#include "throng/world.hpp"
+#include "../bench/scenarios.hpp"
+
+using namespace throng;
+
+namespace {
+/// A sparse field and a packed clump, on a lattice (exact ties in distance).
+void fillClumped(World& w, int n, std::uint64_t seed) {
+  w.resize(static_cast<std::size_t>(n));
+  std::uint64_t h = seed;
+  for (int i = 0; i < n; ++i) {
+    h = mix64(h);
+    const bool clump = i % 3 != 0;
+    const float at = clump ? 30.0f : 0.0f, spacing = clump ? 0.05f : 0.25f;
+    w.px[i] = at + spacing * static_cast<float>(static_cast<int>(h % 160));
+    w.py[i] = at + spacing * static_cast<float>(static_cast<int>((h >> 20) % 160));
+  }
+}
+
+Settings gridSettings() {
+  Settings s;
+  s.perceptionRadius = 6;
+  s.maxNeighbors = 4;  // the grid splits its rows for a crowd this dense
+  return s;
+}
+
+/// Every other agent whose distance from p, computed as the scan does, is
+/// below r, by index.
+std::vector<std::int32_t> within(const World& w, Vec2 p, std::int32_t self, float r) {
+  std::vector<std::int32_t> out;
+  for (std::int32_t j = 0; j < static_cast<std::int32_t>(w.size()); ++j) {
+    const float dx = w.px[j] - p.x, dy = w.py[j] - p.y;
+    if (j != self && dx * dx + dy * dy < r * r) out.push_back(j);
+  }
+  return out;
+}
+}  // namespace
+
+TEST_CASE("gatherNear lists every agent within its radius, wider than a column too, and says when they overflow") {
+  World w;
+  fillClumped(w, 600, 7);
+  w.buildGrid(gridSettings());
+  const AgentGridView g = w.scratch.gridView();
+  REQUIRE(g.invRow > g.invCell);  // split rows
+  const float column = 1.0f / g.invCell;
+  std::vector<std::int32_t> list(600);
+  int overflows = 0;
+  for (float r : {0.05f, 0.5f, 3.0f, column, 1.7f * column, 4.3f * column}) {
+    for (int i = 0; i < 600; i += 5) {
+      const Vec2 p{w.px[i], w.py[i]};
+      const std::vector<std::int32_t> want = within(w, p, i, r);
+      const int c = gatherNear(g, p, i, r, list.data(), 600);
+      REQUIRE(c == static_cast<int>(want.size()));
+      std::vector<std::int32_t> got(list.begin(), list.begin() + c);
+      std::sort(got.begin(), got.end());
+      CHECK(got == want);
+      if (!want.empty()) {
+        CHECK(gatherNear(g, p, i, r, list.data(), c - 1) == -1);
+        CHECK(gatherNear(g, p, i, r, list.data(), c) == c);
+        ++overflows;
+      }
+    }
+  }
+  CHECK(overflows > 300);
+}
+
+TEST_CASE("nearestFromList gives the grid scan's answer whenever it proves it, after everyone moved") {
+  // Lists built around every walker, then everyone moves up to `step` (some
+  // straight at a walker, the worst case for a list); the list's answer,
+  // where it claims one, must be the scan's on the moved crowd.
+  const Settings s = gridSettings();
+  const float rangeSq = s.perceptionRadius * s.perceptionRadius;
+  for (float step : {0.0f, 0.01f, 0.05f, 0.3f}) {
+    CAPTURE(step);
+    World w;
+    fillClumped(w, 600, 11);
+    w.buildGrid(s);
+    const int n = static_cast<int>(w.size());
+    std::vector<std::vector<std::int32_t>> lists(n, std::vector<std::int32_t>(kNearCapacity));
+    std::vector<int> counts(n);
+    std::vector<float> radii(n);
+    for (int i = 0; i < n; ++i) {
+      // As the step builds them: the 10th nearest, or the range, plus a skin.
+      std::int32_t idx[10];
+      float d[10];
+      const Vec2 p{w.px[i], w.py[i]};
+      const int c = selectNeighbors(w.scratch.gridView(), w.view(), p, i, rangeSq, 10, idx, d);
+      radii[i] = (c == 10 ? std::sqrt(d[9]) : s.perceptionRadius) + 0.1f;
+      counts[i] = gatherNear(w.scratch.gridView(), p, i, radii[i], lists[i].data(), kNearCapacity);
+    }
+    const std::vector<float> x0 = w.px, y0 = w.py;
+    std::uint64_t h = 99;
+    float largest = 0;
+    for (int i = 0; i < n; ++i) {
+      h = mix64(h);
+      Vec2 d{unitFromBits(h), unitFromBits(mix64(h))};
+      if (i % 5 == 0) d = Vec2{w.px[(i + 1) % n], w.py[(i + 1) % n]} - Vec2{w.px[i], w.py[i]};  // at a walker
+      const float len = d.length();
+      if (len > 0) d = d * (step / len);
+      w.px[i] += d.x;
+      w.py[i] += d.y;
+      largest = std::max(largest, (Vec2{w.px[i], w.py[i]} - Vec2{x0[i], y0[i]}).length());
+    }
+    w.buildGrid(s);
+    const AgentGridView g = w.scratch.gridView();
+    const AgentsView a = w.view();
+    int proven = 0, tried = 0;
+    for (int k : {1, 4, 10}) {
+      for (int i = 0; i < n; ++i) {
+        if (counts[i] < 0) continue;
+        ++tried;
+        const Vec2 p{w.px[i], w.py[i]};
+        const float own = (p - Vec2{x0[i], y0[i]}).length();
+        std::int32_t got[kMaxNeighbors], want[kMaxNeighbors], sorted[kNearCapacity];
+        float gotD[kMaxNeighbors], wantD[kMaxNeighbors];
+        int found;
+        const int c = nearestFromList(a, p, rangeSq, k, lists[i].data(), counts[i],
+                                      nearReachSq(radii[i], own, largest), sorted, got, gotD, found);
+        if (c < 0) continue;
+        ++proven;
+        const int cw = selectNeighbors(g, a, p, i, rangeSq, k, want, wantD);
+        REQUIRE(c == cw);
+        for (int m = 0; m < c; ++m) {
+          CHECK(got[m] == want[m]);
+          CHECK(gotD[m] == wantD[m]);
+        }
+        // The list comes back reordered, never changed as a set.
+        std::vector<std::int32_t> before(lists[i].begin(), lists[i].begin() + counts[i]);
+        std::vector<std::int32_t> after(sorted, sorted + counts[i]);
+        std::sort(before.begin(), before.end());
+        std::sort(after.begin(), after.end());
+        CHECK(before == after);
+      }
+    }
+    // Small moves leave most lists able to answer; large ones, fewer.
+    CHECK(tried > 3 * n / 2);
+    if (step <= 0.01f) CHECK(proven > tried * 3 / 4);
+    if (step >= 0.3f) CHECK(proven < tried / 2);
+    MESSAGE("moved ", step, ": ", proven, " of ", tried, " lists proved their answer");
+  }
+}
+
+namespace {
+Crowd ringOf(int n, float radius, Settings s) {
+  Crowd c(s);
+  for (int i = 0; i < n; ++i) {
+    const float a = 6.2831853f * static_cast<float>(i) / static_cast<float>(n);
+    const Vec2 p{radius * std::cos(a), radius * std::sin(a)};
+    c.add(p, -p);
+  }
+  return c;
+}
+
+std::size_t served(const Crowd& c) { return c.world().scratch.nearServed; }
+}  // namespace
+
+TEST_CASE("candidate lists change no result: benchmark crowds at 1 and 2 threads") {
+  for (int threads : {1, 2}) {
+    Crowd on = bench::dense(2000, threads), off = bench::dense(2000, threads);
+    off.world().nearLists = false;
+    std::size_t fromLists = 0;
+    for (int step = 0; step < 60; ++step) {
+      on.advance(bench::kStep);
+      off.advance(bench::kStep);
+      REQUIRE(on.stateHash() == off.stateHash());
+      fromLists += served(std::as_const(on));
+      CHECK(served(std::as_const(off)) == 0);
+    }
+    CHECK(fromLists > 60 * 2000 * 7 / 10);  // the lists answer most walkers
+    Crowd ringOn = bench::circle(1000, threads), ringOff = bench::circle(1000, threads);
+    ringOff.world().nearLists = false;
+    for (int step = 0; step < 150; ++step) {
+      ringOn.advance(bench::kStep);
+      ringOff.advance(bench::kStep);
+    }
+    CHECK(ringOn.stateHash() == ringOff.stateHash());
+    CHECK(served(std::as_const(ringOn)) > 900);
+  }
+}
+
+TEST_CASE("candidate lists change no result through shoves, additions, removals and new settings") {
+  Settings s;
+  s.perceptionRadius = 60;
+  s.maxNeighbors = 8;
+  Crowd on = ringOf(300, 400, s), off = ringOf(300, 400, s);
+  off.world().nearLists = false;
+  std::uint64_t h = 5;
+  std::size_t fromLists = 0;
+  for (int step = 0; step < 240; ++step) {
+    for (Crowd* c : {&on, &off}) {
+      std::uint64_t g = h;
+      if (step % 7 == 3) {
+        // Shove a few walkers: one across the ring, one into another.
+        for (int k = 0; k < 3; ++k) {
+          g = mix64(g);
+          const std::size_t i = g % c->count();
+          Agent a = c->agent(i);
+          a.position = k == 0 ? -a.position : c->agent((i + 40) % c->count()).position + Vec2{0.5f, 0};
+          a.velocity = {unitFromBits(g) * 100, 0};
+          c->setAgent(i, a);
+        }
+      }
+      if (step % 13 == 5) c->add({unitFromBits(mix64(g)) * 300, 0}, Vec2{0, 300});
+      if (step % 17 == 9) {
+        int seen = 0;
+        c->removeAgents([&](const Agent&) { return ++seen % 37 == 0; });
+      }
+      if (step == 100) {
+        c->settings.perceptionRadius = 25;
+        c->settings.maxNeighbors = 3;
+      }
+      if (step == 160) {
+        c->settings.perceptionRadius = 120;
+        c->settings.maxNeighbors = 16;
+        c->settings.threads = 2;
+      }
+      c->advance();
+    }
+    h = mix64(h);
+    REQUIRE(on.stateHash() == off.stateHash());
+    fromLists += served(std::as_const(on));
+  }
+  CHECK(fromLists > 240 * 300 / 2);
+}
+
+TEST_CASE("nearestFromList refuses an answer that an agent left out could change") {
+  // The walker at the origin; its list (radius 3) holds agents 1 and 2, at
+  // distances 1 and 2; agent 3 was left out at 3.5.
+  std::vector<float> px = {0, 1, 0, 3.5f}, py = {0, 0, 2, 0};
+  AgentsView a;
+  a.px = px.data();
+  a.py = py.data();
+  a.count = 4;
+  const std::int32_t list[] = {1, 2};
+  std::int32_t sorted[2], idx[kMaxNeighbors];
+  float d[kMaxNeighbors];
+  int found;
+  // Nobody moved: with k = 2 the list proves its answer ...
+  CHECK(nearestFromList(a, {0, 0}, 25, 2, list, 2, nearReachSq(3, 0, 0), sorted, idx, d, found) == 2);
+  CHECK((idx[0] == 1 && idx[1] == 2));
+  // ... but with k = 4 not: agent 3 is in range (5) and not in the list.
+  CHECK(nearestFromList(a, {0, 0}, 25, 4, list, 2, nearReachSq(3, 0, 0), sorted, idx, d, found) == -1);
+  CHECK(found == 2);
+  // A range inside the list's: nobody left out can be in it.
+  CHECK(nearestFromList(a, {0, 0}, 8.9f, 4, list, 2, nearReachSq(3, 0, 0), sorted, idx, d, found) == 2);
+  // Agent 3 moves in to 0.5: everyone may have moved 3, so the list
+  // proves nothing, for k = 1 or a narrow range.
+  px[3] = 0.5f;
+  CHECK(nearestFromList(a, {0, 0}, 25, 1, list, 2, nearReachSq(3, 0, 3), sorted, idx, d, found) == -1);
+  CHECK(nearestFromList(a, {0, 0}, 2.25f, 4, list, 2, nearReachSq(3, 0, 3), sorted, idx, d, found) == -1);
+  // The walker itself moved 2.9 toward agent 3's old spot: the same.
+  px[3] = 3.5f;
+  CHECK(nearestFromList(a, {2.9f, 0}, 25, 1, list, 2, nearReachSq(3, 2.9f, 0), sorted, idx, d, found) == -1);
+  CHECK(nearReachSq(3, 2, 2) == 0.0f);
+  CHECK(nearReachSq(3, 0, NAN) == 0.0f);
+}
