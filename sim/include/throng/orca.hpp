@@ -305,16 +305,20 @@ THRONG_HD void leanTowardWish(const Line* lines, int lineCount, int obstacleLine
   const float allowed = deepest + kJamSlack * radius;
   // past[i]: how far the velocity is past line i; room[i]: how far it may be.
   float past[kMaxLines], room[kMaxLines];
+  // How far along `toward` the velocity may go: the nearest stop of any
+  // line it moves further past (rate > 0), first such line on a tie. Each
+  // line's stop is its own, so the divisions run side by side and the
+  // nearest is a select, not a branch on data (which mispredicted often).
   float t = 1.0f;
   int blocker = -1;
   for (int i = 0; i < lineCount; ++i) {
     past[i] = det(lines[i].direction, lines[i].point - result);
     room[i] = i >= obstacleLineCount ? allowed : (past[i] > 0.0f ? past[i] : 0.0f);
     const float rate = -det(lines[i].direction, toward);  // d past / d t
-    if (rate > 0.0f && past[i] + t * rate > room[i]) {
-      t = (room[i] - past[i]) / rate;
-      blocker = i;
-    }
+    const float stop = (room[i] - past[i]) / rate;
+    const bool nearer = rate > 0.0f && stop < t;
+    t = nearer ? stop : t;
+    blocker = nearer ? i : blocker;
   }
   if (t < 0.0f) t = 0.0f;  // rounding
   result = result + t * toward;
@@ -332,10 +336,10 @@ THRONG_HD void leanTowardWish(const Line* lines, int lineCount, int obstacleLine
   const float edge = (-b + std::sqrt(b * b - a * c)) / a;
   float u = edge < 1.0f ? edge : 1.0f;
   for (int i = 0; i < lineCount; ++i) {
-    if (i == blocker) continue;
     const float at = past[i] - t * det(lines[i].direction, toward);
     const float rate = -det(lines[i].direction, slide);
-    if (rate > 0.0f && at + u * rate > room[i]) u = (room[i] - at) / rate;
+    const float stop = (room[i] - at) / rate;
+    u = i != blocker && rate > 0.0f && stop < u ? stop : u;
   }
   if (u > 0.0f) result = result + u * slide;
 }
