@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 #include "thread_pool.hpp"
@@ -206,25 +207,29 @@ void World::trackMotion() {
   const std::size_t n = size();
   bool reset = sc.lastX.size() != n || sc.nearRow.size() != n;
   if (!reset) {
-    // The largest displacement, as float bits (non-negative floats order as
-    // their bits; NaN above all), so chunks combine in any order.
-    std::atomic<std::uint32_t> largest{0};
+    // The largest displacement, squared in double (in float, moves below
+    // 1e-19 would round off), as bits (non-negative doubles order as their
+    // bits; NaN above all), so chunks combine in any order.
+    std::atomic<std::uint64_t> largest{0};
     forEach(n, [&](std::size_t b, std::size_t e) {
-      float m = 0;
+      double m = 0;
       for (std::size_t i = b; i < e; ++i) {
-        const float dx = px[i] - sc.lastX[i], dy = py[i] - sc.lastY[i];
-        const float d = dx * dx + dy * dy;
+        const double dx = px[i] - sc.lastX[i], dy = py[i] - sc.lastY[i];  // float differences: exact or 1 ulp
+        const double d = dx * dx + dy * dy;
         m = d > m || d != d ? d : m;
         sc.lastX[i] = px[i];
         sc.lastY[i] = py[i];
       }
-      const std::uint32_t bits = floatBits(m);
-      std::uint32_t seen = largest.load(std::memory_order_relaxed);
+      std::uint64_t bits;
+      std::memcpy(&bits, &m, sizeof bits);
+      std::uint64_t seen = largest.load(std::memory_order_relaxed);
       while (bits > seen && !largest.compare_exchange_weak(seen, bits, std::memory_order_relaxed)) {
       }
     });
-    const float step = std::sqrt(floatFromBits(largest.load()));
-    sc.moved += static_cast<double>(step) * (1 + 1e-5);
+    const std::uint64_t bits = largest.load();
+    double step;
+    std::memcpy(&step, &bits, sizeof step);
+    sc.moved += std::sqrt(step) * (1 + 1e-5);
     reset = !std::isfinite(sc.moved);
   }
   if (reset) {
@@ -273,7 +278,8 @@ int World::nearNeighbors(std::int32_t i, std::int32_t slot, const AgentsView& av
   // An upper bound of the k-th distance (squared): the k-th of any k agents.
   float base = sp.perceptionRadiusSq;
   if (head.count >= 0) {
-    const float own = (p - Vec2{head.x, head.y}).length();
+    const double ox = p.x - head.x, oy = p.y - head.y;  // squared in double: no underflow
+    const float own = static_cast<float>(std::sqrt(ox * ox + oy * oy) * (1 + 1e-6));
     const float others = static_cast<float>(sc.moved - head.moved);
     int found;
     const int got = nearestFromList(av, p, sp.perceptionRadiusSq, k,

@@ -36,8 +36,9 @@ struct AgentGridView {
 
 THRONG_HD int gridCoord(float v, float origin, float invCell, int size) {
   const float f = (v - origin) * invCell;
-  int c = f >= 0.0f ? static_cast<int>(f) : 0;  // also sends NaN to 0
-  return c >= size ? size - 1 : c;
+  if (!(f >= 0.0f)) return 0;  // also NaN
+  // Compared before the cast: a float past INT_MAX (or inf) has no int.
+  return f < static_cast<float>(size) ? static_cast<int>(f) : size - 1;
 }
 
 /// The agent grid's shape for one step, from the agents' bounds; the CPU
@@ -286,7 +287,10 @@ THRONG_HD_HOT int scanNeighbors(const AgentGridView& g, Vec2 p, std::int32_t sel
   // few ulps of the row number, so the margin grows with the rows).
   const float rowHeight = 1.0f / g.invRow;
   const float inRow = p.y - (g.origin.y + static_cast<float>(cy) * rowHeight);
-  const float margin = rowHeight * (1e-3f + 5e-7f * static_cast<float>(g.rows));
+  // Far from the origin the float row edge itself is off by ulps of the
+  // coordinates (at y = 1e7, half a unit): the margin grows with them too.
+  const float margin = rowHeight * (1e-3f + 5e-7f * static_cast<float>(g.rows)) +
+                       (std::fabs(p.y) + std::fabs(g.origin.y)) * 2.4e-7f;
   float gapBelow = inRow - margin, gapAbove = rowHeight - inRow - margin;
   gapBelow = gapBelow > 0.0f ? gapBelow : 0.0f;
   gapAbove = gapAbove > 0.0f ? gapAbove : 0.0f;
@@ -480,8 +484,12 @@ THRONG_HD int gatherNear(const AgentGridView& g, Vec2 p, std::int32_t self, floa
 /// and every other agent at most `othersMove`: less margins far above the
 /// rounding of the distances and of this bound. 0 when nothing is left.
 THRONG_HD float nearReachSq(float listRadius, float ownMove, float othersMove) {
+  // A list wider than sqrt(FLT_MAX) may have left out agents whose squared
+  // distance overflowed: it vouches for no more than that.
+  listRadius = listRadius < 1.8e19f ? listRadius : 1.8e19f;
   const float reach = listRadius * (1.0f - 1e-5f) - (ownMove + othersMove) * (1.0f + 1e-5f);
-  return reach > 0.0f ? reach * reach * (1.0f - 1e-5f) : 0.0f;  // NaN: 0
+  // Below 1e-15 the squares near the subnormal range lose the margins.
+  return reach > 1e-15f ? reach * reach * (1.0f - 1e-5f) : 0.0f;  // NaN: 0
 }
 
 /// selectNeighbors' answer (the k nearest strictly within sqrt(rangeSq), by
