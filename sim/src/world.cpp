@@ -161,7 +161,7 @@ Vec2 World::wishOf(std::size_t i, const Settings& s, float dt, bool& landing) co
     const Waypoint& w = routes[route[i]][gate[i]];
     const Vec2 toTarget = gateTarget(w.a, w.b, p, radius[i]) - p;
     wish = toTarget.normalized() * speed;
-  } else if (const Vec2* stream = streamOf(group[i])) {
+  } else if (const Vec2* stream = streamGroups.empty() ? nullptr : streamOf(group[i])) {
     wish = *stream;
   } else if (hasGoal[i]) {
     wish = goalWish(p, Vec2{gx[i], gy[i]}, speed, s.slowingRadius, dt, landing);
@@ -186,7 +186,7 @@ void World::integrate(float dt) {
       jam += jammed[i];
       Vec2 to = from + Vec2{vx[i], vy[i]} * dt;
       // The last step lands exactly on the goal when nobody was in the way.
-      if (sc.landing[i] && vx[i] == sc.wishX[i] && vy[i] == sc.wishY[i]) to = {gx[i], gy[i]};
+      if (sc.landing[slot] && vx[i] == sc.wishX[slot] && vy[i] == sc.wishY[slot]) to = {gx[i], gy[i]};
       px[i] = to.x;
       py[i] = to.y;
       if (route[i] >= 0 && gate[i] < static_cast<std::int32_t>(routes[route[i]].size())) {
@@ -278,8 +278,10 @@ int World::nearNeighbors(std::int32_t i, std::int32_t slot, const AgentsView& av
   // An upper bound of the k-th distance (squared): the k-th of any k agents.
   float base = sp.perceptionRadiusSq;
   if (head.count >= 0) {
-    const double ox = p.x - head.x, oy = p.y - head.y;  // squared in double: no underflow
-    const float own = static_cast<float>(std::sqrt(ox * ox + oy * oy) * (1 + 1e-6));
+    // In float (a double square root here was 5% of the circle's time);
+    // the absolute term covers squares that underflow (moves below 1e-19).
+    const Vec2 d = p - Vec2{head.x, head.y};
+    const float own = d.length() * (1.0f + 1e-6f) + 2e-19f;
     const float others = static_cast<float>(sc.moved - head.moved);
     int found;
     const int got = nearestFromList(av, p, sp.perceptionRadiusSq, k,
@@ -352,30 +354,23 @@ void World::stepCpu(const Settings& s, float dt, const std::function<Vec2(const 
     }
   }
 
-  // 2. preferred velocities
+  // 2. preferred velocities, by grid slot: a closure's here, one walker at
+  // a time (it need not be thread-safe); else each walker's in the solve,
+  // just before its own (nobody else reads it: a phase and a pass fewer).
   sc.wishX.resize(n);
   sc.wishY.resize(n);
   sc.landing.resize(n);
   if (closure) {
     for (std::size_t i = 0; i < n; ++i) {
       const Vec2 w = jitterWish(closure(agentAt(i)), maxSpeed[i], s.jitter, s.seed, id[i], step);
-      sc.wishX[i] = w.x;
-      sc.wishY[i] = w.y;
-      sc.landing[i] = 0;
+      const std::int32_t slot = sc.slotOf[i];
+      sc.wishX[slot] = w.x;
+      sc.wishY[slot] = w.y;
+      sc.landing[slot] = 0;
     }
-  } else {
-    pool_->parallelFor(n, [&](std::size_t b, std::size_t e) {
-      for (std::size_t i = b; i < e; ++i) {
-        bool landing;
-        const Vec2 w = wishOf(i, s, dt, landing);
-        sc.wishX[i] = w.x;
-        sc.wishY[i] = w.y;
-        sc.landing[i] = landing;
-      }
-    });
   }
 
-  // 3-4. neighbours and ORCA, in grid order for locality; writes new arrays.
+  // 3-4. (wishes,) neighbours and ORCA, in grid order for locality; writes new arrays.
   sc.nvx.resize(n);
   sc.nvy.resize(n);
   sc.njammed.resize(n);
@@ -389,6 +384,7 @@ void World::stepCpu(const Settings& s, float dt, const std::function<Vec2(const 
     sc.hint.assign(n * static_cast<std::size_t>(stride), -1);
   }
   const bool lists = nearLists && s.maxNeighbors > 0;
+  const bool closed = static_cast<bool>(closure);
   const float skin = kNearSkinSteps * dt;  // times each walker's top speed
   std::atomic<std::size_t> served{0};
   pool_->parallelFor(n, [&](std::size_t b, std::size_t e) {
@@ -398,7 +394,16 @@ void World::stepCpu(const Settings& s, float dt, const std::function<Vec2(const 
       const std::int32_t i = sc.sortedIndex[slot];
       Vec2 out;
       std::int32_t* row = sc.hint.data() + static_cast<std::size_t>(i) * stride;
-      const Vec2 wish{sc.wishX[i], sc.wishY[i]};
+      Vec2 wish;
+      if (closed) {
+        wish = {sc.wishX[slot], sc.wishY[slot]};
+      } else {
+        bool landing;
+        wish = wishOf(static_cast<std::size_t>(i), s, dt, landing);
+        sc.wishX[slot] = wish.x;
+        sc.wishY[slot] = wish.y;
+        sc.landing[slot] = landing;
+      }
       const std::int32_t at = static_cast<std::int32_t>(slot);
       bool ok;
       if (lists) {
