@@ -186,7 +186,7 @@ void World::integrate(float dt) {
       jam += jammed[i];
       Vec2 to = from + Vec2{vx[i], vy[i]} * dt;
       // The last step lands exactly on the goal when nobody was in the way.
-      if (sc.landing[slot] && vx[i] == sc.wishX[slot] && vy[i] == sc.wishY[slot]) to = {gx[i], gy[i]};
+      if (sc.landing[i] && vx[i] == sc.wishX[i] && vy[i] == sc.wishY[i]) to = {gx[i], gy[i]};
       px[i] = to.x;
       py[i] = to.y;
       if (route[i] >= 0 && gate[i] < static_cast<std::int32_t>(routes[route[i]].size())) {
@@ -354,23 +354,30 @@ void World::stepCpu(const Settings& s, float dt, const std::function<Vec2(const 
     }
   }
 
-  // 2. preferred velocities, by grid slot: a closure's here, one walker at
-  // a time (it need not be thread-safe); else each walker's in the solve,
-  // just before its own (nobody else reads it: a phase and a pass fewer).
+  // 2. preferred velocities
   sc.wishX.resize(n);
   sc.wishY.resize(n);
   sc.landing.resize(n);
   if (closure) {
     for (std::size_t i = 0; i < n; ++i) {
       const Vec2 w = jitterWish(closure(agentAt(i)), maxSpeed[i], s.jitter, s.seed, id[i], step);
-      const std::int32_t slot = sc.slotOf[i];
-      sc.wishX[slot] = w.x;
-      sc.wishY[slot] = w.y;
-      sc.landing[slot] = 0;
+      sc.wishX[i] = w.x;
+      sc.wishY[i] = w.y;
+      sc.landing[i] = 0;
     }
+  } else {
+    pool_->parallelFor(n, [&](std::size_t b, std::size_t e) {
+      for (std::size_t i = b; i < e; ++i) {
+        bool landing;
+        const Vec2 w = wishOf(i, s, dt, landing);
+        sc.wishX[i] = w.x;
+        sc.wishY[i] = w.y;
+        sc.landing[i] = landing;
+      }
+    });
   }
 
-  // 3-4. (wishes,) neighbours and ORCA, in grid order for locality; writes new arrays.
+  // 3-4. neighbours and ORCA, in grid order for locality; writes new arrays.
   sc.nvx.resize(n);
   sc.nvy.resize(n);
   sc.njammed.resize(n);
@@ -384,7 +391,6 @@ void World::stepCpu(const Settings& s, float dt, const std::function<Vec2(const 
     sc.hint.assign(n * static_cast<std::size_t>(stride), -1);
   }
   const bool lists = nearLists && s.maxNeighbors > 0;
-  const bool closed = static_cast<bool>(closure);
   const float skin = kNearSkinSteps * dt;  // times each walker's top speed
   std::atomic<std::size_t> served{0};
   pool_->parallelFor(n, [&](std::size_t b, std::size_t e) {
@@ -394,16 +400,7 @@ void World::stepCpu(const Settings& s, float dt, const std::function<Vec2(const 
       const std::int32_t i = sc.sortedIndex[slot];
       Vec2 out;
       std::int32_t* row = sc.hint.data() + static_cast<std::size_t>(i) * stride;
-      Vec2 wish;
-      if (closed) {
-        wish = {sc.wishX[slot], sc.wishY[slot]};
-      } else {
-        bool landing;
-        wish = wishOf(static_cast<std::size_t>(i), s, dt, landing);
-        sc.wishX[slot] = wish.x;
-        sc.wishY[slot] = wish.y;
-        sc.landing[slot] = landing;
-      }
+      const Vec2 wish{sc.wishX[i], sc.wishY[i]};
       const std::int32_t at = static_cast<std::int32_t>(slot);
       bool ok;
       if (lists) {

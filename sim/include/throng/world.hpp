@@ -39,8 +39,8 @@ struct StepScratch {
   std::vector<std::int32_t> previousOrder;  // last step's sortedIndex (placement order)
   std::vector<float> sx, sy;
   GridShape grid;
-  std::vector<float> wishX, wishY;     // preferred velocities, by grid slot
-  std::vector<std::uint8_t> landing;   // wish lands exactly on the goal, by grid slot
+  std::vector<float> wishX, wishY;     // preferred velocities
+  std::vector<std::uint8_t> landing;   // wish lands exactly on the goal
   // The solve's results by grid slot, the order it runs in: each thread
   // writes a contiguous range, so no cache line is shared between threads
   // (by agent index, a jammed byte's line held 64 walkers from all over).
