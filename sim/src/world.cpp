@@ -245,12 +245,15 @@ void World::trackMotion() {
 }
 
 namespace {
-/// How long a candidate list's skin is, in steps at the walker's top speed.
-/// Measured on the benchmark's crowds (callgrind, instructions per
-/// agent-step, 2, 4, 6 and 8 steps): 1,682 / 1,476 / 1,394 / 1,352 on the
-/// 10k circle, 3,344 / 3,240 / 3,291 / 3,682 on the 10k dense crowd (its
-/// lists overflow kNearCapacity at 8); 1,522 and 3,523 by the grid scan.
-constexpr float kNearSkinSteps = 6;
+/// How long a candidate list's skin is, in steps at the walker's top speed:
+/// for a list around the whole range (fewer than k in it, as on a ring),
+/// and for one around the k-th neighbour (a crowd). Measured on the
+/// benchmark's crowds (callgrind, instructions per agent-step, 2, 4, 6 and
+/// 8 steps for both): 1,682 / 1,476 / 1,394 / 1,352 on the 10k circle,
+/// 3,344 / 3,240 / 3,291 / 3,682 on the 10k dense crowd (its lists overflow
+/// kNearCapacity at 8); 1,522 and 3,523 by the grid scan. 6 and 4: 1,408
+/// and 3,259.
+constexpr float kNearSkinSteps = 6, kNearSkinStepsCrowd = 4;
 /// Steps a walker takes the grid scan before it tries a list again, after
 /// its list overflowed, or failed the step after it was built (everyone
 /// moving further per step than the skin allows, as while a walker is
@@ -259,7 +262,7 @@ constexpr std::int32_t kNearBackoff = 8;
 }  // namespace
 
 int World::nearNeighbors(std::int32_t i, std::int32_t slot, const AgentsView& av, const AgentGridView& gv,
-                         const SolveParams& sp, float skin, std::int32_t* hintRow, SolveScratch& ss,
+                         const SolveParams& sp, float dt, std::int32_t* hintRow, SolveScratch& ss,
                          bool& listed) {
   StepScratch& sc = scratch;
   listed = true;
@@ -312,7 +315,8 @@ int World::nearNeighbors(std::int32_t i, std::int32_t slot, const AgentsView& av
   if (out.count >= -1) {
     // (Re)build: everyone within that bound plus the skin.
     const float reach = std::sqrt(base);
-    const float radius = reach + std::max(skin * maxSpeed[i], 1e-3f * reach);
+    const float steps = base < sp.perceptionRadiusSq ? kNearSkinStepsCrowd : kNearSkinSteps;
+    const float radius = reach + std::max(steps * dt * maxSpeed[i], 1e-3f * reach);
     const int count = gatherNear(gv, p, i, radius, list, kNearCapacity);
     if (count >= 0) {
       out = {p.x, p.y, radius, count, true, sc.moved};
@@ -391,7 +395,6 @@ void World::stepCpu(const Settings& s, float dt, const std::function<Vec2(const 
     sc.hint.assign(n * static_cast<std::size_t>(stride), -1);
   }
   const bool lists = nearLists && s.maxNeighbors > 0;
-  const float skin = kNearSkinSteps * dt;  // times each walker's top speed
   std::atomic<std::size_t> served{0};
   pool_->parallelFor(n, [&](std::size_t b, std::size_t e) {
     SolveScratch ss;
@@ -405,7 +408,7 @@ void World::stepCpu(const Settings& s, float dt, const std::function<Vec2(const 
       bool ok;
       if (lists) {
         bool listed;
-        ss.neighborCount = nearNeighbors(i, at, av, gv, sp, skin, row, ss, listed);
+        ss.neighborCount = nearNeighbors(i, at, av, gv, sp, dt, row, ss, listed);
         fromLists += listed;
         ok = solveWithNeighbors(av, ov, sp, i, wish, out, ss);
       } else {

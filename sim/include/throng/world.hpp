@@ -135,7 +135,7 @@ class World {
   /// grid (`listed` says which). The same answer as selectNeighbors.
   /// `hintRow`: the grid scan's hint (count, then indices), kept by it.
   int nearNeighbors(std::int32_t i, std::int32_t slot, const AgentsView& av, const AgentGridView& gv,
-                    const SolveParams& sp, float skin, std::int32_t* hintRow, SolveScratch& ss, bool& listed);
+                    const SolveParams& sp, float dt, std::int32_t* hintRow, SolveScratch& ss, bool& listed);
   /// Candidate lists on (the default); off, every walker scans the grid
   /// (tests compare the two).
   bool nearLists = true;
