@@ -251,9 +251,11 @@ namespace {
 /// benchmark's crowds (callgrind, instructions per agent-step, 2, 4, 6 and
 /// 8 steps for both): 1,682 / 1,476 / 1,394 / 1,352 on the 10k circle,
 /// 3,344 / 3,240 / 3,291 / 3,682 on the 10k dense crowd (its lists overflow
-/// kNearCapacity at 8); 1,522 and 3,523 by the grid scan. 6 and 4: 1,408
-/// and 3,259.
-constexpr float kNearSkinSteps = 6, kNearSkinStepsCrowd = 4;
+/// kNearCapacity at 8); 1,522 and 3,523 by the grid scan. Apart, 4 for a
+/// crowd: 3,259; 6, 8, 10 or 12 around the range: 1,408, 1,365, 1,366 and
+/// 1,362 on the circle (with L1 misses and mispredicts, estimated cycles
+/// 1,508, 1,461, -, 1,472).
+constexpr float kNearSkinSteps = 8, kNearSkinStepsCrowd = 4;
 /// Steps a walker takes the grid scan before it tries a list again, after
 /// its list overflowed, or failed the step after it was built (everyone
 /// moving further per step than the skin allows, as while a walker is
