@@ -303,16 +303,10 @@ int World::nearNeighbors(std::int32_t i, std::int32_t slot, const AgentsView& av
     ++out.count;
   } else if (hintRow[0] >= k) {
     // No list yet: the hint's agents at today's positions.
-    float farthest = 0;
-    int valid = 0;
-    for (int n = 0; n < k; ++n) {
-      const std::int32_t j = hint[n];
-      if (j < 0 || j >= av.count || j == i) break;
-      const float dx = px[j] - p.x, dy = py[j] - p.y;
-      farthest = std::max(farthest, dx * dx + dy * dy);
-      ++valid;
-    }
-    if (valid == k && farthest < base) base = farthest;
+    std::uint64_t keys[kMaxNeighbors];
+    const std::uint64_t farthest = hintBound(av, p, i, hint, k, keys);
+    const float d = floatFromBits(static_cast<std::uint32_t>(farthest >> 32));  // NaN when not a bound
+    if (d < base) base = d;
   }
   if (out.count >= -1) {
     // (Re)build: everyone within that bound plus the skin.

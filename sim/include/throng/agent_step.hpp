@@ -329,6 +329,37 @@ THRONG_HD_HOT int scanNeighbors(const AgentGridView& g, Vec2 p, std::int32_t sel
   }();
 }
 
+/// The keys, at today's positions, of the first k agents of a hint (any
+/// distinct agents, such as last step's neighbours) into keys; returns the
+/// largest, which bounds the k-th nearest key, or all ones when one of them
+/// is not an agent other than `self`.
+THRONG_HD_HOT std::uint64_t hintBound(const AgentsView& a, Vec2 p, std::int32_t self, const std::int32_t* hint,
+                                      int k, std::uint64_t* keys) {
+  std::uint64_t farthest = 0;
+  const float* const px = a.px;
+  const float* const py = a.py;
+  const std::int32_t count = a.count;
+  for (int n = 0; n < k; ++n) {
+    const std::int32_t j = hint[n];
+    // One unsigned comparison rejects both j < 0 and j >= count.
+    if (static_cast<std::uint32_t>(j) >= static_cast<std::uint32_t>(count) || j == self) return ~std::uint64_t{0};
+    const float dx = px[j] - p.x;
+    const float dy = py[j] - p.y;
+    const std::uint64_t key = neighborKey(dx * dx + dy * dy, j);
+    keys[n] = key;
+    farthest = key > farthest ? key : farthest;
+  }
+  return farthest;
+}
+
+/// keys[0, count) as agent indices and squared distances.
+THRONG_HD void unpackKeys(const std::uint64_t* keys, int count, std::int32_t* outIndex, float* outDistSq) {
+  for (int n = 0; n < count; ++n) {
+    outIndex[n] = static_cast<std::int32_t>(static_cast<std::uint32_t>(keys[n]));
+    outDistSq[n] = floatFromBits(static_cast<std::uint32_t>(keys[n] >> 32));
+  }
+}
+
 /// The k nearest agents to agent `self` strictly within sqrt(rangeSq),
 /// ordered by (distance squared, index). Returns the count.
 ///
@@ -361,23 +392,8 @@ THRONG_HD int selectNeighbors(const AgentGridView& g, const AgentsView& a, Vec2 
   if (hint != nullptr && hintCount >= k) {
     // The k-th smallest of k distinct keys is their largest; admitting keys
     // up to it (limit = it + 1) admits at least these k.
-    std::uint64_t farthest = 0;
-    int valid = 0;
-    const float* const px = a.px;
-    const float* const py = a.py;
-    const std::int32_t count = a.count;
-    for (int n = 0; n < k; ++n) {
-      const std::int32_t j = hint[n];
-      // One unsigned comparison rejects both j < 0 and j >= count.
-      if (static_cast<std::uint32_t>(j) >= static_cast<std::uint32_t>(count) || j == self) break;
-      const float dx = px[j] - p.x;
-      const float dy = py[j] - p.y;
-      const std::uint64_t key = neighborKey(dx * dx + dy * dy, j);
-      hintKeys[n] = key;
-      farthest = key > farthest ? key : farthest;
-      ++valid;
-    }
-    if (valid == k && farthest < rangeKey) {
+    const std::uint64_t farthest = hintBound(a, p, self, hint, k, hintKeys);
+    if (farthest < rangeKey) {
       startKey = farthest + 1;
       known = hintKeys;
     }
@@ -419,10 +435,7 @@ THRONG_HD int selectNeighbors(const AgentGridView& g, const AgentsView& a, Vec2 
     if (count < k && startKey < rangeKey)
       count = scanNeighbors<false, false>(g, p, self, selfSlot, rangeKey, k, cx, cy, keys);
   }
-  for (int n = 0; n < count; ++n) {
-    outIndex[n] = static_cast<std::int32_t>(static_cast<std::uint32_t>(keys[n]));
-    outDistSq[n] = floatFromBits(static_cast<std::uint32_t>(keys[n] >> 32));
-  }
+  unpackKeys(keys, count, outIndex, outDistSq);
   return count;
 }
 
@@ -520,10 +533,7 @@ THRONG_HD_HOT int nearestFromList(const AgentsView& a, Vec2 p, float rangeSq, in
   const int head = listCount < k ? listCount : k;
   int count = 0;
   for (int n = 0; n < head; ++n) count += keys[n] < rangeKey;  // sorted: the first `count`
-  for (int n = 0; n < count; ++n) {
-    outIndex[n] = static_cast<std::int32_t>(static_cast<std::uint32_t>(keys[n]));
-    outDistSq[n] = floatFromBits(static_cast<std::uint32_t>(keys[n] >> 32));
-  }
+  unpackKeys(keys, count, outIndex, outDistSq);
   found = count;
   // The k-th must be nearer than anyone left out could be; with fewer than
   // k in range, nobody left out may be in range.
