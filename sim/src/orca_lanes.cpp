@@ -56,6 +56,13 @@ using M = decltype(F{} < F{});  // all ones or zero per lane
 THRONG_AVX2 inline F sqrtLanes(F v) { return _mm256_sqrt_ps(v); }
 THRONG_AVX2 inline bool any(M m) { return _mm256_movemask_ps(reinterpret_cast<F>(m)) != 0; }
 THRONG_AVX2 inline F load(const float* p) { return _mm256_loadu_ps(p); }
+/// The distance and the unit axis from B towards A.
+THRONG_AVX2 inline void axisLanes(F rpx, F rpy, F distSq, F& dist, F& axisX, F& axisY) {
+  dist = sqrtLanes(distSq);
+  const F invNegDist = (F{} + 1.0f) / -dist;
+  axisX = rpx * invNegDist;
+  axisY = rpy * invNegDist;
+}
 }  // namespace
 
 THRONG_AVX2 void agentLines8(const AgentsView& a, std::int32_t self, const std::int32_t* neighbors, int count,
@@ -88,57 +95,71 @@ THRONG_AVX2 void agentLines8(const AgentsView& a, std::int32_t self, const std::
       distSq = touching ? rpx * rpx + rpy * rpy : distSq;
     }
     const M apart = distSq > crSq;
-    const F dist = sqrtLanes(distSq);
-    const F invNegDist = one / -dist;
-    const F axisX = rpx * invNegDist, axisY = rpy * invNegDist;  // from B towards A
-
-    // Apart, on the cut-off circle.
-    const F wx = rvx - rpx * tau, wy = rvy - rpy * tau;
+    const F wx = rvx - rpx * tau, wy = rvy - rpy * tau;  // from the cut-off centre to relVel
     const F wLengthSq = wx * wx + wy * wy;
     const F dotProduct1 = wx * rpx + wy * rpy;
     const M cutoff = (dotProduct1 < zero) & (dotProduct1 * dotProduct1 > crSq * wLengthSq);
-    const F wLength = sqrtLanes(wLengthSq);
-    const F invW = one / wLength;
-    F unitX = wx * invW, unitY = wy * invW, along = wLength;
-    const M onCourse = apart & cutoff & (wLength < cr * tau);
-    if (any(onCourse)) {
-      const F cosAngle = unitX * axisX + unitY * axisY;
-      F cosTurn = cr / dist;
-      cosTurn = cosTurn < kHeadOnCos ? F{} + kHeadOnCos : cosTurn;
-      const M turn = onCourse & (cosAngle > cosTurn) & (common <= rvx * rvx + rvy * rvy);
-      if (any(turn)) {
-        const F sinTurn = cosTurn == kHeadOnCos ? F{} + kHeadOnSin : sqrtLanes(one - cosTurn * cosTurn);
-        const F side = axisX * unitY - axisY * unitX >= zero ? one : -one;
-        const F ss = side * sinTurn;
-        const F turnedX = axisX * cosTurn + -axisY * ss, turnedY = axisY * cosTurn + axisX * ss;
-        along = turn ? wx * turnedX + wy * turnedY : along;
-        unitX = turn ? turnedX : unitX;
-        unitY = turn ? turnedY : unitY;
+    const M onCut = apart & cutoff, onLeg = apart & ~cutoff, over = ~apart;
+    // Each way runs only when some lane takes it (the selects below read a
+    // way's values only in its own lanes): a ring's pairs all take the
+    // cut-off circle, and its square roots and divisions are most of the
+    // time here.
+    F dirX = zero, dirY = zero, ux = zero, uy = zero;
+    F dist = zero, axisX = zero, axisY = zero;  // from B towards A, where needed
+    bool haveAxis = false;
+    if (any(onCut)) {
+      // Apart, on the cut-off circle.
+      const F wLength = sqrtLanes(wLengthSq);
+      const F invW = one / wLength;
+      F unitX = wx * invW, unitY = wy * invW, along = wLength;
+      const M onCourse = onCut & (wLength < cr * tau);
+      if (any(onCourse)) {
+        axisLanes(rpx, rpy, distSq, dist, axisX, axisY);
+        haveAxis = true;
+        const F cosAngle = unitX * axisX + unitY * axisY;
+        F cosTurn = cr / dist;
+        cosTurn = cosTurn < kHeadOnCos ? F{} + kHeadOnCos : cosTurn;
+        const M turn = onCourse & (cosAngle > cosTurn) & (common <= rvx * rvx + rvy * rvy);
+        if (any(turn)) {
+          const F sinTurn = cosTurn == kHeadOnCos ? F{} + kHeadOnSin : sqrtLanes(one - cosTurn * cosTurn);
+          const F side = axisX * unitY - axisY * unitX >= zero ? one : -one;
+          const F ss = side * sinTurn;
+          const F turnedX = axisX * cosTurn + -axisY * ss, turnedY = axisY * cosTurn + axisX * ss;
+          along = turn ? wx * turnedX + wy * turnedY : along;
+          unitX = turn ? turnedX : unitX;
+          unitY = turn ? turnedY : unitY;
+        }
       }
+      const F cutScale = cr * tau - along;
+      dirX = unitY;
+      dirY = -unitX;
+      ux = unitX * cutScale;
+      uy = unitY * cutScale;
     }
-    const F cutScale = cr * tau - along;
-    const F cutUx = unitX * cutScale, cutUy = unitY * cutScale;
-
-    // Apart, on a leg (leftLeg, or the reversed rightLeg).
-    const M leftSide = rpx * wy - rpy * wx > zero;
-    const F leg = sqrtLanes(distSq - crSq);
-    const F invDistSq = one / distSq;
-    const F leftX = (rpx * leg - rpy * cr) * invDistSq, leftY = (rpx * cr + rpy * leg) * invDistSq;
-    const F rightX = (rpx * leg + rpy * cr) * invDistSq, rightY = (-rpx * cr + rpy * leg) * invDistSq;
-    const F legX = leftSide ? leftX : -rightX, legY = leftSide ? leftY : -rightY;
-    const F legDot = rvx * legX + rvy * legY;
-    const F legUx = legX * legDot - rvx, legUy = legY * legDot - rvy;
-
-    // Overlapping: the tangent facing straight apart.
-    const F owx = rvx - rpx * dt, owy = rvy - rpy * dt;
-    const F overScale = cr * dt - (owx * axisX + owy * axisY);
-    const F overUx = axisX * overScale, overUy = axisY * overScale;
-
-    const M onCut = apart & cutoff, onLeg = apart & ~cutoff;
-    const F dirX = onCut ? unitY : (onLeg ? legX : axisY);
-    const F dirY = onCut ? -unitX : (onLeg ? legY : -axisX);
-    const F ux = onCut ? cutUx : (onLeg ? legUx : overUx);
-    const F uy = onCut ? cutUy : (onLeg ? legUy : overUy);
+    if (any(onLeg)) {
+      // Apart, on a leg (leftLeg, or the reversed rightLeg).
+      const M leftSide = rpx * wy - rpy * wx > zero;
+      const F leg = sqrtLanes(distSq - crSq);
+      const F invDistSq = one / distSq;
+      const F leftX = (rpx * leg - rpy * cr) * invDistSq, leftY = (rpx * cr + rpy * leg) * invDistSq;
+      const F rightX = (rpx * leg + rpy * cr) * invDistSq, rightY = (-rpx * cr + rpy * leg) * invDistSq;
+      const F legX = leftSide ? leftX : -rightX, legY = leftSide ? leftY : -rightY;
+      const F legDot = rvx * legX + rvy * legY;
+      dirX = onLeg ? legX : dirX;
+      dirY = onLeg ? legY : dirY;
+      ux = onLeg ? legX * legDot - rvx : ux;
+      uy = onLeg ? legY * legDot - rvy : uy;
+    }
+    if (any(over)) {
+      // Overlapping: the tangent facing straight apart.
+      if (!haveAxis) axisLanes(rpx, rpy, distSq, dist, axisX, axisY);
+      const F owx = rvx - rpx * dt, owy = rvy - rpy * dt;
+      const F overScale = cr * dt - (owx * axisX + owy * axisY);
+      dirX = over ? axisY : dirX;
+      dirY = over ? -axisX : dirY;
+      ux = over ? axisX * overScale : ux;
+      uy = over ? axisY * overScale : uy;
+    }
     const F pointX = vx + ux * 0.5f, pointY = vy + uy * 0.5f;
 
     // Eight Lines {point.x, point.y, direction.x, direction.y}: a 4x4
