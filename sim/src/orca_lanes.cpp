@@ -63,6 +63,20 @@ THRONG_AVX2 inline void axisLanes(F rpx, F rpy, F distSq, F& dist, F& axisX, F& 
   axisX = rpx * invNegDist;
   axisY = rpy * invNegDist;
 }
+/// Eight Lines {point.x, point.y, direction.x, direction.y} from four
+/// arrays: a 4x4 transpose in each 128-bit half, then the halves in line
+/// order.
+THRONG_AVX2 inline void storeLines(F pointX, F pointY, F dirX, F dirY, Line* out) {
+  const F pLo = _mm256_unpacklo_ps(pointX, pointY), pHi = _mm256_unpackhi_ps(pointX, pointY);
+  const F dLo = _mm256_unpacklo_ps(dirX, dirY), dHi = _mm256_unpackhi_ps(dirX, dirY);
+  const F l04 = _mm256_shuffle_ps(pLo, dLo, 0x44), l15 = _mm256_shuffle_ps(pLo, dLo, 0xEE);
+  const F l26 = _mm256_shuffle_ps(pHi, dHi, 0x44), l37 = _mm256_shuffle_ps(pHi, dHi, 0xEE);
+  float* o = reinterpret_cast<float*>(out);
+  _mm256_storeu_ps(o, _mm256_permute2f128_ps(l04, l15, 0x20));
+  _mm256_storeu_ps(o + 8, _mm256_permute2f128_ps(l26, l37, 0x20));
+  _mm256_storeu_ps(o + 16, _mm256_permute2f128_ps(l04, l15, 0x31));
+  _mm256_storeu_ps(o + 24, _mm256_permute2f128_ps(l26, l37, 0x31));
+}
 }  // namespace
 
 THRONG_AVX2 void agentLines8(const AgentsView& a, std::int32_t self, const std::int32_t* neighbors, int count,
@@ -162,17 +176,7 @@ THRONG_AVX2 void agentLines8(const AgentsView& a, std::int32_t self, const std::
     }
     const F pointX = vx + ux * 0.5f, pointY = vy + uy * 0.5f;
 
-    // Eight Lines {point.x, point.y, direction.x, direction.y}: a 4x4
-    // transpose in each 128-bit half, then the halves in line order.
-    const F pLo = _mm256_unpacklo_ps(pointX, pointY), pHi = _mm256_unpackhi_ps(pointX, pointY);
-    const F dLo = _mm256_unpacklo_ps(dirX, dirY), dHi = _mm256_unpackhi_ps(dirX, dirY);
-    const F l04 = _mm256_shuffle_ps(pLo, dLo, 0x44), l15 = _mm256_shuffle_ps(pLo, dLo, 0xEE);
-    const F l26 = _mm256_shuffle_ps(pHi, dHi, 0x44), l37 = _mm256_shuffle_ps(pHi, dHi, 0xEE);
-    float* o = reinterpret_cast<float*>(out + base);
-    _mm256_storeu_ps(o, _mm256_permute2f128_ps(l04, l15, 0x20));
-    _mm256_storeu_ps(o + 8, _mm256_permute2f128_ps(l26, l37, 0x20));
-    _mm256_storeu_ps(o + 16, _mm256_permute2f128_ps(l04, l15, 0x31));
-    _mm256_storeu_ps(o + 24, _mm256_permute2f128_ps(l26, l37, 0x31));
+    storeLines(pointX, pointY, dirX, dirY, out + base);
 
     const M coincident = ~apart & ~(distSq > 1e-12f * crSq);
     if (any(coincident)) {
@@ -182,10 +186,64 @@ THRONG_AVX2 void agentLines8(const AgentsView& a, std::int32_t self, const std::
   }
 }
 
+THRONG_AVX2 int projectLines8(const Line* lines, int from, int to, const Line& onto, Line* out) {
+  const Line L = onto;
+  const F lpx = F{} + L.point.x, lpy = F{} + L.point.y;
+  const F ldx = F{} + L.direction.x, ldy = F{} + L.direction.y;
+  const F zero = F{}, one = F{} + 1.0f, half = F{} + 0.5f, epsilon = F{} + kOrcaEpsilon;
+  const F absMask = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
+  int count = 0;
+  for (int base = from; base < to; base += 8) {
+    const int n = to - base < 8 ? to - base : 8;
+    // The group's lines, two to a register (masked: none past n is read;
+    // those lanes are zero lines, which project as opposite ones, finite),
+    // then as four arrays: a 4x4 transpose in each 128-bit half.
+    const __m256i lineOfLane = _mm256_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1);
+    F pair[4];
+    for (int q = 0; q < 4; ++q) {
+      const __m256i valid = _mm256_cmpgt_epi32(_mm256_set1_epi32(n - 2 * q), lineOfLane);
+      pair[q] = _mm256_maskload_ps(reinterpret_cast<const float*>(lines + base + 2 * q), valid);
+    }
+    // pair[q] = {px, py, dx, dy} of lines 2q (low half) and 2q + 1 (high).
+    const F t01 = _mm256_unpacklo_ps(pair[0], pair[1]), t23 = _mm256_unpacklo_ps(pair[2], pair[3]);
+    const F u01 = _mm256_unpackhi_ps(pair[0], pair[1]), u23 = _mm256_unpackhi_ps(pair[2], pair[3]);
+    // Lanes in the order 0 2 4 6 | 1 3 5 7 (the halves); the lines go back
+    // in order below by the same permutation.
+    const F pjxH = _mm256_shuffle_ps(t01, t23, 0x44), pjyH = _mm256_shuffle_ps(t01, t23, 0xEE);
+    const F djxH = _mm256_shuffle_ps(u01, u23, 0x44), djyH = _mm256_shuffle_ps(u01, u23, 0xEE);
+    const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+    const F pjx = _mm256_permutevar8x32_ps(pjxH, order), pjy = _mm256_permutevar8x32_ps(pjyH, order);
+    const F djx = _mm256_permutevar8x32_ps(djxH, order), djy = _mm256_permutevar8x32_ps(djyH, order);
+    const F determinant = ldx * djy - ldy * djx;
+    const M parallel = _mm256_and_ps(determinant, absMask) <= epsilon;
+    const M same = parallel & (ldx * djx + ldy * djy > zero);
+    if (any(same)) {
+      // A line facing line i's way adds none: this group one at a time.
+      count += projectLines(lines, base, base + n, onto, out + count);
+      continue;
+    }
+    // Opposite: the midpoint; else where line j crosses line i.
+    const F t = (djx * (lpy - pjy) - djy * (lpx - pjx)) / determinant;
+    const F pointX = parallel ? (lpx + pjx) * half : lpx + ldx * t;
+    const F pointY = parallel ? (lpy + pjy) * half : lpy + ldy * t;
+    const F vx = djx - ldx, vy = djy - ldy;
+    const F len = sqrtLanes(vx * vx + vy * vy);
+    const F inv = one / len;
+    const M positive = len > zero;
+    const F dirX = positive ? vx * inv : zero, dirY = positive ? vy * inv : zero;
+    storeLines(pointX, pointY, dirX, dirY, out + count);
+    count += n;
+  }
+  return count;
+}
+
 #else
 void agentLines8(const AgentsView& a, std::int32_t self, const std::int32_t* neighbors, int count, float invTau,
                  float invDt, Line* out) {
   agentLines(a, self, neighbors, count, invTau, invDt, out);
+}
+int projectLines8(const Line* lines, int from, int to, const Line& onto, Line* out) {
+  return projectLines(lines, from, to, onto, out);
 }
 #endif
 

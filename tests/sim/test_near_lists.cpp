@@ -245,8 +245,8 @@ TEST_CASE("nearestFromList refuses an answer that an agent left out could change
   a.py = py.data();
   a.count = 4;
   const std::int32_t list[] = {1, 2};
-  std::int32_t sorted[2], idx[kMaxNeighbors];
-  float d[kMaxNeighbors];
+  std::int32_t sorted[2], idx[kMaxNeighbors] = {};
+  float d[kMaxNeighbors] = {};
   int found;
   // Nobody moved: with k = 2 the list proves its answer ...
   CHECK(nearestFromList(a, {0, 0}, 25, 2, list, 2, nearReachSq(3, 0, 0), sorted, idx, d, found) == 2);

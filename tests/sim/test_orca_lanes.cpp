@@ -1,5 +1,5 @@
-// agentLines8 (orca_lanes.hpp) against agentLine, bit for bit, over random
-// and edge cases. Its own program: on a CPU without AVX2 it prints SKIP
+// agentLines8 (orca_lanes.hpp) against agentLine, and projectLines8
+// (orca.hpp) against projectLines, bit for bit, over random and edge cases. Its own program: on a CPU without AVX2 it prints SKIP
 // and exits 77, which ctest reports as skipped (the crowd then takes the
 // scalar loop, and nothing here applies).
 #define DOCTEST_CONFIG_IMPLEMENT
@@ -168,6 +168,42 @@ TEST_CASE("agentLines8 with no neighbours writes nothing") {
   for (Line& l : out) l = marker;
   agentLines8(a, 0, nullptr, 0, 1, 60, out);
   for (const Line& l : out) CHECK(sameBits(l, marker));
+}
+
+TEST_CASE("projectLines8 gives projectLines' lines bit for bit") {
+  // Lines through random points with random unit directions, among them
+  // copies of line i's direction (parallel, same way: dropped), its
+  // reverse (parallel, opposite: the midpoint), near misses of both within
+  // kOrcaEpsilon, and line i itself (a zero-length difference).
+  Rng rng{99};
+  int cases = 0, dropped = 0, mismatches = 0;
+  for (int trial = 0; trial < 4000; ++trial) {
+    const int i = trial % (kMaxLines - 1) + 1;  // 1 .. kMaxLines - 1 lines before it
+    Line lines[kMaxLines];
+    const Vec2 dirI = hashedDirection(rng.h = mix64(rng.h));
+    for (int j = 0; j <= i; ++j) {
+      Vec2 dir = hashedDirection(rng.h = mix64(rng.h));
+      const float kind = rng.unit();
+      if (j == i) dir = dirI;
+      else if (kind > 0.8f) dir = dirI;
+      else if (kind > 0.6f) dir = -dirI;
+      else if (kind > 0.5f) dir = (dirI + perpLeft(dirI) * 4e-6f * rng.unit()).normalized();
+      else if (kind > 0.4f) dir = (-dirI + perpLeft(dirI) * 4e-6f * rng.unit()).normalized();
+      lines[j] = {{5 * rng.unit(), 5 * rng.unit()}, dir};
+    }
+    if (trial % 7 == 0) lines[i / 2] = lines[i];
+    const int from = trial % 5 == 0 ? i / 3 : 0;
+    Line one[kMaxLines + 8], lanes[kMaxLines + 8];
+    const int n = projectLines(lines, from, i, lines[i], one);
+    const int m = projectLines8(lines, from, i, lines[i], lanes);
+    REQUIRE(m == n);
+    ++cases;
+    dropped += i - from - n;
+    for (int k = 0; k < n; ++k) mismatches += !sameBits(one[k], lanes[k]);
+  }
+  CHECK(mismatches == 0);
+  CHECK(dropped > 100);  // the same-way case was reached
+  CHECK(cases == 4000);
 }
 
 int main(int argc, char** argv) {

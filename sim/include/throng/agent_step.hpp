@@ -508,7 +508,8 @@ THRONG_HD float nearReachSq(float listRadius, float ownMove, float othersMove) {
 /// selectNeighbors' answer (the k nearest strictly within sqrt(rangeSq), by
 /// (distance squared, index)) from a candidate list, when every agent not
 /// in it is at least sqrt(reachSq) away. The list's nearest (at most k, in
-/// range) go to outIndex/outDistSq and their count to `found`; returns it
+/// range) go to outIndex/outDistSq and their count to `found` (up to k
+/// entries past it are written too, as scratch); returns it
 /// when the list proves it is the answer, else -1. The list is written to
 /// `sorted` (may be `list`) ordered by today's keys, so the next step's
 /// insertion sort has little to move.
@@ -531,9 +532,14 @@ THRONG_HD_HOT int nearestFromList(const AgentsView& a, Vec2 p, float rangeSq, in
   for (int m = 0; m < listCount; ++m) sorted[m] = static_cast<std::int32_t>(static_cast<std::uint32_t>(keys[m]));
   const std::uint64_t rangeKey = static_cast<std::uint64_t>(floatBits(rangeSq)) << 32;
   const int head = listCount < k ? listCount : k;
+  // All of the first k unpacked (those past the count are scratch), and
+  // counted: sorted, those in range are the first `count`.
   int count = 0;
-  for (int n = 0; n < head; ++n) count += keys[n] < rangeKey;  // sorted: the first `count`
-  unpackKeys(keys, count, outIndex, outDistSq);
+  for (int n = 0; n < head; ++n) {
+    count += keys[n] < rangeKey;
+    outIndex[n] = static_cast<std::int32_t>(static_cast<std::uint32_t>(keys[n]));
+    outDistSq[n] = floatFromBits(static_cast<std::uint32_t>(keys[n] >> 32));
+  }
   found = count;
   // The k-th must be nearer than anyone left out could be; with fewer than
   // k in range, nobody left out may be in range.
@@ -585,7 +591,7 @@ THRONG_HD bool solveWithNeighbors(const AgentsView& a, const ObstacleView& ov, c
 #endif
     agentLines(a, i, s.neighbors, s.neighborCount, sp.invTimeHorizon, sp.invDt, agentLineOut);
   s.lineCount = s.obstacleLineCount + s.neighborCount;
-  return solveVelocity(s.lines, s.lineCount, s.obstacleLineCount, maxSpeed, preferred, out);
+  return solveVelocity(s.lines, s.lineCount, s.obstacleLineCount, maxSpeed, preferred, out, sp.lineLanes);
 }
 
 /// ORCA for agent i: returns false when the walker is jammed. `preferred`

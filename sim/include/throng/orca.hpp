@@ -237,37 +237,64 @@ THRONG_HD int linearProgram2(const Line* lines, int lineCount, float radius, Vec
   return lineCount;
 }
 
+/// linearProgram3's line for line `other` projected on line `onto`: where
+/// the two cross (their midpoint when they face opposite ways), along the
+/// bisector of their directions. False (no line) when they are parallel
+/// and face the same way.
+THRONG_HD bool projectLine(const Line& onto, const Line& other, Line& out) {
+  const float determinant = det(onto.direction, other.direction);
+  if (std::fabs(determinant) <= kOrcaEpsilon) {
+    if (dot(onto.direction, other.direction) > 0.0f) return false;  // same direction
+    out.point = 0.5f * (onto.point + other.point);                  // opposite
+  } else {
+    out.point = onto.point + (det(other.direction, onto.point - other.point) / determinant) * onto.direction;
+  }
+  out.direction = (other.direction - onto.direction).normalized();
+  return true;
+}
+
+/// Lines [from, to) projected on line `onto` (projectLine), in order, into
+/// out; returns how many.
+THRONG_HD int projectLines(const Line* lines, int from, int to, const Line& onto, Line* out) {
+  int count = 0;
+  for (int j = from; j < to; ++j) count += projectLine(onto, lines[j], out[count]);
+  return count;
+}
+
+#if !defined(__CUDA_ARCH__)
+/// projectLines, eight at a time, bit for bit: host code where
+/// lineLanesAvailable() (orca_lanes.cpp). It may write up to eight lines
+/// past those it returns (linearProgram3's storage has room).
+int projectLines8(const Line* lines, int from, int to, const Line& onto, Line* out);
+#endif
+
 /// The infeasible case: keeps lines [0, obstacleLineCount) and minimises the
 /// largest penetration of the agent lines from beginLine on, which it returns.
+/// `lanes`: project eight lines at a time (projectLines8, the same bits;
+/// host code on a CPU with AVX2 only, as SolveParams::lineLanes).
 THRONG_HD float linearProgram3(const Line* lines, int lineCount, int obstacleLineCount, int beginLine,
-                               float radius, Vec2& result) {
+                               float radius, Vec2& result, bool lanes = false) {
   float distance = 0.0f;
   // Raw storage: Line's members default to zero, and zeroing kMaxLines of
-  // them on every call costs more than the projection itself.
+  // them on every call costs more than the projection itself. Eight more
+  // for projectLines8's last group.
   union Storage {
     THRONG_HD Storage() {}
-    Line lines[kMaxLines];
+    Line lines[kMaxLines + 8];
   } storage;
   Line* projLines = storage.lines;
+  (void)lanes;
   for (int i = beginLine; i < lineCount; ++i) {
     if (det(lines[i].direction, lines[i].point - result) <= distance) continue;
     // result does not satisfy line i by more than the current penetration.
     int projCount = 0;
     for (int j = 0; j < obstacleLineCount; ++j) projLines[projCount++] = lines[j];
-    for (int j = obstacleLineCount; j < i; ++j) {
-      Line line;
-      const float determinant = det(lines[i].direction, lines[j].direction);
-      if (std::fabs(determinant) <= kOrcaEpsilon) {
-        if (dot(lines[i].direction, lines[j].direction) > 0.0f) continue;  // same direction
-        line.point = 0.5f * (lines[i].point + lines[j].point);            // opposite
-      } else {
-        line.point = lines[i].point +
-                     (det(lines[j].direction, lines[i].point - lines[j].point) / determinant) *
-                         lines[i].direction;
-      }
-      line.direction = (lines[j].direction - lines[i].direction).normalized();
-      projLines[projCount++] = line;
-    }
+#if !defined(__CUDA_ARCH__)
+    if (lanes)
+      projCount += projectLines8(lines, obstacleLineCount, i, lines[i], projLines + projCount);
+    else
+#endif
+      projCount += projectLines(lines, obstacleLineCount, i, lines[i], projLines + projCount);
     const Vec2 tempResult = result;
     if (linearProgram2(projLines, projCount, radius, Vec2{-lines[i].direction.y, lines[i].direction.x},
                        true, result) < projCount) {
@@ -346,12 +373,12 @@ THRONG_HD void leanTowardWish(const Line* lines, int lineCount, int obstacleLine
 
 /// Solves the whole program; returns true when it was feasible, false when
 /// the walker is jammed (linearProgram3 and leanTowardWish then chose the
-/// velocity).
+/// velocity). `lanes` as linearProgram3's.
 THRONG_HD bool solveVelocity(const Line* lines, int lineCount, int obstacleLineCount, float maxSpeed,
-                             Vec2 preferred, Vec2& result) {
+                             Vec2 preferred, Vec2& result, bool lanes = false) {
   const int lineFail = linearProgram2(lines, lineCount, maxSpeed, preferred, false, result);
   if (lineFail < lineCount) {
-    const float deepest = linearProgram3(lines, lineCount, obstacleLineCount, lineFail, maxSpeed, result);
+    const float deepest = linearProgram3(lines, lineCount, obstacleLineCount, lineFail, maxSpeed, result, lanes);
     leanTowardWish(lines, lineCount, obstacleLineCount, maxSpeed, preferred, deepest, result);
     return false;
   }
