@@ -68,6 +68,7 @@ AgentGridView StepScratch::gridView() const {
 
 void World::buildGrid(const Settings& s) {
   StepScratch& sc = scratch;
+  ++sc.gridVersion;
   const std::size_t n = size();
   float minX = std::numeric_limits<float>::max(), minY = minX;
   float maxX = std::numeric_limits<float>::lowest(), maxY = maxX;
@@ -179,7 +180,7 @@ void World::integrate(float dt) {
     std::size_t jam = 0, done = 0;
     for (std::size_t i = b; i < e; ++i) {
       const Vec2 from{px[i], py[i]};
-      const std::int32_t slot = sc.slotOf[i];
+      const std::int32_t slot = sc.orderSlot[i];
       vx[i] = sc.nvx[slot];
       vy[i] = sc.nvy[slot];
       jammed[i] = sc.njammed[slot];
@@ -263,14 +264,9 @@ constexpr float kNearSkinSteps = 8, kNearSkinStepsCrowd = 4;
 constexpr std::int32_t kNearBackoff = 8;
 }  // namespace
 
-int World::nearNeighbors(std::int32_t i, std::int32_t slot, const AgentsView& av, const AgentGridView& gv,
-                         const SolveParams& sp, float dt, std::int32_t* hintRow, SolveScratch& ss,
-                         bool& listed) {
+int World::listNeighbors(std::int32_t i, std::int32_t slot, const AgentsView& av, const SolveParams& sp,
+                         const std::int32_t* hintRow, SolveScratch& ss, float& base) {
   StepScratch& sc = scratch;
-  listed = true;
-  // The hint row is read only off the list's path: by agent index, it is a
-  // cache miss per walker (a fifth of this function's time, by samples).
-  const std::int32_t* const hint = hintRow + 1;
   const Vec2 p{px[i], py[i]};
   const int k = std::min(sp.maxNeighbors, kMaxNeighbors);
   const int from = sc.nearFlip, to = from ^ 1;
@@ -281,7 +277,7 @@ int World::nearNeighbors(std::int32_t i, std::int32_t slot, const AgentsView& av
   sc.nearRow[i] = slot;
   out = head;
   // An upper bound of the k-th distance (squared): the k-th of any k agents.
-  float base = sp.perceptionRadiusSq;
+  base = sp.perceptionRadiusSq;
   if (head.count >= 0) {
     // In float (a double square root here was 5% of the circle's time);
     // the absolute term covers squares that underflow (moves below 1e-19).
@@ -302,12 +298,26 @@ int World::nearNeighbors(std::int32_t i, std::int32_t slot, const AgentsView& av
   } else if (head.count < -1) {
     ++out.count;
   } else if (hintRow[0] >= k) {
-    // No list yet: the hint's agents at today's positions.
+    // No list yet: the hint's agents at today's positions. (The hint row is
+    // read only off the list's path: by agent index, it is a cache miss per
+    // walker, a fifth of the neighbour search's time by samples.)
     std::uint64_t keys[kMaxNeighbors];
-    const std::uint64_t farthest = hintBound(av, p, i, hint, k, keys);
+    const std::uint64_t farthest = hintBound(av, p, i, hintRow + 1, k, keys);
     const float d = floatFromBits(static_cast<std::uint32_t>(farthest >> 32));  // NaN when not a bound
     if (d < base) base = d;
   }
+  return -1;
+}
+
+int World::gridNeighbors(std::int32_t i, std::int32_t slot, const AgentsView& av, const AgentGridView& gv,
+                         const SolveParams& sp, float dt, std::int32_t* hintRow, SolveScratch& ss, float base,
+                         bool& listed) {
+  StepScratch& sc = scratch;
+  const Vec2 p{px[i], py[i]};
+  const int k = std::min(sp.maxNeighbors, kMaxNeighbors);
+  StepScratch::NearHead& out = sc.nearHead[sc.nearFlip ^ 1][slot];
+  std::int32_t* const list = sc.near[sc.nearFlip ^ 1].data() + static_cast<std::size_t>(slot) * kNearCapacity;
+  listed = true;
   if (out.count >= -1) {
     // (Re)build: everyone within that bound plus the skin.
     const float reach = std::sqrt(base);
@@ -328,7 +338,7 @@ int World::nearNeighbors(std::int32_t i, std::int32_t slot, const AgentsView& av
   }
   listed = false;
   const int got = selectNeighbors(gv, av, p, i, sp.perceptionRadiusSq, sp.maxNeighbors, ss.neighbors,
-                                  ss.neighborDistSq, hint, hintRow[0], slot);
+                                  ss.neighborDistSq, hintRow + 1, hintRow[0], slot == sc.slotOf[i] ? slot : -1);
   // The grid scan's hint for next time (the lists need none).
   hintRow[0] = got;
   std::copy(ss.neighbors, ss.neighbors + got, hintRow + 1);
@@ -342,9 +352,23 @@ void World::stepCpu(const Settings& s, float dt, const std::function<Vec2(const 
   const std::size_t n = size();
   StepScratch& sc = scratch;
 
-  // 1. grid (and the obstacle grid, sized to the longest obstacle reach)
+  // 1. the agent grid, and the obstacle grid (sized to the longest
+  // obstacle reach). With candidate lists the agent grid is built only once
+  // a walker's list fails (below), and the solve keeps the order of the
+  // grid last built; without them, or when the walkers changed, it is built
+  // now.
   trackMotion();
-  buildGrid(s);
+  const bool lists = nearLists && s.maxNeighbors > 0;
+  // A crowd whose lists fail somewhere every step (a dense one) takes the
+  // grid first, in one pass: deferring its failures to a second pass cost
+  // it 0.5% more instructions.
+  const bool gridFresh = !lists || sc.order.size() != n || sc.failingSteps >= 2;
+  if (gridFresh) buildGrid(s);
+  if (sc.orderVersion != sc.gridVersion && sc.sortedIndex.size() == n) {
+    sc.order = sc.sortedIndex;
+    sc.orderSlot = sc.slotOf;
+    sc.orderVersion = sc.gridVersion;
+  }
   if (!obstacles.vertices.empty()) {
     float reach = 0;
     for (std::size_t i = 0; i < n; ++i) reach = std::max(reach, maxSpeed[i] * s.obstacleTimeHorizon + radius[i]);
@@ -377,12 +401,12 @@ void World::stepCpu(const Settings& s, float dt, const std::function<Vec2(const 
     });
   }
 
-  // 3-4. neighbours and ORCA, in grid order for locality; writes new arrays.
+  // 3-4. neighbours and ORCA, in the grid's order for locality; writes new
+  // arrays by slot.
   sc.nvx.resize(n);
   sc.nvy.resize(n);
   sc.njammed.resize(n);
   const AgentsView av = view();
-  const AgentGridView gv = sc.gridView();
   const ObstacleView ov = obstacles.view();
   const SolveParams sp = solveParams(s, dt);
   const int stride = std::clamp(s.maxNeighbors, 0, kMaxNeighbors) + 1;
@@ -390,34 +414,75 @@ void World::stepCpu(const Settings& s, float dt, const std::function<Vec2(const 
     sc.hintStride = stride;
     sc.hint.assign(n * static_cast<std::size_t>(stride), -1);
   }
-  const bool lists = nearLists && s.maxNeighbors > 0;
-  std::atomic<std::size_t> served{0};
+  if (!gridFresh) {
+    sc.deferred.resize(n);
+    sc.deferBase.resize(n);
+  }
+  const auto hintRow = [&](std::int32_t i) { return sc.hint.data() + static_cast<std::size_t>(i) * stride; };
+  const auto solve = [&](std::size_t slot, std::int32_t i, SolveScratch& ss) {
+    Vec2 out;
+    const bool ok = solveWithNeighbors(av, ov, sp, i, Vec2{sc.wishX[i], sc.wishY[i]}, out, ss);
+    sc.nvx[slot] = out.x;
+    sc.nvy[slot] = out.y;
+    sc.njammed[slot] = ok ? 0 : 1;
+  };
+  std::atomic<std::size_t> served{0}, failing{0};
+  const AgentGridView gv = sc.gridView();  // this step's only when gridFresh
   pool_->parallelFor(n, [&](std::size_t b, std::size_t e) {
     SolveScratch ss;
-    std::size_t fromLists = 0;
+    std::size_t fromLists = 0, failed = 0;
     for (std::size_t slot = b; slot < e; ++slot) {
-      const std::int32_t i = sc.sortedIndex[slot];
-      Vec2 out;
-      std::int32_t* row = sc.hint.data() + static_cast<std::size_t>(i) * stride;
-      const Vec2 wish{sc.wishX[i], sc.wishY[i]};
+      const std::int32_t i = sc.order[slot];
+      std::int32_t* const row = hintRow(i);
       const std::int32_t at = static_cast<std::int32_t>(slot);
-      bool ok;
-      if (lists) {
-        bool listed;
-        ss.neighborCount = nearNeighbors(i, at, av, gv, sp, dt, row, ss, listed);
-        fromLists += listed;
-        ok = solveWithNeighbors(av, ov, sp, i, wish, out, ss);
-      } else {
-        ok = solveAgent(av, gv, ov, sp, i, wish, out, ss, row + 1, row[0], at);
+      if (!lists) {
+        Vec2 out;
+        const bool ok = solveAgent(av, gv, ov, sp, i, Vec2{sc.wishX[i], sc.wishY[i]}, out, ss, row + 1, row[0], at);
         row[0] = ss.neighborCount;
         std::copy(ss.neighbors, ss.neighbors + ss.neighborCount, row + 1);
+        sc.nvx[slot] = out.x;
+        sc.nvy[slot] = out.y;
+        sc.njammed[slot] = ok ? 0 : 1;
+        continue;
       }
-      sc.nvx[slot] = out.x;
-      sc.nvy[slot] = out.y;
-      sc.njammed[slot] = ok ? 0 : 1;
+      float base;
+      int got = listNeighbors(i, at, av, sp, row, ss, base);
+      bool listed = true;
+      if (!gridFresh) sc.deferred[slot] = got < 0;
+      if (got < 0) {
+        ++failed;
+        if (!gridFresh) {  // after the grid is built
+          sc.deferBase[slot] = base;
+          continue;
+        }
+        got = gridNeighbors(i, at, av, gv, sp, dt, row, ss, base, listed);
+      }
+      ss.neighborCount = got;
+      fromLists += listed;
+      solve(slot, i, ss);
     }
     served += fromLists;
+    failing += failed;
   });
+  sc.failingSteps = failing > n / 64 ? sc.failingSteps + 1 : 0;
+  if (!gridFresh && failing > 0) {
+    buildGrid(s);
+    const AgentGridView fresh = sc.gridView();
+    pool_->parallelFor(n, [&](std::size_t b, std::size_t e) {
+      SolveScratch ss;
+      std::size_t fromLists = 0;
+      for (std::size_t slot = b; slot < e; ++slot) {
+        if (!sc.deferred[slot]) continue;
+        const std::int32_t i = sc.order[slot];
+        bool listed;
+        ss.neighborCount = gridNeighbors(i, static_cast<std::int32_t>(slot), av, fresh, sp, dt, hintRow(i), ss,
+                                         sc.deferBase[slot], listed);
+        fromLists += listed;
+        solve(slot, i, ss);
+      }
+      served += fromLists;
+    });
+  }
   if (lists) sc.nearFlip ^= 1;  // the rows just written are next step's to read
   sc.nearServed = served;
 

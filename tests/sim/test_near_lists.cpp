@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <functional>
 #include <utility>
 #include <vector>
@@ -188,6 +189,44 @@ TEST_CASE("candidate lists change no result: benchmark crowds at 1 and 2 threads
     }
     CHECK(ringOn.stateHash() == ringOff.stateHash());
     CHECK(served(std::as_const(ringOn)) > 900);
+  }
+}
+
+TEST_CASE("with lists the grid is built only on the steps a list fails, and nothing changes") {
+  for (int threads : {1, 2}) {
+    // A ring's lists all fail on the same step (one in eight); between
+    // those steps no grid is built, and the solve keeps the last one's order.
+    Crowd on = bench::circle(800, threads), off = bench::circle(800, threads);
+    off.world().nearLists = false;
+    int built = 0, explained = 0;
+    for (int step = 0; step < 80; ++step) {
+      if (step % 9 == 4) {
+        // The teaching view builds the grid between steps (the next step's
+        // order then comes from it): same answers, same steps.
+        const AgentExplain a = on.explain(static_cast<std::size_t>(step), bench::kStep);
+        const AgentExplain b = off.explain(static_cast<std::size_t>(step), bench::kStep);
+        CHECK(a.neighbours == b.neighbours);
+        explained += std::memcmp(&a.chosen, &b.chosen, sizeof a.chosen) == 0;
+      }
+      const std::uint64_t before = on.world().scratch.gridVersion;
+      on.advance(bench::kStep);
+      off.advance(bench::kStep);
+      REQUIRE(on.stateHash() == off.stateHash());
+      built += on.world().scratch.gridVersion != before;
+    }
+    CHECK(explained == 9);
+    CHECK(built >= 80 / 8 - 1);  // the first step's, then one in eight
+    CHECK(built <= 80 / 8 + 1);
+    // A dense crowd's lists fail somewhere every step: after two such steps
+    // it builds the grid first, each step, as without lists.
+    Crowd dense = bench::dense(1500, threads), denseOff = bench::dense(1500, threads);
+    denseOff.world().nearLists = false;
+    for (int step = 0; step < 40; ++step) {
+      dense.advance(bench::kStep);
+      denseOff.advance(bench::kStep);
+      REQUIRE(dense.stateHash() == denseOff.stateHash());
+    }
+    CHECK(dense.world().scratch.failingSteps >= 2);
   }
 }
 

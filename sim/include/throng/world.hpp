@@ -39,9 +39,21 @@ struct StepScratch {
   std::vector<std::int32_t> previousOrder;  // last step's sortedIndex (placement order)
   std::vector<float> sx, sy;
   GridShape grid;
+  std::uint64_t gridVersion = 0;  ///< bumped by every buildGrid
+  // The order the solve runs in and its results are kept by: the grid's
+  // slots when it was last built (a step with candidate lists builds the
+  // grid only when a walker's list fails; a ring's lists all fail on the
+  // same step, one in eight). order[slot] is an agent, orderSlot[i] its slot.
+  std::vector<std::int32_t> order, orderSlot;
+  std::uint64_t orderVersion = ~0ull;  ///< the gridVersion order was taken from
+  // Walkers whose lists failed while the grid was stale, by slot, with the
+  // bound their rebuild starts from; taken once the grid is built.
+  std::vector<std::uint8_t> deferred;
+  std::vector<float> deferBase;
+  int failingSteps = 0;  ///< steps in a row in which over 1/64 of the lists failed
   std::vector<float> wishX, wishY;     // preferred velocities
   std::vector<std::uint8_t> landing;   // wish lands exactly on the goal
-  // The solve's results by grid slot, the order it runs in: each thread
+  // The solve's results by slot of `order`, the order it runs in: each thread
   // writes a contiguous range, so no cache line is shared between threads
   // (by agent index, a jammed byte's line held 64 walkers from all over).
   std::vector<float> nvx, nvy;         // new velocities
@@ -52,7 +64,7 @@ struct StepScratch {
   std::vector<std::int32_t> hint;
   int hintStride = 0;
   // Candidate lists (agent_step.hpp's design note), in two buffers of
-  // rows by grid slot: a step reads each walker's row from the buffer the
+  // rows by slot of `order`: a step reads each walker's row from the buffer the
   // step before wrote (at nearRow[i], last step's slot) and writes it at
   // its slot in the other, so both run nearly in order (by agent index the
   // rows, 128 bytes each, were read all over memory). Never change a result.
@@ -130,12 +142,20 @@ class World {
   /// Before the grid: how far agents moved since the last step (for the
   /// candidate lists; resets them when the agent count changed).
   void trackMotion();
-  /// Phase 3 on the CPU: walker i's neighbours into ss, from its candidate
-  /// list when that proves the answer, else rebuilding it or scanning the
-  /// grid (`listed` says which). The same answer as selectNeighbors.
-  /// `hintRow`: the grid scan's hint (count, then indices), kept by it.
-  int nearNeighbors(std::int32_t i, std::int32_t slot, const AgentsView& av, const AgentGridView& gv,
-                    const SolveParams& sp, float dt, std::int32_t* hintRow, SolveScratch& ss, bool& listed);
+  /// Phase 3 on the CPU, first half: walker i's neighbours into ss from its
+  /// candidate list, when that proves the answer (returns the count); else
+  /// -1, with the bound (squared) a rebuild starts from in `base`. Needs no
+  /// grid. `slot`: where its list is kept this step; `hintRow`: the grid
+  /// scan's hint (count, then indices).
+  int listNeighbors(std::int32_t i, std::int32_t slot, const AgentsView& av, const SolveParams& sp,
+                    const std::int32_t* hintRow, SolveScratch& ss, float& base);
+  /// The second half, after listNeighbors returned -1: rebuilds the list
+  /// from the grid (fresh: built from this step's positions), or scans it
+  /// (`listed` says which), and keeps the scan's hint. Together, the same
+  /// answer as selectNeighbors.
+  int gridNeighbors(std::int32_t i, std::int32_t slot, const AgentsView& av, const AgentGridView& gv,
+                    const SolveParams& sp, float dt, std::int32_t* hintRow, SolveScratch& ss, float base,
+                    bool& listed);
   /// Candidate lists on (the default); off, every walker scans the grid
   /// (tests compare the two).
   bool nearLists = true;
