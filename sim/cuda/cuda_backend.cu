@@ -436,6 +436,7 @@ class CudaBackend final : public Backend {
     av.px = px_.get(); av.py = py_.get(); av.vx = vx_.get(); av.vy = vy_.get();
     av.radius = radius_.get(); av.maxSpeed = maxSpeed_.get(); av.id = id_.get();
     av.count = n;
+    av.kin = nullptr;  // the host step's records; the kernels build their lines one at a time
     const ObstacleSet& o = w.obstacles;
     ObstacleView ov;
     if (!o.vertices.empty()) {

@@ -25,31 +25,6 @@ bool lineLanesAvailable() {
 
 namespace {
 
-/// The per-neighbour inputs of agentLine, one array each, with room for a
-/// last group of eight.
-struct LineInputs {
-  static constexpr int kCapacity = kMaxNeighbors + 8;
-  alignas(32) float relPosX[kCapacity], relPosY[kCapacity];
-  alignas(32) float relVelX[kCapacity], relVelY[kCapacity];
-  alignas(32) float combinedRadius[kCapacity], commonSq[kCapacity];
-};
-
-/// Gathers agent self's pairInputs for its neighbours, one array each.
-inline void gather(const AgentsView& a, std::int32_t self, const std::int32_t* neighbors, int count,
-                   LineInputs& in) {
-  const Vec2 p{a.px[self], a.py[self]}, v{a.vx[self], a.vy[self]};
-  const float r = a.radius[self];
-  for (int k = 0; k < count; ++k) {
-    const PairInputs q = pairInputs(a, p, v, r, neighbors[k]);
-    in.relPosX[k] = q.relPos.x;
-    in.relPosY[k] = q.relPos.y;
-    in.relVelX[k] = q.relVel.x;
-    in.relVelY[k] = q.relVel.y;
-    in.combinedRadius[k] = q.combinedRadius;
-    in.commonSq[k] = q.commonSq;
-  }
-}
-
 static_assert(kMaxNeighbors % 8 == 0, "the last group of eight must fit SolveScratch::lines");
 using F = __m256;
 using M = decltype(F{} < F{});  // all ones or zero per lane
@@ -77,27 +52,56 @@ THRONG_AVX2 inline void storeLines(F pointX, F pointY, F dirX, F dirY, Line* out
   _mm256_storeu_ps(o + 16, _mm256_permute2f128_ps(l04, l15, 0x31));
   _mm256_storeu_ps(o + 24, _mm256_permute2f128_ps(l26, l37, 0x31));
 }
+/// Eight neighbours' AgentKin records (n of them; the lanes past n read a
+/// zero record) as five arrays: px, py, vx, vy, radius.
+THRONG_AVX2 inline void kinLanes(const AgentKin* kin, const std::int32_t* neighbors, int n, F& px, F& py, F& vx,
+                                 F& vy, F& radius) {
+  static const AgentKin none{};
+  const float* r[8];
+  for (int l = 0; l < 8; ++l) r[l] = reinterpret_cast<const float*>(l < n ? &kin[neighbors[l]] : &none);
+  // Lanes l and l + 4 share a register: [record l | record l + 4], first
+  // the motion (px, py, vx, vy), then the radius (and three unused).
+  F motion[4], radii[4];
+  for (int q = 0; q < 4; ++q) {
+    motion[q] = _mm256_loadu2_m128(r[q + 4], r[q]);
+    radii[q] = _mm256_loadu2_m128(r[q + 4] + 4, r[q] + 4);
+  }
+  const F t0 = _mm256_unpacklo_ps(motion[0], motion[1]), t1 = _mm256_unpacklo_ps(motion[2], motion[3]);
+  const F u0 = _mm256_unpackhi_ps(motion[0], motion[1]), u1 = _mm256_unpackhi_ps(motion[2], motion[3]);
+  px = _mm256_shuffle_ps(t0, t1, 0x44);
+  py = _mm256_shuffle_ps(t0, t1, 0xEE);
+  vx = _mm256_shuffle_ps(u0, u1, 0x44);
+  vy = _mm256_shuffle_ps(u0, u1, 0xEE);
+  radius = _mm256_shuffle_ps(_mm256_unpacklo_ps(radii[0], radii[1]), _mm256_unpacklo_ps(radii[2], radii[3]), 0x44);
+}
 }  // namespace
 
 THRONG_AVX2 void agentLines8(const AgentsView& a, std::int32_t self, const std::int32_t* neighbors, int count,
                              float invTau, float invDt, Line* out) {
-  LineInputs in;
-  gather(a, self, neighbors, count, in);
-  const Vec2 velocity{a.vx[self], a.vy[self]};
-  // The far neighbour in the lanes past count: computes nothing undefined.
-  _mm256_storeu_ps(in.relPosX + count, F{} + 1000.0f);
-  _mm256_storeu_ps(in.relPosY + count, F{});
-  _mm256_storeu_ps(in.relVelX + count, F{});
-  _mm256_storeu_ps(in.relVelY + count, F{});
-  _mm256_storeu_ps(in.combinedRadius + count, F{} + 1.0f);
-  _mm256_storeu_ps(in.commonSq + count, F{});
-
+  if (a.kin == nullptr) {  // only the CPU step fills the records
+    agentLines(a, self, neighbors, count, invTau, invDt, out);
+    return;
+  }
+  const Vec2 p{a.px[self], a.py[self]}, velocity{a.vx[self], a.vy[self]};
   const F vx = F{} + velocity.x, vy = F{} + velocity.y;
   const F tau = F{} + invTau, dt = F{} + invDt, zero = F{}, one = F{} + 1.0f;
+  const F px = F{} + p.x, py = F{} + p.y, rA = F{} + a.radius[self];
+  const __m256i laneIndex = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
   for (int base = 0; base < count; base += 8) {
-    F rpx = load(in.relPosX + base), rpy = load(in.relPosY + base);
-    const F rvx = load(in.relVelX + base), rvy = load(in.relVelY + base);
-    const F cr = load(in.combinedRadius + base), common = load(in.commonSq + base);
+    // pairInputs from the neighbours' AgentKin records, two reads each and
+    // a transpose (a scalar gather into arrays, read back as whole
+    // registers, stalled store forwarding: about 5% of the ring's time).
+    // The lanes past count take a neighbour 1000 away at rest with the
+    // walker, which computes nothing undefined.
+    F pjx, pjy, vjx, vjy, rB;
+    kinLanes(a.kin, neighbors + base, count - base, pjx, pjy, vjx, vjy, rB);
+    const M real =
+        reinterpret_cast<M>(_mm256_castsi256_ps(_mm256_cmpgt_epi32(_mm256_set1_epi32(count - base), laneIndex)));
+    const F commonX = vx + vjx, commonY = vy + vjy;
+    F rpx = real ? pjx - px : zero + 1000.0f, rpy = real ? pjy - py : zero;
+    const F rvx = real ? vx - vjx : zero, rvy = real ? vy - vjy : zero;
+    const F cr = real ? rA + rB : one;
+    const F common = real ? commonX * commonX + commonY * commonY : zero;
 
     F distSq = rpx * rpx + rpy * rpy;
     const F crSq = cr * cr;

@@ -207,6 +207,7 @@ void World::trackMotion() {
   StepScratch& sc = scratch;
   const std::size_t n = size();
   bool reset = sc.lastX.size() != n || sc.nearRow.size() != n;
+  sc.kin.resize(n);
   if (!reset) {
     // The largest displacement, squared in double (in float, moves below
     // 1e-19 would round off), as bits (non-negative doubles order as their
@@ -220,6 +221,7 @@ void World::trackMotion() {
         m = d > m || d != d ? d : m;
         sc.lastX[i] = px[i];
         sc.lastY[i] = py[i];
+        sc.kin[i] = {px[i], py[i], vx[i], vy[i], radius[i]};
       }
       std::uint64_t bits;
       std::memcpy(&bits, &m, sizeof bits);
@@ -234,6 +236,7 @@ void World::trackMotion() {
     reset = !std::isfinite(sc.moved);
   }
   if (reset) {
+    for (std::size_t i = 0; i < n; ++i) sc.kin[i] = {px[i], py[i], vx[i], vy[i], radius[i]};
     sc.lastX = px;
     sc.lastY = py;
     sc.moved = 0;
@@ -406,7 +409,8 @@ void World::stepCpu(const Settings& s, float dt, const std::function<Vec2(const 
   sc.nvx.resize(n);
   sc.nvy.resize(n);
   sc.njammed.resize(n);
-  const AgentsView av = view();
+  AgentsView av = view();
+  av.kin = sc.kin.data();  // filled by trackMotion
   const ObstacleView ov = obstacles.view();
   const SolveParams sp = solveParams(s, dt);
   const int stride = std::clamp(s.maxNeighbors, 0, kMaxNeighbors) + 1;

@@ -61,6 +61,10 @@ int compare(Vec2 p, Vec2 v, float r, const std::vector<Pair>& pairs, float invTa
     a.px = px.data(); a.py = py.data(); a.vx = vx.data(); a.vy = vy.data();
     a.radius = radius.data(); a.maxSpeed = speed.data(); a.id = ids.data();
     a.count = n + 1;
+    // The CPU step's inputs: the same values again as AgentKin records.
+    std::vector<AgentKin> kin;
+    for (int m = 0; m <= n; ++m) kin.push_back({px[m], py[m], vx[m], vy[m], radius[m]});
+    a.kin = kin.data();
     Line lanes[kMaxNeighbors], one[kMaxNeighbors];
     agentLines8(a, 0, neighbors.data(), n, invTau, invDt, lanes);
     agentLines(a, 0, neighbors.data(), n, invTau, invDt, one);  // what the CUDA kernels build
@@ -163,6 +167,8 @@ TEST_CASE("agentLines8 with no neighbours writes nothing") {
   a.radius = a.maxSpeed = &one;
   a.id = &id;
   a.count = 1;
+  const AgentKin kin{0, 0, 0, 0, 1};
+  a.kin = &kin;
   Line out[8];
   const Line marker{{7, 7}, {0, 1}};
   for (Line& l : out) l = marker;

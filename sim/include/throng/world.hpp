@@ -84,6 +84,7 @@ struct StepScratch {
   // index's position has moved since a list was built).
   std::vector<float> lastX, lastY;
   double moved = 0;
+  std::vector<AgentKin> kin;  ///< this step's positions, velocities and radii (AgentsView::kin)
   std::size_t nearServed = 0;  ///< walkers the lists answered in the last step
 
   AgentGridView gridView() const;
