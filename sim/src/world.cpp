@@ -341,7 +341,7 @@ int World::gridNeighbors(std::int32_t i, std::int32_t slot, const AgentsView& av
   }
   listed = false;
   const int got = selectNeighbors(gv, av, p, i, sp.perceptionRadiusSq, sp.maxNeighbors, ss.neighbors,
-                                  ss.neighborDistSq, hintRow + 1, hintRow[0], slot == sc.slotOf[i] ? slot : -1);
+                                  ss.neighborDistSq, hintRow + 1, hintRow[0], sc.slotOf[i]);
   // The grid scan's hint for next time (the lists need none).
   hintRow[0] = got;
   std::copy(ss.neighbors, ss.neighbors + got, hintRow + 1);
@@ -423,12 +423,15 @@ void World::stepCpu(const Settings& s, float dt, const std::function<Vec2(const 
     sc.deferBase.resize(n);
   }
   const auto hintRow = [&](std::int32_t i) { return sc.hint.data() + static_cast<std::size_t>(i) * stride; };
-  const auto solve = [&](std::size_t slot, std::int32_t i, SolveScratch& ss) {
-    Vec2 out;
-    const bool ok = solveWithNeighbors(av, ov, sp, i, Vec2{sc.wishX[i], sc.wishY[i]}, out, ss);
+  const auto keep = [&](std::size_t slot, Vec2 out, bool ok) {
     sc.nvx[slot] = out.x;
     sc.nvy[slot] = out.y;
     sc.njammed[slot] = ok ? 0 : 1;
+  };
+  const auto solve = [&](std::size_t slot, std::int32_t i, SolveScratch& ss) {
+    Vec2 out;
+    const bool ok = solveWithNeighbors(av, ov, sp, i, Vec2{sc.wishX[i], sc.wishY[i]}, out, ss);
+    keep(slot, out, ok);
   };
   std::atomic<std::size_t> served{0}, failing{0};
   const AgentGridView gv = sc.gridView();  // this step's only when gridFresh
@@ -444,9 +447,7 @@ void World::stepCpu(const Settings& s, float dt, const std::function<Vec2(const 
         const bool ok = solveAgent(av, gv, ov, sp, i, Vec2{sc.wishX[i], sc.wishY[i]}, out, ss, row + 1, row[0], at);
         row[0] = ss.neighborCount;
         std::copy(ss.neighbors, ss.neighbors + ss.neighborCount, row + 1);
-        sc.nvx[slot] = out.x;
-        sc.nvy[slot] = out.y;
-        sc.njammed[slot] = ok ? 0 : 1;
+        keep(slot, out, ok);
         continue;
       }
       float base;
