@@ -74,6 +74,25 @@ THRONG_AVX2 inline void kinLanes(const AgentKin* kin, const std::int32_t* neighb
   vy = _mm256_shuffle_ps(u0, u1, 0xEE);
   radius = _mm256_shuffle_ps(_mm256_unpacklo_ps(radii[0], radii[1]), _mm256_unpacklo_ps(radii[2], radii[3]), 0x44);
 }
+/// Up to eight Lines (n of them; none past n is read, and those lanes are
+/// zero) as four arrays: two lines to a register, masked, then a 4x4
+/// transpose in each 128-bit half and the lanes back in line order.
+THRONG_AVX2 inline void loadLines(const Line* lines, int n, F& px, F& py, F& dx, F& dy) {
+  const __m256i lineOfLane = _mm256_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1);
+  F pair[4];  // {px, py, dx, dy} of lines 2q (low half) and 2q + 1 (high)
+  for (int q = 0; q < 4; ++q) {
+    const __m256i valid = _mm256_cmpgt_epi32(_mm256_set1_epi32(n - 2 * q), lineOfLane);
+    pair[q] = _mm256_maskload_ps(reinterpret_cast<const float*>(lines + 2 * q), valid);
+  }
+  const F t01 = _mm256_unpacklo_ps(pair[0], pair[1]), t23 = _mm256_unpacklo_ps(pair[2], pair[3]);
+  const F u01 = _mm256_unpackhi_ps(pair[0], pair[1]), u23 = _mm256_unpackhi_ps(pair[2], pair[3]);
+  // Lanes in the order 0 2 4 6 | 1 3 5 7 (the halves), then in order.
+  const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+  px = _mm256_permutevar8x32_ps(_mm256_shuffle_ps(t01, t23, 0x44), order);
+  py = _mm256_permutevar8x32_ps(_mm256_shuffle_ps(t01, t23, 0xEE), order);
+  dx = _mm256_permutevar8x32_ps(_mm256_shuffle_ps(u01, u23, 0x44), order);
+  dy = _mm256_permutevar8x32_ps(_mm256_shuffle_ps(u01, u23, 0xEE), order);
+}
 }  // namespace
 
 THRONG_AVX2 void agentLines8(const AgentsView& a, std::int32_t self, const std::int32_t* neighbors, int count,
@@ -199,25 +218,9 @@ THRONG_AVX2 int projectLines8(const Line* lines, int from, int to, const Line& o
   int count = 0;
   for (int base = from; base < to; base += 8) {
     const int n = to - base < 8 ? to - base : 8;
-    // The group's lines, two to a register (masked: none past n is read;
-    // those lanes are zero lines, which project as opposite ones, finite),
-    // then as four arrays: a 4x4 transpose in each 128-bit half.
-    const __m256i lineOfLane = _mm256_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1);
-    F pair[4];
-    for (int q = 0; q < 4; ++q) {
-      const __m256i valid = _mm256_cmpgt_epi32(_mm256_set1_epi32(n - 2 * q), lineOfLane);
-      pair[q] = _mm256_maskload_ps(reinterpret_cast<const float*>(lines + base + 2 * q), valid);
-    }
-    // pair[q] = {px, py, dx, dy} of lines 2q (low half) and 2q + 1 (high).
-    const F t01 = _mm256_unpacklo_ps(pair[0], pair[1]), t23 = _mm256_unpacklo_ps(pair[2], pair[3]);
-    const F u01 = _mm256_unpackhi_ps(pair[0], pair[1]), u23 = _mm256_unpackhi_ps(pair[2], pair[3]);
-    // Lanes in the order 0 2 4 6 | 1 3 5 7 (the halves); the lines go back
-    // in order below by the same permutation.
-    const F pjxH = _mm256_shuffle_ps(t01, t23, 0x44), pjyH = _mm256_shuffle_ps(t01, t23, 0xEE);
-    const F djxH = _mm256_shuffle_ps(u01, u23, 0x44), djyH = _mm256_shuffle_ps(u01, u23, 0xEE);
-    const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
-    const F pjx = _mm256_permutevar8x32_ps(pjxH, order), pjy = _mm256_permutevar8x32_ps(pjyH, order);
-    const F djx = _mm256_permutevar8x32_ps(djxH, order), djy = _mm256_permutevar8x32_ps(djyH, order);
+    // Lanes past n are zero lines, which project as opposite ones (finite).
+    F pjx, pjy, djx, djy;
+    loadLines(lines + base, n, pjx, pjy, djx, djy);
     const F determinant = ldx * djy - ldy * djx;
     const M parallel = _mm256_and_ps(determinant, absMask) <= epsilon;
     const M same = parallel & (ldx * djx + ldy * djy > zero);
@@ -241,6 +244,93 @@ THRONG_AVX2 int projectLines8(const Line* lines, int from, int to, const Line& o
   return count;
 }
 
+
+namespace {
+/// The smallest of v's lanes where `take` (all ones or zero, as a float's
+/// bits), if below `none`, else `none`; `first` is the first lane (in
+/// order) that holds it, or -1. As a loop keeping the first strictly
+/// smaller value would: -0 and +0 compare equal, so the value is read from
+/// that lane.
+THRONG_AVX2 inline float smallest(const float* v, const float* take, int count, float none, int& first) {
+  F m = F{} + none;
+  for (int base = 0; base < count; base += 8) {
+    const M use = reinterpret_cast<M>(load(take + base)) != 0;
+    m = _mm256_min_ps(use ? load(v + base) : m, m);  // a NaN lane keeps m
+  }
+  const __m128 h = _mm_min_ps(_mm256_castps256_ps128(m), _mm256_extractf128_ps(m, 1));
+  const __m128 q = _mm_min_ps(h, _mm_movehl_ps(h, h));
+  const float least = _mm_cvtss_f32(_mm_min_ss(q, _mm_shuffle_ps(q, q, 1)));
+  first = -1;
+  if (!(least < none)) return none;
+  for (int base = 0; base < count && first < 0; base += 8) {
+    const M use = reinterpret_cast<M>(load(take + base)) != 0;
+    const int hits = _mm256_movemask_ps(reinterpret_cast<F>(use & (load(v + base) == least)));
+    if (hits != 0) first = base + __builtin_ctz(static_cast<unsigned>(hits));
+  }
+  return v[first];
+}
+}  // namespace
+
+THRONG_AVX2 void leanTowardWish8(const Line* lines, int lineCount, int obstacleLineCount, float radius,
+                                 Vec2 optVelocity, float deepest, Vec2& result) {
+  const Vec2 wish = withinSpeed(optVelocity, radius);
+  const Vec2 toward = wish - result;  // stays in the speed disc: both ends are in it
+  const float allowed = deepest + kJamSlack * radius;
+  // leanTowardWish's two passes, a group of eight lines at a time: each
+  // line's stop on its own, then the nearest (smallest). `take` marks the
+  // lines that may stop the move.
+  constexpr int kRoom = kMaxLines + 8;
+  alignas(32) float dirX[kRoom], dirY[kRoom], past[kRoom], room[kRoom], stop[kRoom], take[kRoom];
+  const F rx = F{} + result.x, ry = F{} + result.y, tx = F{} + toward.x, ty = F{} + toward.y;
+  const F zero = F{}, allowedLanes = F{} + allowed;
+  const __m256i laneIndex = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+  for (int base = 0; base < lineCount; base += 8) {
+    const int n = lineCount - base < 8 ? lineCount - base : 8;
+    F px, py, dx, dy;
+    loadLines(lines + base, n, px, py, dx, dy);
+    const __m256i index = _mm256_add_epi32(_mm256_set1_epi32(base), laneIndex);
+    const M agentLine = reinterpret_cast<M>(
+        _mm256_castsi256_ps(_mm256_cmpgt_epi32(index, _mm256_set1_epi32(obstacleLineCount - 1))));
+    const M real = reinterpret_cast<M>(_mm256_castsi256_ps(_mm256_cmpgt_epi32(_mm256_set1_epi32(n), laneIndex)));
+    const F p = dx * (py - ry) - dy * (px - rx);  // det(direction, point - result)
+    const F r = agentLine ? allowedLanes : (p > zero ? p : zero);
+    const F rate = -(dx * ty - dy * tx);  // -det(direction, toward)
+    _mm256_store_ps(dirX + base, dx);
+    _mm256_store_ps(dirY + base, dy);
+    _mm256_store_ps(past + base, p);
+    _mm256_store_ps(room + base, r);
+    _mm256_store_ps(stop + base, (r - p) / rate);
+    _mm256_store_ps(take + base, reinterpret_cast<F>(real & (rate > zero)));
+  }
+  int blocker;
+  float t = smallest(stop, take, lineCount, 1.0f, blocker);
+  if (t < 0.0f) t = 0.0f;  // rounding
+  result = result + t * toward;
+  if (blocker < 0) return;
+  // Slide along the blocking line, toward the wish.
+  const Vec2 along = lines[blocker].direction;
+  const Vec2 slide = dot(wish - result, along) * along;
+  const float a = slide.lengthSquared(), b = dot(result, slide);
+  if (!(a > 0.0f)) return;
+  float c = result.lengthSquared() - radius * radius;
+  if (c > 0.0f) c = 0.0f;
+  const float edge = (-b + std::sqrt(b * b - a * c)) / a;
+  const F tt = F{} + t, sx = F{} + slide.x, sy = F{} + slide.y;
+  for (int base = 0; base < lineCount; base += 8) {
+    const F dx = load(dirX + base), dy = load(dirY + base);
+    const __m256i index = _mm256_add_epi32(_mm256_set1_epi32(base), laneIndex);
+    const __m256i other = _mm256_andnot_si256(_mm256_cmpeq_epi32(index, _mm256_set1_epi32(blocker)),
+                                              _mm256_cmpgt_epi32(_mm256_set1_epi32(lineCount), index));
+    const F at = load(past + base) - tt * (dx * ty - dy * tx);
+    const F rate = -(dx * sy - dy * sx);  // -det(direction, slide)
+    _mm256_store_ps(stop + base, (load(room + base) - at) / rate);
+    _mm256_store_ps(take + base, reinterpret_cast<F>(reinterpret_cast<M>(_mm256_castsi256_ps(other)) & (rate > zero)));
+  }
+  int first;
+  const float u = smallest(stop, take, lineCount, edge < 1.0f ? edge : 1.0f, first);
+  if (u > 0.0f) result = result + u * slide;
+}
+
 #else
 void agentLines8(const AgentsView& a, std::int32_t self, const std::int32_t* neighbors, int count, float invTau,
                  float invDt, Line* out) {
@@ -248,6 +338,10 @@ void agentLines8(const AgentsView& a, std::int32_t self, const std::int32_t* nei
 }
 int projectLines8(const Line* lines, int from, int to, const Line& onto, Line* out) {
   return projectLines(lines, from, to, onto, out);
+}
+void leanTowardWish8(const Line* lines, int lineCount, int obstacleLineCount, float radius, Vec2 optVelocity,
+                     float deepest, Vec2& result) {
+  leanTowardWish(lines, lineCount, obstacleLineCount, radius, optVelocity, deepest, result);
 }
 #endif
 

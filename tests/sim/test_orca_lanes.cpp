@@ -1,5 +1,6 @@
-// agentLines8 (orca_lanes.hpp) against agentLine, and projectLines8
-// (orca.hpp) against projectLines, bit for bit, over random and edge cases. Its own program: on a CPU without AVX2 it prints SKIP
+// agentLines8 (orca_lanes.hpp) against agentLine, and projectLines8 and
+// leanTowardWish8 (orca.hpp) against projectLines and leanTowardWish, bit
+// for bit, over random and edge cases. Its own program: on a CPU without AVX2 it prints SKIP
 // and exits 77, which ctest reports as skipped (the crowd then takes the
 // scalar loop, and nothing here applies).
 #define DOCTEST_CONFIG_IMPLEMENT
@@ -210,6 +211,43 @@ TEST_CASE("projectLines8 gives projectLines' lines bit for bit") {
   CHECK(mismatches == 0);
   CHECK(dropped > 100);  // the same-way case was reached
   CHECK(cases == 4000);
+}
+
+TEST_CASE("leanTowardWish8 gives leanTowardWish's velocity bit for bit") {
+  Rng rng{5};
+  int mismatches = 0, moved = 0, slid = 0, blocked = 0;
+  for (int trial = 0; trial < 6000; ++trial) {
+    const int count = trial % kMaxLines + 1;
+    const int obstacles = trial % 3 == 0 ? count / 3 : 0;
+    Line lines[kMaxLines];
+    for (int i = 0; i < count; ++i) {
+      lines[i] = {{2 * rng.unit(), 2 * rng.unit()}, hashedDirection(rng.h = mix64(rng.h))};
+      // Ties: lines repeated (equal stops; the first must block), and
+      // lines through the start (stops of zero, of either sign).
+      if (trial % 5 == 0 && i > 0) lines[i] = lines[i - 1];
+      if (trial % 7 == 0 && i % 2 == 0) lines[i].point = {};
+    }
+    const float radius = 2.0f;
+    Vec2 start{rng.unit(), rng.unit()};
+    if (trial % 7 == 0) start = {};
+    const Vec2 wish{3 * rng.unit(), 3 * rng.unit()};
+    const float deepest = trial % 4 == 0 ? 0.0f : 0.3f * (rng.unit() + 1);
+    Vec2 one = start, eight = start;
+    leanTowardWish(lines, count, obstacles, radius, wish, deepest, one);
+    leanTowardWish8(lines, count, obstacles, radius, wish, deepest, eight);
+    if (std::memcmp(&one, &eight, sizeof one) != 0 && ++mismatches <= 5)
+      MESSAGE("trial " << trial << ": (" << one.x << ", " << one.y << ") against (" << eight.x << ", " << eight.y
+                       << ")");
+    moved += !(one == start);
+    blocked += !(one == start) && !(one == withinSpeed(wish, radius));
+    // A slide: not on the straight way from the start to the wish.
+    const Vec2 to = withinSpeed(wish, radius) - start, got = one - start;
+    slid += std::fabs(det(to, got)) > 1e-4f;
+  }
+  CHECK(mismatches == 0);
+  CHECK(moved > 1000);  // the cases lean, are stopped by a line, and slide along it
+  CHECK(blocked > 500);
+  CHECK(slid > 200);
 }
 
 int main(int argc, char** argv) {

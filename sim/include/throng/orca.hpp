@@ -307,6 +307,13 @@ THRONG_HD float linearProgram3(const Line* lines, int lineCount, int obstacleLin
   return distance;
 }
 
+#if !defined(__CUDA_ARCH__)
+/// leanTowardWish, eight lines at a time, bit for bit: host code where
+/// lineLanesAvailable() (orca_lanes.cpp).
+void leanTowardWish8(const Line* lines, int lineCount, int obstacleLineCount, float radius, Vec2 optVelocity,
+                     float deepest, Vec2& result);
+#endif
+
 /// A jammed walker's choice, after linearProgram3 found `result`, least far
 /// past any agent line (by `deepest`): it moves from there toward
 /// optVelocity (capped at `radius`), going no more than kJamSlack * radius
@@ -373,12 +380,20 @@ THRONG_HD void leanTowardWish(const Line* lines, int lineCount, int obstacleLine
 
 /// Solves the whole program; returns true when it was feasible, false when
 /// the walker is jammed (linearProgram3 and leanTowardWish then chose the
-/// velocity). `lanes` as linearProgram3's.
+/// velocity). `lanes`: linearProgram3 projects and leanTowardWish leans
+/// eight lines at a time (the same bits; host code on a CPU with AVX2 only,
+/// as SolveParams::lineLanes).
 THRONG_HD bool solveVelocity(const Line* lines, int lineCount, int obstacleLineCount, float maxSpeed,
                              Vec2 preferred, Vec2& result, bool lanes = false) {
   const int lineFail = linearProgram2(lines, lineCount, maxSpeed, preferred, false, result);
   if (lineFail < lineCount) {
     const float deepest = linearProgram3(lines, lineCount, obstacleLineCount, lineFail, maxSpeed, result, lanes);
+#if !defined(__CUDA_ARCH__)
+    if (lanes) {
+      leanTowardWish8(lines, lineCount, obstacleLineCount, maxSpeed, preferred, deepest, result);
+      return false;
+    }
+#endif
     leanTowardWish(lines, lineCount, obstacleLineCount, maxSpeed, preferred, deepest, result);
     return false;
   }
