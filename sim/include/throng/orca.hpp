@@ -263,8 +263,8 @@ THRONG_HD int projectLines(const Line* lines, int from, int to, const Line& onto
 
 #if !defined(__CUDA_ARCH__)
 /// projectLines, eight at a time, bit for bit: host code where
-/// lineLanesAvailable() (orca_lanes.cpp). It may write up to eight lines
-/// past those it returns (linearProgram3's storage has room).
+/// lineLanesAvailable() (orca_lanes.cpp). It may write up to seven lines
+/// past those it returns (linearProgram3's storage has room for eight).
 int projectLines8(const Line* lines, int from, int to, const Line& onto, Line* out);
 #endif
 
