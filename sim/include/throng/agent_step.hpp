@@ -529,17 +529,20 @@ THRONG_HD_HOT int nearestFromList(const AgentsView& a, Vec2 p, float rangeSq, in
     keys[m] = neighborKey(dx * dx + dy * dy, j);
   }
   keepNearest(keys, listCount, listCount);
-  for (int m = 0; m < listCount; ++m) sorted[m] = static_cast<std::int32_t>(static_cast<std::uint32_t>(keys[m]));
   const std::uint64_t rangeKey = static_cast<std::uint64_t>(floatBits(rangeSq)) << 32;
   const int head = listCount < k ? listCount : k;
-  // All of the first k unpacked (those past the count are scratch), and
-  // counted: sorted, those in range are the first `count`.
+  // The first k unpacked (those past the count are scratch) and counted
+  // (sorted, those in range are the first `count`), the list written back
+  // in the same pass; then the rest of the list.
   int count = 0;
   for (int n = 0; n < head; ++n) {
+    const std::int32_t index = static_cast<std::int32_t>(static_cast<std::uint32_t>(keys[n]));
     count += keys[n] < rangeKey;
-    outIndex[n] = static_cast<std::int32_t>(static_cast<std::uint32_t>(keys[n]));
+    sorted[n] = index;
+    outIndex[n] = index;
     outDistSq[n] = floatFromBits(static_cast<std::uint32_t>(keys[n] >> 32));
   }
+  for (int m = head; m < listCount; ++m) sorted[m] = static_cast<std::int32_t>(static_cast<std::uint32_t>(keys[m]));
   found = count;
   // The k-th must be nearer than anyone left out could be; with fewer than
   // k in range, nobody left out may be in range.
