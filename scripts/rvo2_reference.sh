@@ -6,6 +6,8 @@
 # Then throng's own benchmark, if built (make bench), for the ratio.
 #   scripts/rvo2_reference.sh
 # Needs network access to PyPI once; the build stays in build/rvo2-ref.
+# For RVO2's instructions per agent-step, as throng_count's:
+#   valgrind --tool=callgrind build/rvo2-ref/bench_rvo2 dense 10000 56   (and 6)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=$root/build/rvo2-ref

@@ -4,11 +4,18 @@
 // settings, timed the same way as tests/bench/bench_orca.cpp (a fresh scene,
 // one warm step, then a fixed number of steps; median of three).
 //   bench_rvo2            prints one line per scenario and size
+//   bench_rvo2 circle|dense N STEPS
+//                         builds the scene and takes STEPS steps, untimed:
+//                         for instruction counts, as tests/bench's
+//                         throng_count (valgrind --tool=callgrind, two
+//                         step counts, the difference over N * steps)
 // OMP_NUM_THREADS picks the threads.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <vector>
 
 #include "RVOSimulator.h"
@@ -85,7 +92,23 @@ double msPerStep(void (*make)(Scene&, int), int n, int steps) {
 
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
+  if (argc == 4) {
+    const int n = std::atoi(argv[2]), steps = std::atoi(argv[3]);
+    const bool isCircle = std::strcmp(argv[1], "circle") == 0;
+    if (n <= 0 || steps < 0 || (!isCircle && std::strcmp(argv[1], "dense") != 0)) {
+      std::fprintf(stderr, "usage: bench_rvo2 [circle|dense N STEPS]\n");
+      return 2;
+    }
+    Scene s;
+    (isCircle ? circle : dense)(s, n);
+    for (int k = 0; k < steps; ++k) {
+      prefer(s);
+      s.sim.doStep();
+    }
+    std::printf("rvo2 %s n=%d steps=%d\n", argv[1], n, steps);
+    return 0;
+  }
   struct Case {
     const char* name;
     void (*make)(Scene&, int);
