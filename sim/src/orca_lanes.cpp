@@ -31,6 +31,11 @@ using M = decltype(F{} < F{});  // all ones or zero per lane
 THRONG_AVX2 inline F sqrtLanes(F v) { return _mm256_sqrt_ps(v); }
 THRONG_AVX2 inline bool any(M m) { return _mm256_movemask_ps(reinterpret_cast<F>(m)) != 0; }
 THRONG_AVX2 inline F load(const float* p) { return _mm256_loadu_ps(p); }
+/// The lanes numbered below n (all of them from n = 8 up, none from 0 down).
+THRONG_AVX2 inline M lanesBelow(int n) {
+  return reinterpret_cast<M>(_mm256_castsi256_ps(
+      _mm256_cmpgt_epi32(_mm256_set1_epi32(n), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7))));
+}
 /// The distance and the unit axis from B towards A.
 THRONG_AVX2 inline void axisLanes(F rpx, F rpy, F distSq, F& dist, F& axisX, F& axisY) {
   dist = sqrtLanes(distSq);
@@ -105,7 +110,6 @@ THRONG_AVX2 void agentLines8(const AgentsView& a, std::int32_t self, const std::
   const F vx = F{} + velocity.x, vy = F{} + velocity.y;
   const F tau = F{} + invTau, dt = F{} + invDt, zero = F{}, one = F{} + 1.0f;
   const F px = F{} + p.x, py = F{} + p.y, rA = F{} + a.radius[self];
-  const __m256i laneIndex = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
   for (int base = 0; base < count; base += 8) {
     // pairInputs from the neighbours' AgentKin records, two reads each and
     // a transpose (a scalar gather into arrays, read back as whole
@@ -114,8 +118,7 @@ THRONG_AVX2 void agentLines8(const AgentsView& a, std::int32_t self, const std::
     // walker, which computes nothing undefined.
     F pjx, pjy, vjx, vjy, rB;
     kinLanes(a.kin, neighbors + base, count - base, pjx, pjy, vjx, vjy, rB);
-    const M real =
-        reinterpret_cast<M>(_mm256_castsi256_ps(_mm256_cmpgt_epi32(_mm256_set1_epi32(count - base), laneIndex)));
+    const M real = lanesBelow(count - base);
     const F commonX = vx + vjx, commonY = vy + vjy;
     F rpx = real ? pjx - px : zero + 1000.0f, rpy = real ? pjy - py : zero;
     const F rvx = real ? vx - vjx : zero, rvy = real ? vy - vjy : zero;
@@ -210,9 +213,8 @@ THRONG_AVX2 void agentLines8(const AgentsView& a, std::int32_t self, const std::
 }
 
 THRONG_AVX2 int projectLines8(const Line* lines, int from, int to, const Line& onto, Line* out) {
-  const Line L = onto;
-  const F lpx = F{} + L.point.x, lpy = F{} + L.point.y;
-  const F ldx = F{} + L.direction.x, ldy = F{} + L.direction.y;
+  const F lpx = F{} + onto.point.x, lpy = F{} + onto.point.y;
+  const F ldx = F{} + onto.direction.x, ldy = F{} + onto.direction.y;
   const F zero = F{}, one = F{} + 1.0f, half = F{} + 0.5f, epsilon = F{} + kOrcaEpsilon;
   const F absMask = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
   int count = 0;
@@ -283,15 +285,12 @@ THRONG_AVX2 void leanTowardWish8(const Line* lines, int lineCount, int obstacleL
   alignas(32) float dirX[kRoom], dirY[kRoom], past[kRoom], room[kRoom], stop[kRoom], take[kRoom];
   const F rx = F{} + result.x, ry = F{} + result.y, tx = F{} + toward.x, ty = F{} + toward.y;
   const F zero = F{}, allowedLanes = F{} + allowed;
-  const __m256i laneIndex = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
   for (int base = 0; base < lineCount; base += 8) {
     const int n = lineCount - base < 8 ? lineCount - base : 8;
     F px, py, dx, dy;
     loadLines(lines + base, n, px, py, dx, dy);
-    const __m256i index = _mm256_add_epi32(_mm256_set1_epi32(base), laneIndex);
-    const M agentLine = reinterpret_cast<M>(
-        _mm256_castsi256_ps(_mm256_cmpgt_epi32(index, _mm256_set1_epi32(obstacleLineCount - 1))));
-    const M real = reinterpret_cast<M>(_mm256_castsi256_ps(_mm256_cmpgt_epi32(_mm256_set1_epi32(n), laneIndex)));
+    const M agentLine = ~lanesBelow(obstacleLineCount - base);
+    const M real = lanesBelow(n);
     const F p = dx * (py - ry) - dy * (px - rx);  // det(direction, point - result)
     const F r = agentLine ? allowedLanes : (p > zero ? p : zero);
     const F rate = -(dx * ty - dy * tx);  // -det(direction, toward)
@@ -307,27 +306,22 @@ THRONG_AVX2 void leanTowardWish8(const Line* lines, int lineCount, int obstacleL
   if (t < 0.0f) t = 0.0f;  // rounding
   result = result + t * toward;
   if (blocker < 0) return;
-  // Slide along the blocking line, toward the wish.
-  const Vec2 along = lines[blocker].direction;
-  const Vec2 slide = dot(wish - result, along) * along;
-  const float a = slide.lengthSquared(), b = dot(result, slide);
-  if (!(a > 0.0f)) return;
-  float c = result.lengthSquared() - radius * radius;
-  if (c > 0.0f) c = 0.0f;
-  const float edge = (-b + std::sqrt(b * b - a * c)) / a;
+  Vec2 slide;
+  float limit;
+  if (!leanSlide(wish, result, lines[blocker].direction, radius, slide, limit)) return;
   const F tt = F{} + t, sx = F{} + slide.x, sy = F{} + slide.y;
   for (int base = 0; base < lineCount; base += 8) {
     const F dx = load(dirX + base), dy = load(dirY + base);
-    const __m256i index = _mm256_add_epi32(_mm256_set1_epi32(base), laneIndex);
-    const __m256i other = _mm256_andnot_si256(_mm256_cmpeq_epi32(index, _mm256_set1_epi32(blocker)),
-                                              _mm256_cmpgt_epi32(_mm256_set1_epi32(lineCount), index));
+    const M blockerLane = reinterpret_cast<M>(_mm256_castsi256_ps(
+        _mm256_cmpeq_epi32(_mm256_set1_epi32(blocker - base), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7))));
+    const M other = lanesBelow(lineCount - base) & ~blockerLane;
     const F at = load(past + base) - tt * (dx * ty - dy * tx);
     const F rate = -(dx * sy - dy * sx);  // -det(direction, slide)
     _mm256_store_ps(stop + base, (load(room + base) - at) / rate);
-    _mm256_store_ps(take + base, reinterpret_cast<F>(reinterpret_cast<M>(_mm256_castsi256_ps(other)) & (rate > zero)));
+    _mm256_store_ps(take + base, reinterpret_cast<F>(other & (rate > zero)));
   }
   int first;
-  const float u = smallest(stop, take, lineCount, edge < 1.0f ? edge : 1.0f, first);
+  const float u = smallest(stop, take, lineCount, limit, first);
   if (u > 0.0f) result = result + u * slide;
 }
 

@@ -314,6 +314,24 @@ void leanTowardWish8(const Line* lines, int lineCount, int obstacleLineCount, fl
                      float deepest, Vec2& result);
 #endif
 
+/// leanTowardWish's second leg, once a line with direction `along` stopped
+/// the velocity at `result`: the slide along that line toward the wish, and
+/// how much of it (at most all) keeps within the speed limit `radius`.
+/// False when there is nothing to slide.
+THRONG_HD bool leanSlide(Vec2 wish, Vec2 result, Vec2 along, float radius, Vec2& slide, float& limit) {
+  slide = dot(wish - result, along) * along;
+  const float a = slide.lengthSquared(), b = dot(result, slide);
+  if (!(a > 0.0f)) return false;
+  // Where the slide meets the speed limit. linearProgram3 often leaves the
+  // velocity on it, a rounding error either side: taken as on it, so a
+  // slide inward goes ahead and one outward (b >= 0) stops at once.
+  float c = result.lengthSquared() - radius * radius;
+  if (c > 0.0f) c = 0.0f;
+  const float edge = (-b + std::sqrt(b * b - a * c)) / a;
+  limit = edge < 1.0f ? edge : 1.0f;
+  return true;
+}
+
 /// A jammed walker's choice, after linearProgram3 found `result`, least far
 /// past any agent line (by `deepest`): it moves from there toward
 /// optVelocity (capped at `radius`), going no more than kJamSlack * radius
@@ -357,18 +375,9 @@ THRONG_HD void leanTowardWish(const Line* lines, int lineCount, int obstacleLine
   if (t < 0.0f) t = 0.0f;  // rounding
   result = result + t * toward;
   if (blocker < 0) return;
-  // Slide along the blocking line, toward the wish.
-  const Vec2 along = lines[blocker].direction;
-  const Vec2 slide = dot(wish - result, along) * along;
-  const float a = slide.lengthSquared(), b = dot(result, slide);
-  if (!(a > 0.0f)) return;
-  // Where the slide meets the speed limit. linearProgram3 often leaves the
-  // velocity on it, a rounding error either side: taken as on it, so a
-  // slide inward goes ahead and one outward (b >= 0) stops at once.
-  float c = result.lengthSquared() - radius * radius;
-  if (c > 0.0f) c = 0.0f;
-  const float edge = (-b + std::sqrt(b * b - a * c)) / a;
-  float u = edge < 1.0f ? edge : 1.0f;
+  Vec2 slide;
+  float u;
+  if (!leanSlide(wish, result, lines[blocker].direction, radius, slide, u)) return;
   for (int i = 0; i < lineCount; ++i) {
     const float at = past[i] - t * det(lines[i].direction, toward);
     const float rate = -det(lines[i].direction, slide);
