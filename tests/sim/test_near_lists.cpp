@@ -79,6 +79,32 @@ TEST_CASE("gatherNear lists every agent within its radius, wider than a column t
   CHECK(overflows > 300);
 }
 
+TEST_CASE("keepHeadNearest puts the k smallest first, in order, and keeps every key") {
+  std::uint64_t h = 5;
+  int swappedIn = 0;
+  for (int trial = 0; trial < 3000; ++trial) {
+    const int count = trial % (kNearCapacity + 1);
+    const int k = 1 + trial % kMaxNeighbors;
+    std::vector<std::uint64_t> keys(count);
+    for (int m = 0; m < count; ++m) {
+      h = mix64(h);
+      // Distinct keys: a small distance range makes ties by index common.
+      keys[m] = neighborKey(static_cast<float>(h % 7), m);
+    }
+    if (trial % 3 == 0) std::sort(keys.begin(), keys.end());  // last step's order, mostly
+    const std::vector<std::uint64_t> before = keys;
+    keepHeadNearest(keys.data(), count, k);
+    std::vector<std::uint64_t> want = before, got = keys;
+    std::sort(want.begin(), want.end());
+    const int head = std::min(count, k);
+    for (int m = 0; m < head; ++m) CHECK(keys[m] == want[m]);
+    std::sort(got.begin(), got.end());
+    CHECK(got == want);
+    swappedIn += head < count && before[head - 1] != keys[head - 1];
+  }
+  CHECK(swappedIn > 500);
+}
+
 TEST_CASE("nearestFromList gives the grid scan's answer whenever it proves it, after everyone moved") {
   // Lists built around every walker, then everyone moves up to `step` (some
   // straight at a walker, the worst case for a list); the list's answer,

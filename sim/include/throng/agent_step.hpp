@@ -158,6 +158,28 @@ THRONG_HD int keepNearest(std::uint64_t* keys, int count, int k) {
   return count < k ? count : k;
 }
 
+/// Permutes keys[0, count) (distinct) so that its first min(k, count) are
+/// the k smallest, sorted; the rest keep no order. A list kept in last
+/// step's order has its k nearest mostly at the head already, so most of
+/// the tail costs one comparison.
+THRONG_HD void keepHeadNearest(std::uint64_t* keys, int count, int k) {
+  const int head = count < k ? count : k;
+  for (int a = 1; a < head; ++a) {
+    const std::uint64_t key = keys[a];
+    int b = a;
+    for (; b > 0 && keys[b - 1] > key; --b) keys[b] = keys[b - 1];
+    keys[b] = key;
+  }
+  for (int m = head; m < count; ++m) {
+    const std::uint64_t key = keys[m];
+    if (!(key < keys[head - 1])) continue;
+    keys[m] = keys[head - 1];
+    int b = head - 1;
+    for (; b > 0 && keys[b - 1] > key; --b) keys[b] = keys[b - 1];
+    keys[b] = key;
+  }
+}
+
 /// The k smallest of keys[0, count) (distinct), sorted, into out; returns
 /// how many. Each key's rank is the number of keys below it, counted
 /// without a data-dependent branch: for the dozen or so candidates a scan
@@ -511,8 +533,8 @@ THRONG_HD float nearReachSq(float listRadius, float ownMove, float othersMove) {
 /// range) go to outIndex/outDistSq and their count to `found` (up to k
 /// entries past it are written too, as scratch); returns it
 /// when the list proves it is the answer, else -1. The list is written to
-/// `sorted` (may be `list`) ordered by today's keys, so the next step's
-/// insertion sort has little to move.
+/// `sorted` (may be `list`) with today's k nearest first, in order, so the
+/// next step's head has little to move and its tail little to swap in.
 THRONG_HD_HOT int nearestFromList(const AgentsView& a, Vec2 p, float rangeSq, int k, const std::int32_t* list,
                                   int listCount, float reachSq, std::int32_t* sorted, std::int32_t* outIndex,
                                   float* outDistSq, int& found) {
@@ -528,7 +550,7 @@ THRONG_HD_HOT int nearestFromList(const AgentsView& a, Vec2 p, float rangeSq, in
     const float dy = py[j] - p.y;
     keys[m] = neighborKey(dx * dx + dy * dy, j);
   }
-  keepNearest(keys, listCount, listCount);
+  keepHeadNearest(keys, listCount, k);
   const std::uint64_t rangeKey = static_cast<std::uint64_t>(floatBits(rangeSq)) << 32;
   const int head = listCount < k ? listCount : k;
   // The first k unpacked (those past the count are scratch) and counted
