@@ -61,9 +61,14 @@ THRONG_AVX2 inline void storeLines(F pointX, F pointY, F dirX, F dirY, Line* out
 /// zero record) as five arrays: px, py, vx, vy, radius.
 THRONG_AVX2 inline void kinLanes(const AgentKin* kin, const std::int32_t* neighbors, int n, F& px, F& py, F& vx,
                                  F& vy, F& radius) {
-  static const AgentKin none{};
+  // Lanes past n read agent 0's record (there is one: the walker's own
+  // crowd), for the caller to mask: without a branch per lane on n, which
+  // mispredicted as the neighbour count varied.
+  alignas(32) std::int32_t index[8];
+  _mm256_store_si256(reinterpret_cast<__m256i*>(index),
+                     _mm256_maskload_epi32(neighbors, reinterpret_cast<__m256i>(lanesBelow(n))));
   const float* r[8];
-  for (int l = 0; l < 8; ++l) r[l] = reinterpret_cast<const float*>(l < n ? &kin[neighbors[l]] : &none);
+  for (int l = 0; l < 8; ++l) r[l] = reinterpret_cast<const float*>(&kin[index[l]]);
   // Lanes l and l + 4 share a register: [record l | record l + 4], first
   // the motion (px, py, vx, vy), then the radius (and three unused).
   F motion[4], radii[4];
