@@ -46,19 +46,27 @@ THRONG_AVX2 inline void axisLanes(F rpx, F rpy, F distSq, F& dist, F& axisX, F& 
 /// Eight Lines {point.x, point.y, direction.x, direction.y} from four
 /// arrays: a 4x4 transpose in each 128-bit half, then the halves in line
 /// order.
-THRONG_AVX2 inline void storeLines(F pointX, F pointY, F dirX, F dirY, Line* out) {
+/// The transpose: lines[q] holds lines q (low half) and q + 4 (high half).
+THRONG_AVX2 inline void transposeLines(F pointX, F pointY, F dirX, F dirY, F lines[4]) {
   const F pLo = _mm256_unpacklo_ps(pointX, pointY), pHi = _mm256_unpackhi_ps(pointX, pointY);
   const F dLo = _mm256_unpacklo_ps(dirX, dirY), dHi = _mm256_unpackhi_ps(dirX, dirY);
-  const F l04 = _mm256_shuffle_ps(pLo, dLo, 0x44), l15 = _mm256_shuffle_ps(pLo, dLo, 0xEE);
-  const F l26 = _mm256_shuffle_ps(pHi, dHi, 0x44), l37 = _mm256_shuffle_ps(pHi, dHi, 0xEE);
+  lines[0] = _mm256_shuffle_ps(pLo, dLo, 0x44);
+  lines[1] = _mm256_shuffle_ps(pLo, dLo, 0xEE);
+  lines[2] = _mm256_shuffle_ps(pHi, dHi, 0x44);
+  lines[3] = _mm256_shuffle_ps(pHi, dHi, 0xEE);
+}
+THRONG_AVX2 inline void storeLines(F pointX, F pointY, F dirX, F dirY, Line* out) {
+  F t[4];
+  transposeLines(pointX, pointY, dirX, dirY, t);
+  const F l04 = t[0], l15 = t[1], l26 = t[2], l37 = t[3];
   float* o = reinterpret_cast<float*>(out);
   _mm256_storeu_ps(o, _mm256_permute2f128_ps(l04, l15, 0x20));
   _mm256_storeu_ps(o + 8, _mm256_permute2f128_ps(l26, l37, 0x20));
   _mm256_storeu_ps(o + 16, _mm256_permute2f128_ps(l04, l15, 0x31));
   _mm256_storeu_ps(o + 24, _mm256_permute2f128_ps(l26, l37, 0x31));
 }
-/// Eight neighbours' AgentKin records (n of them; the lanes past n read a
-/// zero record) as five arrays: px, py, vx, vy, radius.
+/// Eight neighbours' AgentKin records (n of them; the lanes past n read
+/// agent 0's) as five arrays: px, py, vx, vy, radius.
 THRONG_AVX2 inline void kinLanes(const AgentKin* kin, const std::int32_t* neighbors, int n, F& px, F& py, F& vx,
                                  F& vy, F& radius) {
   // Lanes past n read agent 0's record (there is one: the walker's own
@@ -105,115 +113,179 @@ THRONG_AVX2 inline void loadLines(const Line* lines, int n, F& px, F& py, F& dx,
 }
 }  // namespace
 
+/// One group of eight agent lines (agentLine's, lane by lane): walker A
+/// (px, py, vx, vy, rA) against neighbour B (pjx, ... rB) in each lane
+/// where `real`; the other lanes compute nothing undefined and are left
+/// for the caller to drop. Sets `coincident` where A and B share a centre
+/// (agentLine's hashed direction, for the caller to take one at a time).
+THRONG_AVX2 inline void lineGroup(F px, F py, F vx, F vy, F rA, F pjx, F pjy, F vjx, F vjy, F rB, M real, F tau,
+                                  F dt, F& pointX, F& pointY, F& dirX, F& dirY, M& coincident) {
+  const F zero = F{}, one = F{} + 1.0f;
+  // The lanes past the count take a neighbour 1000 away at rest with the
+  // walker.
+  const F commonX = vx + vjx, commonY = vy + vjy;
+  F rpx = real ? pjx - px : zero + 1000.0f, rpy = real ? pjy - py : zero;
+  const F rvx = real ? vx - vjx : zero, rvy = real ? vy - vjy : zero;
+  const F cr = real ? rA + rB : one;
+  const F common = real ? commonX * commonX + commonY * commonY : zero;
+
+  F distSq = rpx * rpx + rpy * rpy;
+  const F crSq = cr * cr;
+  const M touching = (distSq <= crSq) & (distSq > kContactSq * crSq);
+  if (any(touching)) {
+    const F s = kContactOut * cr / sqrtLanes(distSq);
+    rpx = touching ? rpx * s : rpx;
+    rpy = touching ? rpy * s : rpy;
+    distSq = touching ? rpx * rpx + rpy * rpy : distSq;
+  }
+  const M apart = distSq > crSq;
+  const F wx = rvx - rpx * tau, wy = rvy - rpy * tau;  // from the cut-off centre to relVel
+  const F wLengthSq = wx * wx + wy * wy;
+  const F dotProduct1 = wx * rpx + wy * rpy;
+  const M cutoff = (dotProduct1 < zero) & (dotProduct1 * dotProduct1 > crSq * wLengthSq);
+  const M onCut = apart & cutoff, onLeg = apart & ~cutoff, over = ~apart;
+  // Each way runs only when some lane takes it (the selects below read a
+  // way's values only in its own lanes): a ring's pairs all take the
+  // cut-off circle, and its square roots and divisions are most of the
+  // time here.
+  dirX = zero;
+  dirY = zero;
+  F ux = zero, uy = zero;
+  F dist = zero, axisX = zero, axisY = zero;  // from B towards A, where needed
+  bool haveAxis = false;
+  if (any(onCut)) {
+    // Apart, on the cut-off circle.
+    const F wLength = sqrtLanes(wLengthSq);
+    const F invW = one / wLength;
+    F unitX = wx * invW, unitY = wy * invW, along = wLength;
+    const M onCourse = onCut & (wLength < cr * tau);
+    if (any(onCourse)) {
+      axisLanes(rpx, rpy, distSq, dist, axisX, axisY);
+      haveAxis = true;
+      const F cosAngle = unitX * axisX + unitY * axisY;
+      F cosTurn = cr / dist;
+      cosTurn = cosTurn < kHeadOnCos ? F{} + kHeadOnCos : cosTurn;
+      const M turn = onCourse & (cosAngle > cosTurn) & (common <= rvx * rvx + rvy * rvy);
+      if (any(turn)) {
+        const F sinTurn = cosTurn == kHeadOnCos ? F{} + kHeadOnSin : sqrtLanes(one - cosTurn * cosTurn);
+        const F side = axisX * unitY - axisY * unitX >= zero ? one : -one;
+        const F ss = side * sinTurn;
+        const F turnedX = axisX * cosTurn + -axisY * ss, turnedY = axisY * cosTurn + axisX * ss;
+        along = turn ? wx * turnedX + wy * turnedY : along;
+        unitX = turn ? turnedX : unitX;
+        unitY = turn ? turnedY : unitY;
+      }
+    }
+    const F cutScale = cr * tau - along;
+    dirX = unitY;
+    dirY = -unitX;
+    ux = unitX * cutScale;
+    uy = unitY * cutScale;
+  }
+  if (any(onLeg)) {
+    // Apart, on a leg (leftLeg, or the reversed rightLeg).
+    const M leftSide = rpx * wy - rpy * wx > zero;
+    const F leg = sqrtLanes(distSq - crSq);
+    const F invDistSq = one / distSq;
+    const F leftX = (rpx * leg - rpy * cr) * invDistSq, leftY = (rpx * cr + rpy * leg) * invDistSq;
+    const F rightX = (rpx * leg + rpy * cr) * invDistSq, rightY = (-rpx * cr + rpy * leg) * invDistSq;
+    const F legX = leftSide ? leftX : -rightX, legY = leftSide ? leftY : -rightY;
+    const F legDot = rvx * legX + rvy * legY;
+    dirX = onLeg ? legX : dirX;
+    dirY = onLeg ? legY : dirY;
+    ux = onLeg ? legX * legDot - rvx : ux;
+    uy = onLeg ? legY * legDot - rvy : uy;
+  }
+  if (any(over)) {
+    // Overlapping: the tangent facing straight apart.
+    if (!haveAxis) axisLanes(rpx, rpy, distSq, dist, axisX, axisY);
+    const F owx = rvx - rpx * dt, owy = rvy - rpy * dt;
+    const F overScale = cr * dt - (owx * axisX + owy * axisY);
+    dirX = over ? axisY : dirX;
+    dirY = over ? -axisX : dirY;
+    ux = over ? axisX * overScale : ux;
+    uy = over ? axisY * overScale : uy;
+  }
+  pointX = vx + ux * 0.5f;
+  pointY = vy + uy * 0.5f;
+  coincident = ~apart & ~(distSq > 1e-12f * crSq);
+}
+
 THRONG_AVX2 void agentLines8(const AgentsView& a, std::int32_t self, const std::int32_t* neighbors, int count,
                              float invTau, float invDt, Line* out) {
   if (a.kin == nullptr) {  // only the CPU step fills the records
     agentLines(a, self, neighbors, count, invTau, invDt, out);
     return;
   }
-  const Vec2 p{a.px[self], a.py[self]}, velocity{a.vx[self], a.vy[self]};
-  const F vx = F{} + velocity.x, vy = F{} + velocity.y;
-  const F tau = F{} + invTau, dt = F{} + invDt, zero = F{}, one = F{} + 1.0f;
-  const F px = F{} + p.x, py = F{} + p.y, rA = F{} + a.radius[self];
+  const F vx = F{} + a.vx[self], vy = F{} + a.vy[self];
+  const F px = F{} + a.px[self], py = F{} + a.py[self], rA = F{} + a.radius[self];
+  const F tau = F{} + invTau, dt = F{} + invDt;
   for (int base = 0; base < count; base += 8) {
     // pairInputs from the neighbours' AgentKin records, two reads each and
     // a transpose (a scalar gather into arrays, read back as whole
     // registers, stalled store forwarding: about 5% of the ring's time).
-    // The lanes past count take a neighbour 1000 away at rest with the
-    // walker, which computes nothing undefined.
-    F pjx, pjy, vjx, vjy, rB;
+    F pjx, pjy, vjx, vjy, rB, pointX, pointY, dirX, dirY;
     kinLanes(a.kin, neighbors + base, count - base, pjx, pjy, vjx, vjy, rB);
-    const M real = lanesBelow(count - base);
-    const F commonX = vx + vjx, commonY = vy + vjy;
-    F rpx = real ? pjx - px : zero + 1000.0f, rpy = real ? pjy - py : zero;
-    const F rvx = real ? vx - vjx : zero, rvy = real ? vy - vjy : zero;
-    const F cr = real ? rA + rB : one;
-    const F common = real ? commonX * commonX + commonY * commonY : zero;
-
-    F distSq = rpx * rpx + rpy * rpy;
-    const F crSq = cr * cr;
-    const M touching = (distSq <= crSq) & (distSq > kContactSq * crSq);
-    if (any(touching)) {
-      const F s = kContactOut * cr / sqrtLanes(distSq);
-      rpx = touching ? rpx * s : rpx;
-      rpy = touching ? rpy * s : rpy;
-      distSq = touching ? rpx * rpx + rpy * rpy : distSq;
-    }
-    const M apart = distSq > crSq;
-    const F wx = rvx - rpx * tau, wy = rvy - rpy * tau;  // from the cut-off centre to relVel
-    const F wLengthSq = wx * wx + wy * wy;
-    const F dotProduct1 = wx * rpx + wy * rpy;
-    const M cutoff = (dotProduct1 < zero) & (dotProduct1 * dotProduct1 > crSq * wLengthSq);
-    const M onCut = apart & cutoff, onLeg = apart & ~cutoff, over = ~apart;
-    // Each way runs only when some lane takes it (the selects below read a
-    // way's values only in its own lanes): a ring's pairs all take the
-    // cut-off circle, and its square roots and divisions are most of the
-    // time here.
-    F dirX = zero, dirY = zero, ux = zero, uy = zero;
-    F dist = zero, axisX = zero, axisY = zero;  // from B towards A, where needed
-    bool haveAxis = false;
-    if (any(onCut)) {
-      // Apart, on the cut-off circle.
-      const F wLength = sqrtLanes(wLengthSq);
-      const F invW = one / wLength;
-      F unitX = wx * invW, unitY = wy * invW, along = wLength;
-      const M onCourse = onCut & (wLength < cr * tau);
-      if (any(onCourse)) {
-        axisLanes(rpx, rpy, distSq, dist, axisX, axisY);
-        haveAxis = true;
-        const F cosAngle = unitX * axisX + unitY * axisY;
-        F cosTurn = cr / dist;
-        cosTurn = cosTurn < kHeadOnCos ? F{} + kHeadOnCos : cosTurn;
-        const M turn = onCourse & (cosAngle > cosTurn) & (common <= rvx * rvx + rvy * rvy);
-        if (any(turn)) {
-          const F sinTurn = cosTurn == kHeadOnCos ? F{} + kHeadOnSin : sqrtLanes(one - cosTurn * cosTurn);
-          const F side = axisX * unitY - axisY * unitX >= zero ? one : -one;
-          const F ss = side * sinTurn;
-          const F turnedX = axisX * cosTurn + -axisY * ss, turnedY = axisY * cosTurn + axisX * ss;
-          along = turn ? wx * turnedX + wy * turnedY : along;
-          unitX = turn ? turnedX : unitX;
-          unitY = turn ? turnedY : unitY;
-        }
-      }
-      const F cutScale = cr * tau - along;
-      dirX = unitY;
-      dirY = -unitX;
-      ux = unitX * cutScale;
-      uy = unitY * cutScale;
-    }
-    if (any(onLeg)) {
-      // Apart, on a leg (leftLeg, or the reversed rightLeg).
-      const M leftSide = rpx * wy - rpy * wx > zero;
-      const F leg = sqrtLanes(distSq - crSq);
-      const F invDistSq = one / distSq;
-      const F leftX = (rpx * leg - rpy * cr) * invDistSq, leftY = (rpx * cr + rpy * leg) * invDistSq;
-      const F rightX = (rpx * leg + rpy * cr) * invDistSq, rightY = (-rpx * cr + rpy * leg) * invDistSq;
-      const F legX = leftSide ? leftX : -rightX, legY = leftSide ? leftY : -rightY;
-      const F legDot = rvx * legX + rvy * legY;
-      dirX = onLeg ? legX : dirX;
-      dirY = onLeg ? legY : dirY;
-      ux = onLeg ? legX * legDot - rvx : ux;
-      uy = onLeg ? legY * legDot - rvy : uy;
-    }
-    if (any(over)) {
-      // Overlapping: the tangent facing straight apart.
-      if (!haveAxis) axisLanes(rpx, rpy, distSq, dist, axisX, axisY);
-      const F owx = rvx - rpx * dt, owy = rvy - rpy * dt;
-      const F overScale = cr * dt - (owx * axisX + owy * axisY);
-      dirX = over ? axisY : dirX;
-      dirY = over ? -axisX : dirY;
-      ux = over ? axisX * overScale : ux;
-      uy = over ? axisY * overScale : uy;
-    }
-    const F pointX = vx + ux * 0.5f, pointY = vy + uy * 0.5f;
-
+    M coincident;
+    lineGroup(px, py, vx, vy, rA, pjx, pjy, vjx, vjy, rB, lanesBelow(count - base), tau, dt, pointX, pointY, dirX,
+              dirY, coincident);
     storeLines(pointX, pointY, dirX, dirY, out + base);
-
-    const M coincident = ~apart & ~(distSq > 1e-12f * crSq);
     if (any(coincident)) {
       for (int l = 0; l < 8 && base + l < count; ++l)
         if (coincident[l]) agentLines(a, self, neighbors + base + l, 1, invTau, invDt, out + base + l);
     }
+  }
+}
+
+THRONG_AVX2 void agentLinePairs8(const AgentsView& a, const std::int32_t* walkers, int walkerCount,
+                                 const std::int32_t* walkerOf, const std::int32_t* others, int count, float invTau,
+                                 float invDt, Line* const* outs) {
+  const F tau = F{} + invTau, dt = F{} + invDt;
+  // The walkers' own records once, lane w holding walker w; each group
+  // then picks its lanes' walkers out of them.
+  F wpx, wpy, wvx, wvy, wr;
+  kinLanes(a.kin, walkers, walkerCount, wpx, wpy, wvx, wvy, wr);
+  for (int base = 0; base < count; base += 8) {
+    const int n = count - base;
+    const M real = lanesBelow(n);
+    const __m256i w = _mm256_maskload_epi32(walkerOf + base, reinterpret_cast<__m256i>(real));
+    const F px = _mm256_permutevar8x32_ps(wpx, w), py = _mm256_permutevar8x32_ps(wpy, w);
+    const F vx = _mm256_permutevar8x32_ps(wvx, w), vy = _mm256_permutevar8x32_ps(wvy, w);
+    const F rA = _mm256_permutevar8x32_ps(wr, w);
+    F pjx, pjy, vjx, vjy, rB, pointX, pointY, dirX, dirY;
+    kinLanes(a.kin, others + base, n, pjx, pjy, vjx, vjy, rB);
+    M coincident;
+    lineGroup(px, py, vx, vy, rA, pjx, pjy, vjx, vjy, rB, real, tau, dt, pointX, pointY, dirX, dirY, coincident);
+    // Each lane's line to its own place.
+    F t[4];
+    transposeLines(pointX, pointY, dirX, dirY, t);
+    Line* const* o = outs + base;
+    for (int q = 0; q < 4; ++q) {
+      _mm_storeu_ps(reinterpret_cast<float*>(o[q]), _mm256_castps256_ps128(t[q]));
+      _mm_storeu_ps(reinterpret_cast<float*>(o[q + 4]), _mm256_extractf128_ps(t[q], 1));
+    }
+    if (any(coincident)) {
+      for (int l = 0; l < 8 && l < n; ++l)
+        if (coincident[l])
+          agentLines(a, walkers[walkerOf[base + l]], others + base + l, 1, invTau, invDt, o[l]);
+    }
+  }
+}
+
+THRONG_AVX2 void queuePairs8(std::int32_t walker, const std::int32_t* neighbors, int count, Line* lines,
+                             std::int32_t* walkerOf, std::int32_t* others, Line** outs) {
+  const __m256i w = _mm256_set1_epi32(walker);
+  const __m256i four = _mm256_set1_epi64x(static_cast<long long>(4 * sizeof(Line)));
+  __m256i at = _mm256_add_epi64(_mm256_set1_epi64x(reinterpret_cast<long long>(lines)),
+                                _mm256_setr_epi64x(0, sizeof(Line), 2 * sizeof(Line), 3 * sizeof(Line)));
+  for (int k = 0; k < count; k += 8) {
+    const __m256i real = reinterpret_cast<__m256i>(lanesBelow(count - k));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(walkerOf + k), w);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(others + k), _mm256_maskload_epi32(neighbors + k, real));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(outs + k), at);
+    at = _mm256_add_epi64(at, four);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(outs + k + 4), at);
+    at = _mm256_add_epi64(at, four);
   }
 }
 
@@ -334,6 +406,19 @@ THRONG_AVX2 void leanTowardWish8(const Line* lines, int lineCount, int obstacleL
 void agentLines8(const AgentsView& a, std::int32_t self, const std::int32_t* neighbors, int count, float invTau,
                  float invDt, Line* out) {
   agentLines(a, self, neighbors, count, invTau, invDt, out);
+}
+void queuePairs8(std::int32_t walker, const std::int32_t* neighbors, int count, Line* lines, std::int32_t* walkerOf,
+                 std::int32_t* others, Line** outs) {
+  for (int k = 0; k < count; ++k) {
+    walkerOf[k] = walker;
+    others[k] = neighbors[k];
+    outs[k] = lines + k;
+  }
+}
+void agentLinePairs8(const AgentsView& a, const std::int32_t* walkers, int walkerCount, const std::int32_t* walkerOf,
+                     const std::int32_t* others, int count, float invTau, float invDt, Line* const* outs) {
+  (void)walkerCount;
+  for (int m = 0; m < count; ++m) agentLines(a, walkers[walkerOf[m]], others + m, 1, invTau, invDt, outs[m]);
 }
 int projectLines8(const Line* lines, int from, int to, const Line& onto, Line* out) {
   return projectLines(lines, from, to, onto, out);

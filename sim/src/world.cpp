@@ -249,6 +249,69 @@ void World::trackMotion() {
 }
 
 namespace {
+/// Walkers whose neighbours are known, solved a few at a time: their agent
+/// lines are built eight pairs at a time across the batch
+/// (agentLinePairs8), so walkers with few neighbours fill the lanes (on a
+/// ring, four neighbours filled half of a group of eight; dense, ten took
+/// two groups). The same lines, so the same results, as one walker at a
+/// time, which is what it does where lines are not built in lanes.
+template <class Keep>
+class SolveBatch {
+ public:
+  static constexpr int kWalkers = 8;
+  SolveBatch(const AgentsView& a, const ObstacleView& ov, const SolveParams& sp, const Keep& keep)
+      : a_(a), ov_(ov), sp_(sp), keep_(keep) {}
+  /// Where the next walker's neighbours go (neighbors, neighborCount).
+  SolveScratch& next() { return ss_[fill_]; }
+  /// Takes the walker whose neighbours next() holds; keep(slot, velocity,
+  /// ok) gets its result by flush() at the latest.
+  void add(std::size_t slot, std::int32_t i, Vec2 wish) {
+    SolveScratch& s = ss_[fill_];
+    if (!sp_.lineLanes) {
+      Vec2 out;
+      const bool ok = solveWithNeighbors(a_, ov_, sp_, i, wish, out, s);
+      keep_(slot, out, ok);
+      return;
+    }
+    obstacleLinesOf(a_, ov_, sp_, i, s);
+    const int count = s.neighborCount;
+    queuePairs8(fill_, s.neighbors, count, s.lines + s.obstacleLineCount, walkerOf_ + pairs_, others_ + pairs_,
+                outs_ + pairs_);
+    pairs_ += count;
+    slot_[fill_] = slot;
+    who_[fill_] = i;
+    wish_[fill_] = wish;
+    if (++fill_ == kWalkers) flush();
+  }
+  void flush() {
+    if (fill_ == 0) return;
+    for (int m = pairs_; m % 8 != 0; ++m) outs_[m] = &spare_;
+    agentLinePairs8(a_, who_, fill_, walkerOf_, others_, pairs_, sp_.invTimeHorizon, sp_.invDt, outs_);
+    for (int w = 0; w < fill_; ++w) {
+      Vec2 out;
+      const bool ok = solveWithLines(a_, sp_, who_[w], wish_[w], out, ss_[w]);
+      keep_(slot_[w], out, ok);
+    }
+    fill_ = 0;
+    pairs_ = 0;
+  }
+
+ private:
+  static constexpr int kPairs = kWalkers * kMaxNeighbors + 8;
+  const AgentsView& a_;
+  const ObstacleView& ov_;
+  const SolveParams& sp_;
+  const Keep& keep_;
+  SolveScratch ss_[kWalkers];
+  std::size_t slot_[kWalkers];
+  std::int32_t who_[kWalkers];
+  Vec2 wish_[kWalkers];
+  int fill_ = 0, pairs_ = 0;
+  std::int32_t walkerOf_[kPairs], others_[kPairs];
+  Line* outs_[kPairs];
+  Line spare_;
+};
+
 /// How long a candidate list's skin is, in steps at the walker's top speed:
 /// for a list around the whole range (fewer than k in it, as on a ring),
 /// and for one around the k-th neighbour (a crowd). Measured on the
@@ -428,26 +491,23 @@ void World::stepCpu(const Settings& s, float dt, const std::function<Vec2(const 
     sc.nvy[slot] = out.y;
     sc.njammed[slot] = ok ? 0 : 1;
   };
-  const auto solve = [&](std::size_t slot, std::int32_t i, SolveScratch& ss) {
-    Vec2 out;
-    const bool ok = solveWithNeighbors(av, ov, sp, i, Vec2{sc.wishX[i], sc.wishY[i]}, out, ss);
-    keep(slot, out, ok);
-  };
+  const auto wish = [&](std::int32_t i) { return Vec2{sc.wishX[i], sc.wishY[i]}; };
   std::atomic<std::size_t> served{0}, failing{0};
   const AgentGridView gv = sc.gridView();  // this step's only when gridFresh
   pool_->parallelFor(n, [&](std::size_t b, std::size_t e) {
-    SolveScratch ss;
+    SolveBatch batch(av, ov, sp, keep);
     std::size_t fromLists = 0, failed = 0;
     for (std::size_t slot = b; slot < e; ++slot) {
       const std::int32_t i = sc.order[slot];
       std::int32_t* const row = hintRow(i);
       const std::int32_t at = static_cast<std::int32_t>(slot);
+      SolveScratch& ss = batch.next();
       if (!lists) {
-        Vec2 out;
-        const bool ok = solveAgent(av, gv, ov, sp, i, Vec2{sc.wishX[i], sc.wishY[i]}, out, ss, row + 1, row[0], at);
+        ss.neighborCount = selectNeighbors(gv, av, Vec2{px[i], py[i]}, i, sp.perceptionRadiusSq, sp.maxNeighbors,
+                                           ss.neighbors, ss.neighborDistSq, row + 1, row[0], at);
         row[0] = ss.neighborCount;
         std::copy(ss.neighbors, ss.neighbors + ss.neighborCount, row + 1);
-        keep(slot, out, ok);
+        batch.add(slot, i, wish(i));
         continue;
       }
       float base;
@@ -464,8 +524,9 @@ void World::stepCpu(const Settings& s, float dt, const std::function<Vec2(const 
       }
       ss.neighborCount = got;
       fromLists += listed;
-      solve(slot, i, ss);
+      batch.add(slot, i, wish(i));
     }
+    batch.flush();
     served += fromLists;
     failing += failed;
   });
@@ -474,17 +535,19 @@ void World::stepCpu(const Settings& s, float dt, const std::function<Vec2(const 
     buildGrid(s);
     const AgentGridView fresh = sc.gridView();
     pool_->parallelFor(n, [&](std::size_t b, std::size_t e) {
-      SolveScratch ss;
+      SolveBatch batch(av, ov, sp, keep);
       std::size_t fromLists = 0;
       for (std::size_t slot = b; slot < e; ++slot) {
         if (!sc.deferred[slot]) continue;
         const std::int32_t i = sc.order[slot];
+        SolveScratch& ss = batch.next();
         bool listed;
         ss.neighborCount = gridNeighbors(i, static_cast<std::int32_t>(slot), av, fresh, sp, dt, hintRow(i), ss,
                                          sc.deferBase[slot], listed);
         fromLists += listed;
-        solve(slot, i, ss);
+        batch.add(slot, i, wish(i));
       }
+      batch.flush();
       served += fromLists;
     });
   }

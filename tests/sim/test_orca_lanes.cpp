@@ -177,6 +177,91 @@ TEST_CASE("agentLines8 with no neighbours writes nothing") {
   for (const Line& l : out) CHECK(sameBits(l, marker));
 }
 
+TEST_CASE("agentLinePairs8 gives agentLine's lines bit for bit, for batches of walkers") {
+  // Batches of 1-8 walkers, each with its own place and velocity and 0-32
+  // neighbours (random pairs and every branch's), queued by queuePairs8
+  // behind some obstacle lines, as the CPU step does; each walker's lines
+  // against agentLines for it alone. Lines outside the agent lines stay.
+  Rng rng{99};
+  std::vector<Pair> pool = edgeCases(rng);
+  for (int i = 0; i < 2000; ++i)
+    pool.push_back({Vec2{20 * rng.unit(), 20 * rng.unit()}, Vec2{3 * rng.unit(), 3 * rng.unit()},
+                    0.5f + 0.4f * rng.unit()});
+  const Line marker{{7, 7}, {0, 1}};
+  std::size_t next = 0;
+  int mismatches = 0, linesChecked = 0, batches = 0, partial = 0;
+  while (next < pool.size()) {
+    const int walkers = 1 + batches % 8;
+    ++batches;
+    std::vector<float> px, py, vx, vy, radius;
+    std::vector<std::uint64_t> ids;
+    std::vector<std::vector<std::int32_t>> neighbors(walkers);
+    for (int w = 0; w < walkers; ++w) {
+      px.push_back(50 * rng.unit());
+      py.push_back(50 * rng.unit());
+      vx.push_back(2 * rng.unit());
+      vy.push_back(2 * rng.unit());
+      radius.push_back(0.5f);
+      ids.push_back(ids.size());
+    }
+    for (int w = 0; w < walkers; ++w) {
+      const int count = static_cast<int>((rng.unit() + 1) * 0.5f * (kMaxNeighbors + 1)) % (kMaxNeighbors + 1);
+      partial += count % 8 != 0;
+      for (int k = 0; k < count && next < pool.size(); ++k, ++next) {
+        const Pair& q = pool[next];
+        px.push_back(px[w] + q.relPos.x);
+        py.push_back(py[w] + q.relPos.y);
+        vx.push_back(vx[w] - q.relVel.x);
+        vy.push_back(vy[w] - q.relVel.y);
+        radius.push_back(q.radius);
+        ids.push_back(ids.size());
+        neighbors[w].push_back(static_cast<std::int32_t>(px.size() - 1));
+      }
+    }
+    const std::vector<float> speed(px.size(), 1.0f);
+    std::vector<AgentKin> kin;
+    for (std::size_t m = 0; m < px.size(); ++m) kin.push_back({px[m], py[m], vx[m], vy[m], radius[m]});
+    AgentsView a;
+    a.px = px.data(); a.py = py.data(); a.vx = vx.data(); a.vy = vy.data();
+    a.radius = radius.data(); a.maxSpeed = speed.data(); a.id = ids.data();
+    a.count = static_cast<std::int32_t>(px.size());
+    a.kin = kin.data();
+    // Each walker's lines: obstacle lines first (0-3 markers), then room.
+    std::vector<std::vector<Line>> lines(walkers, std::vector<Line>(kMaxLines, marker));
+    std::vector<std::int32_t> who, walkerOf(8 * kMaxNeighbors + 8), others(8 * kMaxNeighbors + 8);
+    std::vector<Line*> outs(8 * kMaxNeighbors + 8);
+    std::vector<int> obstacleLines;
+    int pairs = 0;
+    for (int w = 0; w < walkers; ++w) {
+      who.push_back(w);
+      obstacleLines.push_back(w % 4);
+      const int count = static_cast<int>(neighbors[w].size());
+      queuePairs8(w, neighbors[w].data(), count, lines[w].data() + obstacleLines[w], walkerOf.data() + pairs,
+                  others.data() + pairs, outs.data() + pairs);
+      pairs += count;
+    }
+    Line spare = marker;
+    for (int m = pairs; m % 8 != 0; ++m) outs[m] = &spare;
+    agentLinePairs8(a, who.data(), walkers, walkerOf.data(), others.data(), pairs, 0.1f + 0.05f * (batches % 5),
+                    batches % 2 ? 4.0f : 60.0f, outs.data());
+    for (int w = 0; w < walkers; ++w) {
+      const int count = static_cast<int>(neighbors[w].size());
+      Line one[kMaxNeighbors];
+      agentLines(a, w, neighbors[w].data(), count, 0.1f + 0.05f * (batches % 5), batches % 2 ? 4.0f : 60.0f, one);
+      for (int k = 0; k < kMaxLines; ++k) {
+        const int agentLine = k - obstacleLines[w];
+        const Line& want = agentLine >= 0 && agentLine < count ? one[agentLine] : marker;
+        mismatches += !sameBits(lines[w][k], want);
+        linesChecked += agentLine >= 0 && agentLine < count;
+      }
+    }
+  }
+  CHECK(mismatches == 0);
+  CHECK(linesChecked == static_cast<int>(pool.size()));
+  CHECK(batches > 50);
+  CHECK(partial > 100);
+}
+
 TEST_CASE("projectLines8 gives projectLines' lines bit for bit") {
   // Lines through random points with random unit directions, among them
   // copies of line i's direction (parallel, same way: dropped), its

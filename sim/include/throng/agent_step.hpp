@@ -593,21 +593,34 @@ struct SolveScratch {
   int neighborCount = 0, edgeCount = 0, obstacleLineCount = 0, lineCount = 0;
 };
 
+/// solveWithNeighbors' first part: agent i's obstacle edges and lines,
+/// into s.edges and s.lines[0, s.obstacleLineCount).
+THRONG_HD void obstacleLinesOf(const AgentsView& a, const ObstacleView& ov, const SolveParams& sp, std::int32_t i,
+                               SolveScratch& s) {
+  const Vec2 p{a.px[i], a.py[i]};
+  const float r = a.radius[i];
+  const float reach = a.maxSpeed[i] / sp.invObstacleTimeHorizon + r;
+  s.edgeCount = selectObstacleEdges(ov, p, reach * reach, s.edges, s.edgeDistSq, kMaxObstacleLines);
+  s.obstacleLineCount =  // the test skips an out-of-line call in the open (about 28 instructions)
+      s.edgeCount > 0 ? obstacleLines(ov, s.edges, s.edgeCount, p, Vec2{a.vx[i], a.vy[i]}, r,
+                                      sp.invObstacleTimeHorizon, s.lines)
+                      : 0;
+}
+
+/// solveWithNeighbors' last part, once the agent lines follow the
+/// obstacle lines in s.lines: the linear programs. False when jammed.
+THRONG_HD bool solveWithLines(const AgentsView& a, const SolveParams& sp, std::int32_t i, Vec2 preferred,
+                              Vec2& out, SolveScratch& s) {
+  s.lineCount = s.obstacleLineCount + s.neighborCount;
+  return solveVelocity(s.lines, s.lineCount, s.obstacleLineCount, a.maxSpeed[i], preferred, out, sp.lineLanes);
+}
+
 /// ORCA for agent i once its neighbours are in s.neighbors[0,
 /// s.neighborCount), as selectNeighbors or nearestFromList chose them:
 /// solveAgent's second half.
 THRONG_HD bool solveWithNeighbors(const AgentsView& a, const ObstacleView& ov, const SolveParams& sp,
                                   std::int32_t i, Vec2 preferred, Vec2& out, SolveScratch& s) {
-  const Vec2 p{a.px[i], a.py[i]};
-  const Vec2 v{a.vx[i], a.vy[i]};
-  const float r = a.radius[i];
-  const float maxSpeed = a.maxSpeed[i];
-
-  const float reach = maxSpeed / sp.invObstacleTimeHorizon + r;
-  s.edgeCount = selectObstacleEdges(ov, p, reach * reach, s.edges, s.edgeDistSq, kMaxObstacleLines);
-  s.obstacleLineCount =  // the test skips an out-of-line call in the open (about 28 instructions)
-      s.edgeCount > 0 ? obstacleLines(ov, s.edges, s.edgeCount, p, v, r, sp.invObstacleTimeHorizon, s.lines) : 0;
-
+  obstacleLinesOf(a, ov, sp, i, s);
   Line* const agentLineOut = s.lines + s.obstacleLineCount;
 #if !defined(__CUDA_ARCH__)  // host code, the same in every compiler's host pass
   if (sp.lineLanes)
@@ -615,8 +628,7 @@ THRONG_HD bool solveWithNeighbors(const AgentsView& a, const ObstacleView& ov, c
   else
 #endif
     agentLines(a, i, s.neighbors, s.neighborCount, sp.invTimeHorizon, sp.invDt, agentLineOut);
-  s.lineCount = s.obstacleLineCount + s.neighborCount;
-  return solveVelocity(s.lines, s.lineCount, s.obstacleLineCount, maxSpeed, preferred, out, sp.lineLanes);
+  return solveWithLines(a, sp, i, preferred, out, s);
 }
 
 /// ORCA for agent i: returns false when the walker is jammed. `preferred`

@@ -32,6 +32,14 @@
 // gathered one float at a time into arrays and read back as whole
 // registers, they stalled store forwarding (the ring's time, by task-clock
 // medians of 12 runs: 621 -> 588 ms; AVX2 gathers were slower still).
+//
+// The CPU step builds the lines of eight walkers at once (world.cpp's
+// SolveBatch): agentLinePairs8 fills its lanes with pairs from any of them,
+// each lane picking its walker's own values out of one register per input,
+// and stores each line to its walker's lines. One walker at a time, a ring's
+// four neighbours filled half of a group and a dense crowd's ten two groups
+// of eight. In instructions per agent-step: circle 10k 1,172 -> 1,111,
+// circle 1k 1,228 -> 1,211, dense 10k 3,125 -> 3,058 (steps 1-101).
 #include <cstdint>
 
 #include "throng/agents_view.hpp"
@@ -73,5 +81,19 @@ bool lineLanesAvailable();
 /// to eight (SolveScratch::lines has room).
 void agentLines8(const AgentsView& a, std::int32_t self, const std::int32_t* neighbors, int count, float invTau,
                  float invDt, Line* out);
+
+/// agentLines8 for a batch of walkers: the line of walker
+/// walkers[walkerOf[m]] for its neighbour others[m] into *outs[m], m in
+/// [0, count), eight pairs at a time whoever the walkers are, so walkers
+/// with few neighbours each fill the lanes. At most eight walkers; needs
+/// a.kin, and outs up to count rounded up to eight (those past count may
+/// all point at one spare Line). Only where lineLanesAvailable().
+void agentLinePairs8(const AgentsView& a, const std::int32_t* walkers, int walkerCount, const std::int32_t* walkerOf,
+                     const std::int32_t* others, int count, float invTau, float invDt, Line* const* outs);
+/// Queues walker number `walker`'s pairs for agentLinePairs8: walkerOf[k] =
+/// walker, others[k] = neighbors[k], outs[k] = lines + k for k in [0,
+/// count); it may write all three up to count rounded up to eight.
+void queuePairs8(std::int32_t walker, const std::int32_t* neighbors, int count, Line* lines, std::int32_t* walkerOf,
+                 std::int32_t* others, Line** outs);
 
 }  // namespace throng
