@@ -317,8 +317,12 @@ TEST_CASE("nearestFromList refuses an answer that an agent left out could change
   CHECK(nearestFromList(a, {0, 0}, 25, 2, list, 2, nearReachSq(3, 0, 0), sorted, idx, d, found) == 2);
   CHECK((idx[0] == 1 && idx[1] == 2));
   // ... but with k = 4 not: agent 3 is in range (5) and not in the list.
+  // It fails without taking the distances: fewer than k listed, and the
+  // range beyond reach.
+  idx[0] = -7;
   CHECK(nearestFromList(a, {0, 0}, 25, 4, list, 2, nearReachSq(3, 0, 0), sorted, idx, d, found) == -1);
-  CHECK(found == 2);
+  CHECK(found == 0);
+  CHECK(idx[0] == -7);
   // A range inside the list's: nobody left out can be in it.
   CHECK(nearestFromList(a, {0, 0}, 8.9f, 4, list, 2, nearReachSq(3, 0, 0), sorted, idx, d, found) == 2);
   // Agent 3 moves in to 0.5: everyone may have moved 3, so the list

@@ -535,12 +535,18 @@ THRONG_HD float nearReachSq(float listRadius, float ownMove, float othersMove) {
 /// when the list proves it is the answer, else -1. The list is written to
 /// `sorted` (may be `list`) with today's k nearest first, in order, so the
 /// next step's head has little to move and its tail little to swap in.
+/// A list of fewer than k that cannot prove itself (the range is beyond
+/// reach) fails at once: nothing is written, and `found` is 0.
 THRONG_HD_HOT int nearestFromList(const AgentsView& a, Vec2 p, float rangeSq, int k, const std::int32_t* list,
                                   int listCount, float reachSq, std::int32_t* sorted, std::int32_t* outIndex,
                                   float* outDistSq, int& found) {
   found = 0;
   if (k <= 0) return 0;
   if (k > kMaxNeighbors) k = kMaxNeighbors;
+  // With fewer than k listed the list proves itself only when the range is
+  // within reach, whatever the distances: a ring's lists, all built at
+  // once, fail together every few steps, and skip taking them then.
+  if (listCount < k && !(rangeSq <= reachSq)) return -1;
   const float* const px = a.px;
   const float* const py = a.py;
   std::uint64_t keys[kNearCapacity];
