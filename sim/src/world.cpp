@@ -354,13 +354,12 @@ int World::listNeighbors(std::int32_t i, std::int32_t slot, const AgentsView& av
     const int got = nearestFromList(av, p, sp.perceptionRadiusSq, k,
                                     sc.near[from].data() + static_cast<std::size_t>(row) * kNearCapacity,
                                     head.count, nearReachSq(head.radius, own, others), list, ss.neighbors,
-                                    ss.neighborDistSq, found);
+                                    base, found);
     if (got >= 0) {
       out.fresh = false;
       return got;
     }
-    if (head.fresh) out.count = -kNearBackoff;
-    if (found == k) base = ss.neighborDistSq[k - 1];
+    if (head.fresh) out.count = -kNearBackoff;  // base: the list's k-th when it has k in range
   } else if (head.count < -1) {
     ++out.count;
   } else if (hintRow[0] >= k) {
@@ -393,8 +392,9 @@ int World::gridNeighbors(std::int32_t i, std::int32_t slot, const AgentsView& av
     if (count >= 0) {
       out = {p.x, p.y, radius, count, true, sc.moved};
       int found;
+      float kth;
       const int got = nearestFromList(av, p, sp.perceptionRadiusSq, k, list, count, nearReachSq(radius, 0, 0), list,
-                                      ss.neighbors, ss.neighborDistSq, found);
+                                      ss.neighbors, kth, found);
       if (got >= 0) return got;
     } else {
       // Too many around: without a bound below the range, the next step

@@ -153,18 +153,17 @@ TEST_CASE("nearestFromList gives the grid scan's answer whenever it proves it, a
         const Vec2 p{w.px[i], w.py[i]};
         const float own = (p - Vec2{x0[i], y0[i]}).length();
         std::int32_t got[kMaxNeighbors], want[kMaxNeighbors], sorted[kNearCapacity];
-        float gotD[kMaxNeighbors], wantD[kMaxNeighbors];
+        float wantD[kMaxNeighbors];
         int found;
+        float kth = -1;
         const int c = nearestFromList(a, p, rangeSq, k, lists[i].data(), counts[i],
-                                      nearReachSq(radii[i], own, largest), sorted, got, gotD, found);
+                                      nearReachSq(radii[i], own, largest), sorted, got, kth, found);
         if (c < 0) continue;
         ++proven;
         const int cw = selectNeighbors(g, a, p, i, rangeSq, k, want, wantD);
         REQUIRE(c == cw);
-        for (int m = 0; m < c; ++m) {
-          CHECK(got[m] == want[m]);
-          CHECK(gotD[m] == wantD[m]);
-        }
+        for (int m = 0; m < c; ++m) CHECK(got[m] == want[m]);
+        CHECK(kth == (c == k ? wantD[k - 1] : -1.0f));  // the k-th's distance, only when there are k
         // The list comes back reordered, never changed as a set.
         std::vector<std::int32_t> before(lists[i].begin(), lists[i].begin() + counts[i]);
         std::vector<std::int32_t> after(sorted, sorted + counts[i]);
@@ -311,11 +310,12 @@ TEST_CASE("nearestFromList refuses an answer that an agent left out could change
   a.count = 4;
   const std::int32_t list[] = {1, 2};
   std::int32_t sorted[2], idx[kMaxNeighbors] = {};
-  float d[kMaxNeighbors] = {};
+  float d = 0;
   int found;
   // Nobody moved: with k = 2 the list proves its answer ...
   CHECK(nearestFromList(a, {0, 0}, 25, 2, list, 2, nearReachSq(3, 0, 0), sorted, idx, d, found) == 2);
   CHECK((idx[0] == 1 && idx[1] == 2));
+  CHECK(d == 4.0f);  // the 2nd's squared distance
   // ... but with k = 4 not: agent 3 is in range (5) and not in the list.
   // It fails without taking the distances: fewer than k listed, and the
   // range beyond reach.

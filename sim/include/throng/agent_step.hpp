@@ -530,8 +530,10 @@ THRONG_HD float nearReachSq(float listRadius, float ownMove, float othersMove) {
 /// selectNeighbors' answer (the k nearest strictly within sqrt(rangeSq), by
 /// (distance squared, index)) from a candidate list, when every agent not
 /// in it is at least sqrt(reachSq) away. The list's nearest (at most k, in
-/// range) go to outIndex/outDistSq and their count to `found` (up to k
-/// entries past it are written too, as scratch); returns it
+/// range) go to outIndex and their count to `found` (up to k entries past
+/// it are written too, as scratch), the k-th's squared distance to
+/// kthDistSq when there are k (only that one: the step needs no other);
+/// returns the count
 /// when the list proves it is the answer, else -1. The list is written to
 /// `sorted` (may be `list`) with today's k nearest first, in order, so the
 /// next step's head has little to move and its tail little to swap in.
@@ -539,7 +541,7 @@ THRONG_HD float nearReachSq(float listRadius, float ownMove, float othersMove) {
 /// reach) fails at once: nothing is written, and `found` is 0.
 THRONG_HD_HOT int nearestFromList(const AgentsView& a, Vec2 p, float rangeSq, int k, const std::int32_t* list,
                                   int listCount, float reachSq, std::int32_t* sorted, std::int32_t* outIndex,
-                                  float* outDistSq, int& found) {
+                                  float& kthDistSq, int& found) {
   found = 0;
   if (k <= 0) return 0;
   if (k > kMaxNeighbors) k = kMaxNeighbors;
@@ -568,13 +570,13 @@ THRONG_HD_HOT int nearestFromList(const AgentsView& a, Vec2 p, float rangeSq, in
     count += keys[n] < rangeKey;
     sorted[n] = index;
     outIndex[n] = index;
-    outDistSq[n] = floatFromBits(static_cast<std::uint32_t>(keys[n] >> 32));
   }
   for (int m = head; m < listCount; ++m) sorted[m] = static_cast<std::int32_t>(static_cast<std::uint32_t>(keys[m]));
   found = count;
+  if (count == k) kthDistSq = floatFromBits(static_cast<std::uint32_t>(keys[k - 1] >> 32));
   // The k-th must be nearer than anyone left out could be; with fewer than
   // k in range, nobody left out may be in range.
-  const bool proven = count == k ? outDistSq[k - 1] < reachSq : rangeSq <= reachSq;
+  const bool proven = count == k ? kthDistSq < reachSq : rangeSq <= reachSq;
   return proven ? count : -1;
 }
 
