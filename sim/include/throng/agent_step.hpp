@@ -164,7 +164,11 @@ THRONG_HD int keepNearest(std::uint64_t* keys, int count, int k) {
 /// the tail costs one comparison.
 THRONG_HD void keepHeadNearest(std::uint64_t* keys, int count, int k) {
   const int head = count < k ? count : k;
-  for (int a = 1; a < head; ++a) {
+  // The sorted start is only compared, a key at a time, then the rest is
+  // inserted.
+  int a = 1;
+  while (a < head && keys[a - 1] < keys[a]) ++a;
+  for (; a < head; ++a) {
     const std::uint64_t key = keys[a];
     int b = a;
     for (; b > 0 && keys[b - 1] > key; --b) keys[b] = keys[b - 1];
