@@ -535,9 +535,8 @@ THRONG_HD float nearReachSq(float listRadius, float ownMove, float othersMove) {
 /// (distance squared, index)) from a candidate list, when every agent not
 /// in it is at least sqrt(reachSq) away. The list's nearest (at most k, in
 /// range) go to outIndex and their count to `found` (up to k entries past
-/// it are written too, as scratch), the k-th's squared distance to
-/// kthDistSq when there are k (only that one: the step needs no other);
-/// returns the count
+/// it are written too, as scratch), and the k-th's squared distance, when
+/// there are k, to kthDistSq (the step needs no other). Returns the count
 /// when the list proves it is the answer, else -1. The list is written to
 /// `sorted` (may be `list`) with today's k nearest first, in order, so the
 /// next step's head has little to move and its tail little to swap in.
@@ -599,7 +598,7 @@ struct SolveParams {
 struct SolveScratch {
   Line lines[kMaxLines];
   std::int32_t neighbors[kMaxNeighbors];
-  float neighborDistSq[kMaxNeighbors];
+  float neighborDistSq[kMaxNeighbors];  // the grid scan's; a list's walker leaves it as it was
   std::int32_t edges[kMaxObstacleLines];
   float edgeDistSq[kMaxObstacleLines];
   int neighborCount = 0, edgeCount = 0, obstacleLineCount = 0, lineCount = 0;
