@@ -158,14 +158,9 @@ THRONG_HD int keepNearest(std::uint64_t* keys, int count, int k) {
   return count < k ? count : k;
 }
 
-/// Permutes keys[0, count) (distinct) so that its first min(k, count) are
-/// the k smallest, sorted; the rest keep no order. A list kept in last
-/// step's order has its k nearest mostly at the head already, so most of
-/// the tail costs one comparison.
-THRONG_HD void keepHeadNearest(std::uint64_t* keys, int count, int k) {
-  const int head = count < k ? count : k;
-  // The sorted start is only compared, a key at a time, then the rest is
-  // inserted.
+/// Sorts keys[0, head) (distinct) ascending: the sorted start is only
+/// compared, a key at a time, then the rest is inserted.
+THRONG_HD void sortHead(std::uint64_t* keys, int head) {
   int a = 1;
   while (a < head && keys[a - 1] < keys[a]) ++a;
   for (; a < head; ++a) {
@@ -174,14 +169,29 @@ THRONG_HD void keepHeadNearest(std::uint64_t* keys, int count, int k) {
     for (; b > 0 && keys[b - 1] > key; --b) keys[b] = keys[b - 1];
     keys[b] = key;
   }
-  for (int m = head; m < count; ++m) {
-    const std::uint64_t key = keys[m];
-    if (!(key < keys[head - 1])) continue;
-    keys[m] = keys[head - 1];
-    int b = head - 1;
-    for (; b > 0 && keys[b - 1] > key; --b) keys[b] = keys[b - 1];
-    keys[b] = key;
-  }
+}
+
+/// Offers `key` (distinct from them) to a sorted head keys[0, head), head
+/// >= 1: when it is below the head's last, it takes its place in order and
+/// the last is returned; else `key` itself is.
+THRONG_HD std::uint64_t offerToHead(std::uint64_t* keys, int head, std::uint64_t key) {
+  const std::uint64_t last = keys[head - 1];
+  if (!(key < last)) return key;
+  int b = head - 1;
+  for (; b > 0 && keys[b - 1] > key; --b) keys[b] = keys[b - 1];
+  keys[b] = key;
+  return last;
+}
+
+/// Permutes keys[0, count) (distinct) so that its first min(k, count) are
+/// the k smallest, sorted; the rest keep no order. A list kept in last
+/// step's order has its k nearest mostly at the head already, so most of
+/// the tail costs one comparison. (nearestFromList does the same as it
+/// takes the tail's distances.)
+THRONG_HD void keepHeadNearest(std::uint64_t* keys, int count, int k) {
+  const int head = count < k ? count : k;
+  sortHead(keys, head);
+  for (int m = head; m < count; ++m) keys[m] = offerToHead(keys, head, keys[m]);
 }
 
 /// The k smallest of keys[0, count) (distinct), sorted, into out; returns
@@ -554,19 +564,24 @@ THRONG_HD_HOT int nearestFromList(const AgentsView& a, Vec2 p, float rangeSq, in
   if (listCount < k && !(rangeSq <= reachSq)) return -1;
   const float* const px = a.px;
   const float* const py = a.py;
-  std::uint64_t keys[kNearCapacity];
-  for (int m = 0; m < listCount; ++m) {
-    const std::int32_t j = list[m];
+  const auto keyOf = [&](std::int32_t j) {
     const float dx = px[j] - p.x;
     const float dy = py[j] - p.y;
-    keys[m] = neighborKey(dx * dx + dy * dy, j);
-  }
-  keepHeadNearest(keys, listCount, k);
-  const std::uint64_t rangeKey = static_cast<std::uint64_t>(floatBits(rangeSq)) << 32;
+    return neighborKey(dx * dx + dy * dy, j);
+  };
+  // The head's keys, sorted; then each of the tail's offered to it as it is
+  // taken, the key it leaves out written back to the tail.
   const int head = listCount < k ? listCount : k;
-  // The first k unpacked (those past the count are scratch) and counted
-  // (sorted, those in range are the first `count`), the list written back
-  // in the same pass; then the rest of the list.
+  std::uint64_t keys[kMaxNeighbors];
+  for (int m = 0; m < head; ++m) keys[m] = keyOf(list[m]);
+  sortHead(keys, head);
+  for (int m = head; m < listCount; ++m) {
+    const std::int32_t j = list[m];
+    sorted[m] = static_cast<std::int32_t>(static_cast<std::uint32_t>(offerToHead(keys, head, keyOf(j))));
+  }
+  const std::uint64_t rangeKey = static_cast<std::uint64_t>(floatBits(rangeSq)) << 32;
+  // The head unpacked (entries past the count are scratch) and counted
+  // (sorted, those in range are the first `count`), and written back.
   int count = 0;
   for (int n = 0; n < head; ++n) {
     const std::int32_t index = static_cast<std::int32_t>(static_cast<std::uint32_t>(keys[n]));
@@ -574,7 +589,6 @@ THRONG_HD_HOT int nearestFromList(const AgentsView& a, Vec2 p, float rangeSq, in
     sorted[n] = index;
     outIndex[n] = index;
   }
-  for (int m = head; m < listCount; ++m) sorted[m] = static_cast<std::int32_t>(static_cast<std::uint32_t>(keys[m]));
   found = count;
   if (count == k) kthDistSq = floatFromBits(static_cast<std::uint32_t>(keys[k - 1] >> 32));
   // The k-th must be nearer than anyone left out could be; with fewer than
