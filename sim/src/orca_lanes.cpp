@@ -2,6 +2,8 @@
 // says why and how).
 #include "throng/orca_lanes.hpp"
 
+#include "throng/agent_step.hpp"
+
 #if defined(__x86_64__)
 #include <immintrin.h>
 #endif
@@ -402,6 +404,58 @@ THRONG_AVX2 void leanTowardWish8(const Line* lines, int lineCount, int obstacleL
   if (u > 0.0f) result = result + u * slide;
 }
 
+// gatherNear's rows eight slots at a time, read straight from the grid's
+// position arrays (no gathers). A row's walk stops at its first slot past
+// highX (or its end), as gatherNear's does: lanes from there on are dropped
+// even if they would pass (a NaN position breaks the order by x).
+THRONG_AVX2 int gatherNear8(const AgentGridView& g, Vec2 p, std::int32_t self, float radius, std::uint64_t* keys,
+                            int capacity) {
+  if (g.cols == 0) return 0;
+  const NearWindow w = nearWindow(g, p, radius);
+  const F x0 = F{} + p.x, y0 = F{} + p.y, high = F{} + w.highX, limit = F{} + w.radiusSq;
+  // The last slot that can be read eight at a time; past it, masked.
+  const int slots = g.cellStart[g.cols * g.rows];
+  int count = 0;
+  alignas(32) float d[8];
+  for (int row = w.ya; row <= w.yb; ++row) {
+    const std::int32_t* const rowStart = g.cellStart + row * g.cols;
+    const int end = rowStart[w.xb + 1];
+    for (int s = firstAtOrAfter(g.sx, rowStart[w.xa], end, w.lowX); s < end; s += 8) {
+      F x, y;
+      if (s + 8 <= slots) {
+        x = load(g.sx + s);
+        y = load(g.sy + s);
+      } else {
+        const __m256i valid = reinterpret_cast<__m256i>(lanesBelow(slots - s));
+        x = _mm256_maskload_ps(g.sx + s, valid);
+        y = _mm256_maskload_ps(g.sy + s, valid);
+      }
+      // The walk's lanes: those before the first past highX or the end.
+      const unsigned stop =
+          static_cast<unsigned>(_mm256_movemask_ps(reinterpret_cast<F>(~(lanesBelow(end - s) & (x <= high))))) |
+          0x100u;
+      const int walked = __builtin_ctz(stop);
+      const F dx = x - x0, dy = y - y0;
+      const F dist = dx * dx + dy * dy;
+      unsigned pass = static_cast<unsigned>(_mm256_movemask_ps(reinterpret_cast<F>(dist < limit))) &
+                      ((1u << walked) - 1u);
+      if (pass != 0) {
+        _mm256_store_ps(d, dist);
+        do {
+          const int lane = __builtin_ctz(pass);
+          pass &= pass - 1;
+          const std::int32_t idx = g.sortedIndex[s + lane];
+          if (idx == self) continue;
+          if (count == capacity) return -1;
+          keys[count++] = neighborKey(d[lane], idx);
+        } while (pass != 0);
+      }
+      if (walked < 8) break;
+    }
+  }
+  return count;
+}
+
 #else
 void agentLines8(const AgentsView& a, std::int32_t self, const std::int32_t* neighbors, int count, float invTau,
                  float invDt, Line* out) {
@@ -426,6 +480,10 @@ int projectLines8(const Line* lines, int from, int to, const Line& onto, Line* o
 void leanTowardWish8(const Line* lines, int lineCount, int obstacleLineCount, float radius, Vec2 optVelocity,
                      float deepest, Vec2& result) {
   leanTowardWish(lines, lineCount, obstacleLineCount, radius, optVelocity, deepest, result);
+}
+int gatherNear8(const AgentGridView& g, Vec2 p, std::int32_t self, float radius, std::uint64_t* keys,
+                int capacity) {
+  return gatherNear(g, p, self, radius, keys, capacity);
 }
 #endif
 

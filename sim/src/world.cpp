@@ -388,12 +388,14 @@ int World::gridNeighbors(std::int32_t i, std::int32_t slot, const AgentsView& av
     const float reach = std::sqrt(base);
     const float steps = base < sp.perceptionRadiusSq ? kNearSkinStepsCrowd : kNearSkinSteps;
     const float radius = reach + std::max(steps * dt * maxSpeed[i], 1e-3f * reach);
-    const int count = gatherNear(gv, p, i, radius, list, kNearCapacity);
+    std::uint64_t keys[kNearCapacity];
+    const int count = sp.lineLanes ? gatherNear8(gv, p, i, radius, keys, kNearCapacity)
+                                    : gatherNear(gv, p, i, radius, keys, kNearCapacity);
     if (count >= 0) {
       out = {p.x, p.y, radius, count, true, sc.moved};
       int found;
       float kth;
-      const int got = nearestFromList(av, p, sp.perceptionRadiusSq, k, list, count, nearReachSq(radius, 0, 0), list,
+      const int got = nearestFromKeys(keys, count, sp.perceptionRadiusSq, k, nearReachSq(radius, 0, 0), list,
                                       ss.neighbors, kth, found);
       if (got >= 0) return got;
     } else {

@@ -58,20 +58,28 @@ TEST_CASE("gatherNear lists every agent within its radius, wider than a column t
   const AgentGridView g = w.scratch.gridView();
   REQUIRE(g.invRow > g.invCell);  // split rows
   const float column = 1.0f / g.invCell;
-  std::vector<std::int32_t> list(600);
+  std::vector<std::uint64_t> keys(600);
   int overflows = 0;
   for (float r : {0.05f, 0.5f, 3.0f, column, 1.7f * column, 4.3f * column}) {
     for (int i = 0; i < 600; i += 5) {
       const Vec2 p{w.px[i], w.py[i]};
       const std::vector<std::int32_t> want = within(w, p, i, r);
-      const int c = gatherNear(g, p, i, r, list.data(), 600);
+      const int c = gatherNear(g, p, i, r, keys.data(), 600);
       REQUIRE(c == static_cast<int>(want.size()));
-      std::vector<std::int32_t> got(list.begin(), list.begin() + c);
+      std::vector<std::int32_t> got;
+      int wrongDistance = 0;
+      for (int m = 0; m < c; ++m) {
+        const std::int32_t j = static_cast<std::int32_t>(static_cast<std::uint32_t>(keys[m]));
+        got.push_back(j);
+        const float dx = w.px[j] - p.x, dy = w.py[j] - p.y;
+        wrongDistance += keys[m] != neighborKey(dx * dx + dy * dy, j);
+      }
+      CHECK(wrongDistance == 0);
       std::sort(got.begin(), got.end());
       CHECK(got == want);
       if (!want.empty()) {
-        CHECK(gatherNear(g, p, i, r, list.data(), c - 1) == -1);
-        CHECK(gatherNear(g, p, i, r, list.data(), c) == c);
+        CHECK(gatherNear(g, p, i, r, keys.data(), c - 1) == -1);
+        CHECK(gatherNear(g, p, i, r, keys.data(), c) == c);
         ++overflows;
       }
     }
@@ -127,7 +135,34 @@ TEST_CASE("nearestFromList gives the grid scan's answer whenever it proves it, a
       const Vec2 p{w.px[i], w.py[i]};
       const int c = selectNeighbors(w.scratch.gridView(), w.view(), p, i, rangeSq, 10, idx, d);
       radii[i] = (c == 10 ? std::sqrt(d[9]) : s.perceptionRadius) + 0.1f;
-      counts[i] = gatherNear(w.scratch.gridView(), p, i, radii[i], lists[i].data(), kNearCapacity);
+      std::uint64_t keys[kNearCapacity];
+      counts[i] = gatherNear(w.scratch.gridView(), p, i, radii[i], keys, kNearCapacity);
+      for (int m = 0; m < counts[i]; ++m) lists[i][m] = static_cast<std::int32_t>(static_cast<std::uint32_t>(keys[m]));
+      if (counts[i] < 0) continue;
+      // Straight from the keys, as the step takes a list it just built: the
+      // list's answer and its list.
+      for (int k : {1, 4, 10}) {
+        std::int32_t fromKeys[kMaxNeighbors], fromList[kMaxNeighbors];
+        std::int32_t keysSorted[kNearCapacity], listSorted[kNearCapacity];
+        float kthKeys = -1, kthList = -1;
+        int foundKeys, foundList;
+        std::uint64_t copy[kNearCapacity];
+        std::copy(keys, keys + counts[i], copy);
+        const float reachSq = nearReachSq(radii[i], 0, 0);
+        const int ck = nearestFromKeys(copy, counts[i], rangeSq, k, reachSq, keysSorted, fromKeys, kthKeys, foundKeys);
+        const int cl = nearestFromList(w.view(), p, rangeSq, k, lists[i].data(), counts[i], reachSq, listSorted,
+                                       fromList, kthList, foundList);
+        REQUIRE(ck == cl);
+        CHECK(kthKeys == kthList);
+        for (int m = 0; m < ck; ++m) CHECK(fromKeys[m] == fromList[m]);
+        if (cl >= 0) {
+          for (int m = 0; m < std::min(k, counts[i]); ++m) CHECK(keysSorted[m] == listSorted[m]);
+          std::sort(keysSorted, keysSorted + counts[i]);
+          std::vector<std::int32_t> all(lists[i].begin(), lists[i].begin() + counts[i]);
+          std::sort(all.begin(), all.end());
+          CHECK(std::equal(all.begin(), all.end(), keysSorted));
+        }
+      }
     }
     const std::vector<float> x0 = w.px, y0 = w.py;
     std::uint64_t h = 99;
@@ -402,10 +437,10 @@ TEST_CASE("gatherNear with a radius past any int of cells still finds its neighb
   Settings s;
   s.perceptionRadius = 20;
   w.buildGrid(s);
-  std::int32_t list[kNearCapacity];
+  std::uint64_t keys[kNearCapacity];
   for (float r : {100.0f, 1e9f, 1e11f, 1e20f, INFINITY}) {
     CAPTURE(r);
-    CHECK(gatherNear(w.scratch.gridView(), {0, 0}, 0, r, list, kNearCapacity) == 1);
+    CHECK(gatherNear(w.scratch.gridView(), {0, 0}, 0, r, keys, kNearCapacity) == 1);
   }
 }
 

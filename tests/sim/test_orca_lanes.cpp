@@ -1,6 +1,7 @@
-// agentLines8 (orca_lanes.hpp) against agentLine, and projectLines8 and
-// leanTowardWish8 (orca.hpp) against projectLines and leanTowardWish, bit
-// for bit, over random and edge cases. Its own program: on a CPU without AVX2 it prints SKIP
+// agentLines8 (orca_lanes.hpp) against agentLine, projectLines8 and
+// leanTowardWish8 (orca.hpp) against projectLines and leanTowardWish, and
+// gatherNear8 (agent_step.hpp) against gatherNear, bit for bit, over random
+// and edge cases. Its own program: on a CPU without AVX2 it prints SKIP
 // and exits 77, which ctest reports as skipped (the crowd then takes the
 // scalar loop, and nothing here applies).
 #define DOCTEST_CONFIG_IMPLEMENT
@@ -13,9 +14,11 @@
 #include <limits>
 #include <vector>
 
+#include "throng/agent_step.hpp"
 #include "throng/agents_view.hpp"
 #include "throng/orca.hpp"
 #include "throng/orca_lanes.hpp"
+#include "throng/world.hpp"
 
 using namespace throng;
 
@@ -333,6 +336,51 @@ TEST_CASE("leanTowardWish8 gives leanTowardWish's velocity bit for bit") {
   CHECK(moved > 1000);  // the cases lean, are stopped by a line, and slide along it
   CHECK(blocked > 500);
   CHECK(slid > 200);
+}
+
+TEST_CASE("gatherNear8 gives gatherNear's keys, in its order, and overflows where it does") {
+  // A lattice clump (ties in x and in distance) in a sparse field, a few
+  // agents at NaN (which break a row's order by x) and far out; every
+  // walker's window at radii from inside a cell to past the grid, the
+  // grid's last slots (read masked) among them.
+  Rng rng{17};
+  World w;
+  const int n = 700;
+  w.resize(n);
+  for (int i = 0; i < n; ++i) {
+    const bool clump = i % 3 != 0;
+    w.px[i] = clump ? 30 + 0.5f * std::floor(20 * (rng.unit() + 1)) : 100 * rng.unit();
+    w.py[i] = clump ? 30 + 0.5f * std::floor(20 * (rng.unit() + 1)) : 100 * rng.unit();
+  }
+  w.px[5] = std::numeric_limits<float>::quiet_NaN();
+  w.py[8] = std::numeric_limits<float>::quiet_NaN();
+  w.px[11] = 1e6f;
+  Settings s;
+  s.perceptionRadius = 4;
+  s.maxNeighbors = 4;
+  w.buildGrid(s);
+  const AgentGridView g = w.scratch.gridView();
+  int mismatches = 0, overflows = 0, found = 0, lastSlots = 0;
+  std::uint64_t one[n], eight[n];
+  for (float r : {0.3f, 1.0f, 4.0f, 9.0f, 60.0f, INFINITY}) {
+    for (int slot = 0; slot < n; ++slot) {
+      const std::int32_t i = g.sortedIndex[slot];
+      const Vec2 p{w.px[i], w.py[i]};
+      for (int capacity : {n, 32, 3}) {
+        const int c1 = gatherNear(g, p, i, r, one, capacity);
+        const int c8 = gatherNear8(g, p, i, r, eight, capacity);
+        const bool same = c1 == c8 && (c1 < 0 || std::equal(one, one + c1, eight));
+        mismatches += !same;
+        overflows += c1 < 0;
+        found += c1 > 0 ? c1 : 0;
+        lastSlots += same && slot >= n - 8 && c1 > 0;
+      }
+    }
+  }
+  CHECK(mismatches == 0);
+  CHECK(overflows > 1000);
+  CHECK(found > 100000);
+  CHECK(lastSlots > 0);
 }
 
 int main(int argc, char** argv) {

@@ -496,37 +496,59 @@ THRONG_HD int selectNeighbors(const AgentGridView& g, const AgentsView& a, Vec2 
 /// takes the grid scan.
 inline constexpr int kNearCapacity = 32;
 
-/// Every agent other than `self` whose squared distance from p (computed as
-/// the scan computes it) is below radius^2, into list; returns how many, or
-/// -1 when there are more than `capacity`. The grid's columns and rows are
-/// monotone in x and y, so the cells that can hold them follow from p -+
-/// radius (padded for the rounding of those bounds).
-THRONG_HD int gatherNear(const AgentGridView& g, Vec2 p, std::int32_t self, float radius, std::int32_t* list,
+/// The part of the grid gatherNear reads for a radius about p: rows [ya,
+/// yb], and in each the slots from the first at or after lowX while their x
+/// is at most highX (the columns [xa, xb] hold them). The grid's columns
+/// and rows are monotone in x and y, so they follow from p -+ radius
+/// (padded for the rounding of those bounds).
+struct NearWindow {
+  float lowX, highX, radiusSq;
+  int xa, xb, ya, yb;
+};
+THRONG_HD NearWindow nearWindow(const AgentGridView& g, Vec2 p, float radius) {
+  const float pad = radius * 1.001f + (std::fabs(p.x) + std::fabs(p.y)) * 1e-6f;
+  NearWindow w;
+  w.lowX = p.x - pad;
+  w.highX = p.x + pad;
+  w.radiusSq = radius * radius;
+  w.xa = gridCoord(w.lowX, g.origin.x, g.invCell, g.cols);
+  w.xb = gridCoord(w.highX, g.origin.x, g.invCell, g.cols);
+  w.ya = gridCoord(p.y - pad, g.origin.y, g.invRow, g.rows);
+  w.yb = gridCoord(p.y + pad, g.origin.y, g.invRow, g.rows);
+  return w;
+}
+
+/// Every agent other than `self` whose squared distance d from p (computed
+/// as the scan computes it) is below radius^2, as its key (d, index) into
+/// keys, in no particular order; returns how many, or -1 when there are more
+/// than `capacity`.
+THRONG_HD int gatherNear(const AgentGridView& g, Vec2 p, std::int32_t self, float radius, std::uint64_t* keys,
                          int capacity) {
   if (g.cols == 0) return 0;
-  const float pad = radius * 1.001f + (std::fabs(p.x) + std::fabs(p.y)) * 1e-6f;
-  const float lowX = p.x - pad, highX = p.x + pad;
-  const int xa = gridCoord(lowX, g.origin.x, g.invCell, g.cols);
-  const int xb = gridCoord(highX, g.origin.x, g.invCell, g.cols);
-  const int ya = gridCoord(p.y - pad, g.origin.y, g.invRow, g.rows);
-  const int yb = gridCoord(p.y + pad, g.origin.y, g.invRow, g.rows);
-  const float radiusSq = radius * radius;
+  const NearWindow w = nearWindow(g, p, radius);
   int count = 0;
-  for (int row = ya; row <= yb; ++row) {
+  for (int row = w.ya; row <= w.yb; ++row) {
     const std::int32_t* const rowStart = g.cellStart + row * g.cols;
-    const int end = rowStart[xb + 1];
-    for (int s = firstAtOrAfter(g.sx, rowStart[xa], end, lowX); s < end && g.sx[s] <= highX; ++s) {
+    const int end = rowStart[w.xb + 1];
+    for (int s = firstAtOrAfter(g.sx, rowStart[w.xa], end, w.lowX); s < end && g.sx[s] <= w.highX; ++s) {
       const float dx = g.sx[s] - p.x;
       const float dy = g.sy[s] - p.y;
-      if (!(dx * dx + dy * dy < radiusSq)) continue;
+      const float d = dx * dx + dy * dy;
+      if (!(d < w.radiusSq)) continue;
       const std::int32_t idx = g.sortedIndex[s];
       if (idx == self) continue;
       if (count == capacity) return -1;
-      list[count++] = idx;
+      keys[count++] = neighborKey(d, idx);
     }
   }
   return count;
 }
+
+#if !defined(__CUDA_ARCH__)
+/// gatherNear, eight slots at a time: the same keys, in the same order.
+/// Host code, only where lineLanesAvailable() (orca_lanes.cpp).
+int gatherNear8(const AgentGridView& g, Vec2 p, std::int32_t self, float radius, std::uint64_t* keys, int capacity);
+#endif
 
 /// How near (squared) an agent left out of a list of radius `listRadius`
 /// can be now, when the walker has moved `ownMove` since the list was built
@@ -539,6 +561,30 @@ THRONG_HD float nearReachSq(float listRadius, float ownMove, float othersMove) {
   const float reach = listRadius * (1.0f - 1e-5f) - (ownMove + othersMove) * (1.0f + 1e-5f);
   // Below 1e-15 the squares near the subnormal range lose the margins.
   return reach > 1e-15f ? reach * reach * (1.0f - 1e-5f) : 0.0f;  // NaN: 0
+}
+
+/// nearestFromList's answer once the head keys[0, head) holds the list's
+/// nearest min(k, its count), sorted: they are unpacked into outIndex (up to
+/// k entries are written, those past `found` as scratch) and sorted[0,
+/// head), those in range counted into `found`, the k-th's squared distance
+/// written when there are k; the count when the list proves it (reachSq),
+/// else -1.
+THRONG_HD int answerFromHead(const std::uint64_t* keys, int head, int k, float rangeSq, float reachSq,
+                             std::int32_t* sorted, std::int32_t* outIndex, float& kthDistSq, int& found) {
+  const std::uint64_t rangeKey = static_cast<std::uint64_t>(floatBits(rangeSq)) << 32;
+  int count = 0;
+  for (int n = 0; n < head; ++n) {
+    const std::int32_t index = static_cast<std::int32_t>(static_cast<std::uint32_t>(keys[n]));
+    count += keys[n] < rangeKey;
+    sorted[n] = index;
+    outIndex[n] = index;
+  }
+  found = count;
+  if (count == k) kthDistSq = floatFromBits(static_cast<std::uint32_t>(keys[k - 1] >> 32));
+  // The k-th must be nearer than anyone left out could be; with fewer than
+  // k in range, nobody left out may be in range.
+  const bool proven = count == k ? kthDistSq < reachSq : rangeSq <= reachSq;
+  return proven ? count : -1;
 }
 
 /// selectNeighbors' answer (the k nearest strictly within sqrt(rangeSq), by
@@ -579,22 +625,21 @@ THRONG_HD_HOT int nearestFromList(const AgentsView& a, Vec2 p, float rangeSq, in
     const std::int32_t j = list[m];
     sorted[m] = static_cast<std::int32_t>(static_cast<std::uint32_t>(offerToHead(keys, head, keyOf(j))));
   }
-  const std::uint64_t rangeKey = static_cast<std::uint64_t>(floatBits(rangeSq)) << 32;
-  // The head unpacked (entries past the count are scratch) and counted
-  // (sorted, those in range are the first `count`), and written back.
-  int count = 0;
-  for (int n = 0; n < head; ++n) {
-    const std::int32_t index = static_cast<std::int32_t>(static_cast<std::uint32_t>(keys[n]));
-    count += keys[n] < rangeKey;
-    sorted[n] = index;
-    outIndex[n] = index;
-  }
-  found = count;
-  if (count == k) kthDistSq = floatFromBits(static_cast<std::uint32_t>(keys[k - 1] >> 32));
-  // The k-th must be nearer than anyone left out could be; with fewer than
-  // k in range, nobody left out may be in range.
-  const bool proven = count == k ? kthDistSq < reachSq : rangeSq <= reachSq;
-  return proven ? count : -1;
+  return answerFromHead(keys, head, k, rangeSq, reachSq, sorted, outIndex, kthDistSq, found);
+}
+
+/// nearestFromList for a list just gathered, as keys (gatherNear), which
+/// it permutes: the same answer without taking the distances again, and
+/// the whole list written to `sorted` (its nearest first) whatever it is.
+THRONG_HD int nearestFromKeys(std::uint64_t* keys, int count, float rangeSq, int k, float reachSq,
+                              std::int32_t* sorted, std::int32_t* outIndex, float& kthDistSq, int& found) {
+  k = k < 0 ? 0 : (k > kMaxNeighbors ? kMaxNeighbors : k);
+  const int head = count < k ? count : k;
+  keepHeadNearest(keys, count, k);
+  for (int m = head; m < count; ++m) sorted[m] = static_cast<std::int32_t>(static_cast<std::uint32_t>(keys[m]));
+  found = 0;
+  if (k == 0) return 0;
+  return answerFromHead(keys, head, k, rangeSq, reachSq, sorted, outIndex, kthDistSq, found);
 }
 
 /// What the solve of one walker needs besides the views.
