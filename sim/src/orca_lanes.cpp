@@ -1,5 +1,6 @@
 // agentLines8 and lineLanesAvailable (orca_lanes.hpp, whose design note
-// says why and how).
+// says why and how), the linear program's lanes (orca.hpp) and gatherNear8
+// (agent_step.hpp): the host code built for AVX2.
 #include "throng/orca_lanes.hpp"
 
 #include "throng/agent_step.hpp"
@@ -413,7 +414,7 @@ THRONG_AVX2 int gatherNear8(const AgentGridView& g, Vec2 p, std::int32_t self, f
   if (g.cols == 0) return 0;
   const NearWindow w = nearWindow(g, p, radius);
   const F x0 = F{} + p.x, y0 = F{} + p.y, high = F{} + w.highX, limit = F{} + w.radiusSq;
-  // The last slot that can be read eight at a time; past it, masked.
+  // The grid's slots: a group reaching past the last is read masked.
   const int slots = g.cellStart[g.cols * g.rows];
   int count = 0;
   alignas(32) float d[8];
@@ -456,6 +457,39 @@ THRONG_AVX2 int gatherNear8(const AgentGridView& g, Vec2 p, std::int32_t self, f
   return count;
 }
 
+// goalWish for eight walkers: every branch in every lane, with the same
+// operations in the same order (Vec2's division is a reciprocal, then two
+// products), and a mask picks each lane's.
+THRONG_AVX2 void goalWishes8(const float* px, const float* py, const float* gx, const float* gy,
+                             const float* prefSpeed, const float* maxSpeed, float slowingRadius, float dt,
+                             float* wishX, float* wishY, std::uint8_t* landing) {
+  const F zero = F{}, one = zero + 1.0f;
+  const F x = load(px), y = load(py);
+  const F toX = load(gx) - x, toY = load(gy) - y;
+  const F distSq = toX * toX + toY * toY;
+  const F pref = load(prefSpeed), top = load(maxSpeed);
+  F speed = (pref > zero) & (pref < top) ? pref : top;
+  const F dist = sqrtLanes(distSq);
+  if (slowingRadius > 0.0f) {
+    const F radius = zero + slowingRadius, slowest = zero + kSlowestPace;
+    const F pace = dist / radius;
+    const F eased = speed * (pace > slowest ? pace : slowest);
+    speed = dist < radius ? eased : speed;
+  }
+  const F step = zero + dt;
+  const M none = distSq == zero;
+  const M lands = ~none & (dist <= speed * step);
+  const F invDt = one / step, invDist = one / dist;
+  F outX = lands ? toX * invDt : toX * invDist * speed;
+  F outY = lands ? toY * invDt : toY * invDist * speed;
+  outX = none ? zero : outX;
+  outY = none ? zero : outY;
+  _mm256_storeu_ps(wishX, outX);
+  _mm256_storeu_ps(wishY, outY);
+  const unsigned bits = static_cast<unsigned>(_mm256_movemask_ps(reinterpret_cast<F>(lands)));
+  for (int l = 0; l < 8; ++l) landing[l] = static_cast<std::uint8_t>((bits >> l) & 1u);
+}
+
 #else
 void agentLines8(const AgentsView& a, std::int32_t self, const std::int32_t* neighbors, int count, float invTau,
                  float invDt, Line* out) {
@@ -484,6 +518,18 @@ void leanTowardWish8(const Line* lines, int lineCount, int obstacleLineCount, fl
 int gatherNear8(const AgentGridView& g, Vec2 p, std::int32_t self, float radius, std::uint64_t* keys,
                 int capacity) {
   return gatherNear(g, p, self, radius, keys, capacity);
+}
+void goalWishes8(const float* px, const float* py, const float* gx, const float* gy, const float* prefSpeed,
+                 const float* maxSpeed, float slowingRadius, float dt, float* wishX, float* wishY,
+                 std::uint8_t* landing) {
+  for (int l = 0; l < 8; ++l) {
+    bool lands;
+    const float speed = prefSpeed[l] > 0 && prefSpeed[l] < maxSpeed[l] ? prefSpeed[l] : maxSpeed[l];
+    const Vec2 w = goalWish({px[l], py[l]}, {gx[l], gy[l]}, speed, slowingRadius, dt, lands);
+    wishX[l] = w.x;
+    wishY[l] = w.y;
+    landing[l] = lands;
+  }
 }
 #endif
 

@@ -447,6 +447,7 @@ void World::stepCpu(const Settings& s, float dt, const std::function<Vec2(const 
   }
 
   // 2. preferred velocities
+  const SolveParams sp = solveParams(s, dt);
   sc.wishX.resize(n);
   sc.wishY.resize(n);
   sc.landing.resize(n);
@@ -458,13 +459,36 @@ void World::stepCpu(const Settings& s, float dt, const std::function<Vec2(const 
       sc.landing[i] = 0;
     }
   } else {
+    // Eight walkers at a time where all eight head for a goal of their own
+    // (no route, no stream): goalWish in lanes, then each one's shake.
+    const bool laneWishes = sp.lineLanes && streamGroups.empty();
+    const auto plainGoals = [&](std::size_t i) {
+      bool all = true;
+      for (std::size_t l = i; l < i + 8; ++l) all &= hasGoal[l] != 0 && route[l] < 0;
+      return all;
+    };
     pool_->parallelFor(n, [&](std::size_t b, std::size_t e) {
-      for (std::size_t i = b; i < e; ++i) {
+      for (std::size_t i = b; i < e;) {
+        if (laneWishes && i + 8 <= e && plainGoals(i)) {
+          goalWishes8(&px[i], &py[i], &gx[i], &gy[i], &prefSpeed[i], &maxSpeed[i], s.slowingRadius, dt,
+                      &sc.wishX[i], &sc.wishY[i], &sc.landing[i]);
+          if (s.jitter > 0.0f) {
+            for (std::size_t l = i; l < i + 8; ++l) {
+              if (sc.landing[l]) continue;  // the landing step is exact: no shake
+              const Vec2 w = jitterWish({sc.wishX[l], sc.wishY[l]}, maxSpeed[l], s.jitter, s.seed, id[l], step);
+              sc.wishX[l] = w.x;
+              sc.wishY[l] = w.y;
+            }
+          }
+          i += 8;
+          continue;
+        }
         bool landing;
         const Vec2 w = wishOf(i, s, dt, landing);
         sc.wishX[i] = w.x;
         sc.wishY[i] = w.y;
         sc.landing[i] = landing;
+        ++i;
       }
     });
   }
@@ -477,7 +501,6 @@ void World::stepCpu(const Settings& s, float dt, const std::function<Vec2(const 
   AgentsView av = view();
   av.kin = sc.kin.data();  // filled by trackMotion
   const ObstacleView ov = obstacles.view();
-  const SolveParams sp = solveParams(s, dt);
   const int stride = std::clamp(s.maxNeighbors, 0, kMaxNeighbors) + 1;
   if (sc.hintStride != stride || sc.hint.size() != n * static_cast<std::size_t>(stride)) {
     sc.hintStride = stride;

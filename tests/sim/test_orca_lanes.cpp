@@ -383,6 +383,60 @@ TEST_CASE("gatherNear8 gives gatherNear's keys, in its order, and overflows wher
   CHECK(lastSlots > 0);
 }
 
+TEST_CASE("goalWishes8 gives goalWish's wish and landing bit for bit") {
+  Rng rng{23};
+  const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
+  int mismatches = 0, landed = 0, eased = 0, stopped = 0;
+  for (int trial = 0; trial < 4000; ++trial) {
+    float px[8], py[8], gx[8], gy[8], pref[8], top[8];
+    for (int l = 0; l < 8; ++l) {
+      const float scale = (trial % 4 == 0) ? 0.01f : (trial % 4 == 1 ? 1.0f : 100.0f);
+      px[l] = 50 * rng.unit();
+      py[l] = 50 * rng.unit();
+      gx[l] = px[l] + scale * rng.unit();
+      gy[l] = py[l] + scale * rng.unit();
+      top[l] = 2 * (rng.unit() + 1);
+      pref[l] = (l % 3 == 0) ? top[l] * (rng.unit() + 1) : top[l] * 0.5f * (rng.unit() + 1);
+      // Edge lanes: at the goal, a NaN or infinite goal, a speed of zero,
+      // below zero or NaN, a denormal step, the last step just in reach.
+      switch ((trial + l) % 13) {
+        case 0: gx[l] = px[l]; gy[l] = py[l]; break;
+        case 1: gx[l] = nan; break;
+        case 2: gy[l] = inf; break;
+        case 3: pref[l] = 0; break;
+        case 4: pref[l] = -1; break;
+        case 5: pref[l] = nan; break;
+        case 6: gx[l] = px[l] + 1e-30f; break;
+        case 7: gx[l] = px[l] + top[l] * 0.25f; gy[l] = py[l]; pref[l] = top[l]; break;
+        default: break;
+      }
+    }
+    const float slowing = trial % 3 == 0 ? 0.0f : 2 * (rng.unit() + 1);
+    const float dt = trial % 5 == 0 ? 0.25f : 1.0f / 60;
+    float wx[8], wy[8];
+    std::uint8_t lands[8];
+    goalWishes8(px, py, gx, gy, pref, top, slowing, dt, wx, wy, lands);
+    for (int l = 0; l < 8; ++l) {
+      bool one;
+      const float speed = pref[l] > 0 && pref[l] < top[l] ? pref[l] : top[l];
+      const Vec2 w = goalWish({px[l], py[l]}, {gx[l], gy[l]}, speed, slowing, dt, one);
+      const bool same = std::memcmp(&w.x, &wx[l], 4) == 0 && std::memcmp(&w.y, &wy[l], 4) == 0 &&
+                        lands[l] == (one ? 1 : 0);
+      if (!same && ++mismatches <= 5)
+        MESSAGE("trial " << trial << " lane " << l << ": (" << w.x << ", " << w.y << ") against (" << wx[l] << ", "
+                         << wy[l] << ")");
+      landed += one;
+      const float dist = (Vec2{gx[l], gy[l]} - Vec2{px[l], py[l]}).length();
+      eased += !one && slowing > 0 && dist < slowing;
+      stopped += w.x == 0 && w.y == 0;
+    }
+  }
+  CHECK(mismatches == 0);
+  CHECK(landed > 1000);  // every branch is reached
+  CHECK(eased > 1000);
+  CHECK(stopped > 1000);
+}
+
 int main(int argc, char** argv) {
   if (!lineLanesAvailable()) {
     std::printf("SKIP: this CPU has no AVX2, so the crowd builds its lines one at a time (agentLine)\n");

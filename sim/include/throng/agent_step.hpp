@@ -739,6 +739,16 @@ THRONG_HD Vec2 goalWish(Vec2 p, Vec2 goal, float maxSpeed, float slowingRadius, 
   return toGoal / dist * speed;  // as RVO2 normalises: its wish, bit for bit, at speed 1
 }
 
+#if !defined(__CUDA_ARCH__)
+/// goalWish for eight walkers l in [0, 8), at top speed prefSpeed[l] when
+/// it is above zero and below maxSpeed[l], else maxSpeed[l] (as
+/// World::wishOf picks it): the same bits. landing[l] is 1 or 0. Host code,
+/// only where lineLanesAvailable() (orca_lanes.cpp).
+void goalWishes8(const float* px, const float* py, const float* gx, const float* gy, const float* prefSpeed,
+                 const float* maxSpeed, float slowingRadius, float dt, float* wishX, float* wishY,
+                 std::uint8_t* landing);
+#endif
+
 /// Which side of gate a-b the point is on: +1 (left or on it) or -1.
 THRONG_HD float gateSide(Vec2 a, Vec2 b, Vec2 p) { return det(b - a, p - a) >= 0.0f ? 1.0f : -1.0f; }
 
