@@ -5,6 +5,9 @@
 
 #include "throng/agent_step.hpp"
 
+#include <cstddef>
+#include <limits>
+
 #if defined(__x86_64__)
 #include <immintrin.h>
 #endif
@@ -490,6 +493,53 @@ THRONG_AVX2 void goalWishes8(const float* px, const float* py, const float* gx, 
   for (int l = 0; l < 8; ++l) landing[l] = static_cast<std::uint8_t>((bits >> l) & 1u);
 }
 
+// trackMotion's chunk eight agents at a time: the displacements squared in
+// double from float differences (as the scalar loop takes them), their
+// largest by lanes with NaN kept aside (a lane's max drops a NaN), the
+// positions kept, and the AgentKin records written by a transpose.
+THRONG_AVX2 double trackMotion8(const float* px, const float* py, const float* vx, const float* vy,
+                                const float* radius, float* lastX, float* lastY, AgentKin* kin, std::size_t count) {
+  __m256d largest = _mm256_setzero_pd(), unordered = _mm256_setzero_pd();
+  const F zero = F{};
+  std::size_t i = 0;
+  for (; i + 8 <= count; i += 8) {
+    const F x = load(px + i), y = load(py + i);
+    const F dx = x - load(lastX + i), dy = y - load(lastY + i);
+    const __m256d dxLow = _mm256_cvtps_pd(_mm256_castps256_ps128(dx)), dxHigh = _mm256_cvtps_pd(_mm256_extractf128_ps(dx, 1));
+    const __m256d dyLow = _mm256_cvtps_pd(_mm256_castps256_ps128(dy)), dyHigh = _mm256_cvtps_pd(_mm256_extractf128_ps(dy, 1));
+    const __m256d low = dxLow * dxLow + dyLow * dyLow, high = dxHigh * dxHigh + dyHigh * dyHigh;
+    unordered = _mm256_or_pd(unordered, _mm256_or_pd(_mm256_cmp_pd(low, low, _CMP_UNORD_Q),
+                                                     _mm256_cmp_pd(high, high, _CMP_UNORD_Q)));
+    largest = _mm256_max_pd(largest, _mm256_max_pd(low, high));
+    _mm256_storeu_ps(lastX + i, x);
+    _mm256_storeu_ps(lastY + i, y);
+    // Records: {px, py, vx, vy} of agent l (and l + 4) in each half of
+    // motion[l], {radius, 0, 0, 0} in rest[l].
+    const F u = load(vx + i), v = load(vy + i), r = load(radius + i);
+    const F xyLow = _mm256_unpacklo_ps(x, y), xyHigh = _mm256_unpackhi_ps(x, y);
+    const F uvLow = _mm256_unpacklo_ps(u, v), uvHigh = _mm256_unpackhi_ps(u, v);
+    const F rLow = _mm256_unpacklo_ps(r, zero), rHigh = _mm256_unpackhi_ps(r, zero);
+    const F motion[4] = {_mm256_shuffle_ps(xyLow, uvLow, 0x44), _mm256_shuffle_ps(xyLow, uvLow, 0xEE),
+                         _mm256_shuffle_ps(xyHigh, uvHigh, 0x44), _mm256_shuffle_ps(xyHigh, uvHigh, 0xEE)};
+    const F rest[4] = {_mm256_shuffle_ps(rLow, zero, 0x04), _mm256_shuffle_ps(rLow, zero, 0x0E),
+                       _mm256_shuffle_ps(rHigh, zero, 0x04), _mm256_shuffle_ps(rHigh, zero, 0x0E)};
+    float* const out = reinterpret_cast<float*>(kin + i);
+    for (int l = 0; l < 4; ++l) {
+      _mm256_storeu_ps(out + 8 * l, _mm256_permute2f128_ps(motion[l], rest[l], 0x20));
+      _mm256_storeu_ps(out + 8 * (l + 4), _mm256_permute2f128_ps(motion[l], rest[l], 0x31));
+    }
+  }
+  alignas(32) double lanes[4];
+  _mm256_store_pd(lanes, largest);
+  double m = 0;
+  for (const double d : lanes) m = d > m ? d : m;
+  const double tail = trackMotionOneByOne(px + i, py + i, vx + i, vy + i, radius + i, lastX + i, lastY + i, kin + i,
+                                          count - i);
+  m = tail > m ? tail : m;
+  const bool nan = _mm256_movemask_pd(unordered) != 0 || tail != tail;
+  return nan ? std::numeric_limits<double>::quiet_NaN() : m;
+}
+
 #else
 void agentLines8(const AgentsView& a, std::int32_t self, const std::int32_t* neighbors, int count, float invTau,
                  float invDt, Line* out) {
@@ -530,6 +580,12 @@ void goalWishes8(const float* px, const float* py, const float* gx, const float*
     wishY[l] = w.y;
     landing[l] = lands;
   }
+}
+double trackMotion8(const float* px, const float* py, const float* vx, const float* vy, const float* radius,
+                    float* lastX, float* lastY, AgentKin* kin, std::size_t count) {
+  return trackMotionOneByOne(px, py, vx, vy, radius, lastX, lastY, kin, count);
+}
+  return m;
 }
 #endif
 

@@ -213,16 +213,10 @@ void World::trackMotion() {
     // 1e-19 would round off), as bits (non-negative doubles order as their
     // bits; NaN above all), so chunks combine in any order.
     std::atomic<std::uint64_t> largest{0};
+    static const bool lanes = lineLanesAvailable();
     forEach(n, [&](std::size_t b, std::size_t e) {
-      double m = 0;
-      for (std::size_t i = b; i < e; ++i) {
-        const double dx = px[i] - sc.lastX[i], dy = py[i] - sc.lastY[i];  // float differences: exact or 1 ulp
-        const double d = dx * dx + dy * dy;
-        m = d > m || d != d ? d : m;
-        sc.lastX[i] = px[i];
-        sc.lastY[i] = py[i];
-        sc.kin[i] = {px[i], py[i], vx[i], vy[i], radius[i]};
-      }
+      const double m = (lanes ? trackMotion8 : trackMotionOneByOne)(&px[b], &py[b], &vx[b], &vy[b], &radius[b],
+                                                                  &sc.lastX[b], &sc.lastY[b], &sc.kin[b], e - b);
       std::uint64_t bits;
       std::memcpy(&bits, &m, sizeof bits);
       std::uint64_t seen = largest.load(std::memory_order_relaxed);

@@ -437,6 +437,48 @@ TEST_CASE("goalWishes8 gives goalWish's wish and landing bit for bit") {
   CHECK(stopped > 1000);
 }
 
+TEST_CASE("trackMotion8 gives trackMotionOneByOne's records, positions and largest move") {
+  Rng rng{31};
+  const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
+  int mismatches = 0, nans = 0, fromTail = 0;
+  for (int trial = 0; trial < 3000; ++trial) {
+    const std::size_t count = static_cast<std::size_t>(trial % 41);
+    std::vector<float> px(count), py(count), vx(count), vy(count), r(count), lx(count), ly(count);
+    for (std::size_t i = 0; i < count; ++i) {
+      px[i] = 100 * rng.unit();
+      py[i] = 100 * rng.unit();
+      // Moves of every size, down to those that round off in float squares.
+      const float scale = std::ldexp(1.0f, -static_cast<int>(i % 70));
+      lx[i] = px[i] - scale * rng.unit();
+      ly[i] = py[i] - scale * rng.unit();
+      vx[i] = rng.unit();
+      vy[i] = rng.unit();
+      r[i] = rng.unit() + 1;
+    }
+    if (count > 0 && trial % 7 == 0) px[trial % count] = nan;
+    if (count > 0 && trial % 11 == 0) ly[trial % count] = inf;
+    // The largest move in the tail past the last group of eight, sometimes.
+    if (count % 8 != 0 && trial % 3 == 0) px[count - 1] += 1000;
+    std::vector<float> lx1 = lx, ly1 = ly, lx8 = lx, ly8 = ly;
+    std::vector<AgentKin> kin1(count), kin8(count);
+    for (auto& k : kin8) k.unused[1] = 7;  // every byte must be written
+    const double one = trackMotionOneByOne(px.data(), py.data(), vx.data(), vy.data(), r.data(), lx1.data(),
+                                           ly1.data(), kin1.data(), count);
+    const double eight = trackMotion8(px.data(), py.data(), vx.data(), vy.data(), r.data(), lx8.data(), ly8.data(),
+                                      kin8.data(), count);
+    const bool same = (one == eight || (one != one && eight != eight)) &&
+                      (count == 0 || (std::memcmp(lx1.data(), lx8.data(), count * 4) == 0 &&
+                      std::memcmp(ly1.data(), ly8.data(), count * 4) == 0 &&
+                      std::memcmp(kin1.data(), kin8.data(), count * sizeof(AgentKin)) == 0));
+    if (!same && ++mismatches <= 5) MESSAGE("trial " << trial << ": " << one << " against " << eight);
+    nans += one != one;
+    fromTail += count % 8 != 0 && trial % 3 == 0 && one == one;
+  }
+  CHECK(mismatches == 0);
+  CHECK(nans > 200);
+  CHECK(fromTail > 200);
+}
+
 int main(int argc, char** argv) {
   if (!lineLanesAvailable()) {
     std::printf("SKIP: this CPU has no AVX2, so the crowd builds its lines one at a time (agentLine)\n");
