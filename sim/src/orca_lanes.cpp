@@ -540,6 +540,43 @@ THRONG_AVX2 double trackMotion8(const float* px, const float* py, const float* v
   return nan ? std::numeric_limits<double>::quiet_NaN() : m;
 }
 
+namespace {
+/// The lanes whose flag byte (of eight from `bytes`) is set.
+THRONG_AVX2 inline M flagLanes(const std::uint8_t* bytes) {
+  std::uint64_t eight;
+  __builtin_memcpy(&eight, bytes, sizeof eight);
+  const __m256i wide = _mm256_cvtepu8_epi32(_mm_cvtsi64_si128(static_cast<long long>(eight)));
+  return reinterpret_cast<M>(_mm256_cmpgt_epi32(wide, _mm256_setzero_si256()));
+}
+}  // namespace
+
+THRONG_AVX2 unsigned integrate8(const IntegrateArrays& a, std::size_t first, float dt) {
+  const std::int32_t* const slot = a.orderSlot + first;
+  const __m256i slots = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(slot));
+  const F vx = _mm256_i32gather_ps(a.nvx, slots, 4), vy = _mm256_i32gather_ps(a.nvy, slots, 4);
+  _mm256_storeu_ps(a.vx + first, vx);
+  _mm256_storeu_ps(a.vy + first, vy);
+  unsigned jam = 0;
+  for (int l = 0; l < 8; ++l) {
+    const std::uint8_t j = a.njammed[slot[l]];
+    a.jammed[first + static_cast<std::size_t>(l)] = j;
+    jam += j;
+  }
+  const F step = F{} + dt;
+  F x = load(a.px + first) + vx * step, y = load(a.py + first) + vy * step;
+  // The last step lands exactly on the goal when nobody was in the way.
+  const F goalX = load(a.gx + first), goalY = load(a.gy + first);
+  const M lands = flagLanes(a.landing + first) & (vx == load(a.wishX + first)) & (vy == load(a.wishY + first));
+  x = lands ? goalX : x;
+  y = lands ? goalY : y;
+  _mm256_storeu_ps(a.px + first, x);
+  _mm256_storeu_ps(a.py + first, y);
+  const M arrived = flagLanes(a.hasGoal + first) & (x == goalX) & (y == goalY);
+  const unsigned done = static_cast<unsigned>(__builtin_popcount(
+      static_cast<unsigned>(_mm256_movemask_ps(reinterpret_cast<F>(arrived)))));
+  return jam + 256u * done;
+}
+
 #else
 void agentLines8(const AgentsView& a, std::int32_t self, const std::int32_t* neighbors, int count, float invTau,
                  float invDt, Line* out) {
@@ -586,6 +623,22 @@ double trackMotion8(const float* px, const float* py, const float* vx, const flo
   return trackMotionOneByOne(px, py, vx, vy, radius, lastX, lastY, kin, count);
 }
   return m;
+}
+unsigned integrate8(const IntegrateArrays& a, std::size_t first, float dt) {
+  unsigned jam = 0, done = 0;
+  for (std::size_t i = first; i < first + 8; ++i) {
+    const std::int32_t slot = a.orderSlot[i];
+    a.vx[i] = a.nvx[slot];
+    a.vy[i] = a.nvy[slot];
+    a.jammed[i] = a.njammed[slot];
+    jam += a.jammed[i];
+    Vec2 to = Vec2{a.px[i], a.py[i]} + Vec2{a.vx[i], a.vy[i]} * dt;
+    if (a.landing[i] && a.vx[i] == a.wishX[i] && a.vy[i] == a.wishY[i]) to = {a.gx[i], a.gy[i]};
+    a.px[i] = to.x;
+    a.py[i] = to.y;
+    done += a.hasGoal[i] && a.px[i] == a.gx[i] && a.py[i] == a.gy[i];
+  }
+  return jam + 256u * done;
 }
 #endif
 

@@ -120,4 +120,21 @@ inline double trackMotionOneByOne(const float* px, const float* py, const float*
 double trackMotion8(const float* px, const float* py, const float* vx, const float* vy, const float* radius,
                     float* lastX, float* lastY, AgentKin* kin, std::size_t count);
 
+/// What World::integrate reads and writes: the agents' arrays by index,
+/// the solve's new velocities and jammed flags by slot.
+struct IntegrateArrays {
+  float *px, *py, *vx, *vy;
+  std::uint8_t* jammed;
+  const float *gx, *gy, *wishX, *wishY;
+  const std::uint8_t *hasGoal, *landing;
+  const std::int32_t* orderSlot;
+  const float *nvx, *nvy;
+  const std::uint8_t* njammed;
+};
+/// World::integrate for the eight agents from `first`, none of them on a
+/// route: their new velocity, jammed flag and position, landing exactly on
+/// the goal as there. Returns how many are jammed, plus 256 times how many
+/// are on their goal. Only where lineLanesAvailable().
+unsigned integrate8(const IntegrateArrays& a, std::size_t first, float dt);
+
 }  // namespace throng
