@@ -4,6 +4,7 @@
 #include "throng/orca_lanes.hpp"
 
 #include "throng/agent_step.hpp"
+#include "step_lanes.hpp"
 
 #include <cstddef>
 #include <limits>

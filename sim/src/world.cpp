@@ -7,6 +7,7 @@
 #include <cstring>
 #include <limits>
 
+#include "step_lanes.hpp"
 #include "thread_pool.hpp"
 
 namespace throng {

@@ -20,6 +20,8 @@
 #include "throng/orca_lanes.hpp"
 #include "throng/world.hpp"
 
+#include "../../sim/src/step_lanes.hpp"
+
 using namespace throng;
 
 namespace {

@@ -40,7 +40,6 @@
 // four neighbours filled half of a group and a dense crowd's ten two groups
 // of eight. In instructions per agent-step: circle 10k 1,172 -> 1,111,
 // circle 1k 1,228 -> 1,211, dense 10k 3,125 -> 3,058 (steps 1-101).
-#include <cstddef>
 #include <cstdint>
 
 #include "throng/agents_view.hpp"
@@ -96,45 +95,5 @@ void agentLinePairs8(const AgentsView& a, const std::int32_t* walkers, int walke
 /// count); it may write all three up to count rounded up to eight.
 void queuePairs8(std::int32_t walker, const std::int32_t* neighbors, int count, Line* lines, std::int32_t* walkerOf,
                  std::int32_t* others, Line** outs);
-
-/// World::trackMotion's work on agents [0, count), one at a time: lastX and
-/// lastY take px and py, kin the AgentKin records, and the largest
-/// displacement squared since lastX/lastY (in double, from the float
-/// differences) is returned; NaN when one is.
-inline double trackMotionOneByOne(const float* px, const float* py, const float* vx, const float* vy,
-                                  const float* radius, float* lastX, float* lastY, AgentKin* kin,
-                                  std::size_t count) {
-  double m = 0;
-  for (std::size_t i = 0; i < count; ++i) {
-    const double dx = px[i] - lastX[i], dy = py[i] - lastY[i];  // float differences: exact or 1 ulp
-    const double d = dx * dx + dy * dy;
-    m = d > m || d != d ? d : m;
-    lastX[i] = px[i];
-    lastY[i] = py[i];
-    kin[i] = {px[i], py[i], vx[i], vy[i], radius[i]};
-  }
-  return m;
-}
-/// trackMotionOneByOne eight agents at a time, the same values (a NaN may
-/// be another NaN). Only where lineLanesAvailable().
-double trackMotion8(const float* px, const float* py, const float* vx, const float* vy, const float* radius,
-                    float* lastX, float* lastY, AgentKin* kin, std::size_t count);
-
-/// What World::integrate reads and writes: the agents' arrays by index,
-/// the solve's new velocities and jammed flags by slot.
-struct IntegrateArrays {
-  float *px, *py, *vx, *vy;
-  std::uint8_t* jammed;
-  const float *gx, *gy, *wishX, *wishY;
-  const std::uint8_t *hasGoal, *landing;
-  const std::int32_t* orderSlot;
-  const float *nvx, *nvy;
-  const std::uint8_t* njammed;
-};
-/// World::integrate for the eight agents from `first`, none of them on a
-/// route: their new velocity, jammed flag and position, landing exactly on
-/// the goal as there. Returns how many are jammed, plus 256 times how many
-/// are on their goal. Only where lineLanesAvailable().
-unsigned integrate8(const IntegrateArrays& a, std::size_t first, float dt);
 
 }  // namespace throng
