@@ -1,23 +1,29 @@
 // agentLines8 and lineLanesAvailable (orca_lanes.hpp, whose design note
-// says why and how), the linear program's lanes (orca.hpp) and gatherNear8
-// (agent_step.hpp): the host code built for AVX2.
+// says why and how), the linear program's lanes (orca.hpp), gatherNear8 and
+// goalWishes8 (agent_step.hpp), and the step's own (step_lanes.hpp): the
+// host code built for AVX2, and their portable forms for other CPUs.
 #include "throng/orca_lanes.hpp"
-
-#include "throng/agent_step.hpp"
-#include "step_lanes.hpp"
 
 #include <cstddef>
 #include <limits>
 
-#if defined(__x86_64__)
+#include "step_lanes.hpp"
+#include "throng/agent_step.hpp"
+
+// THRONG_NO_LANES builds the portable forms alone, as on a CPU other than
+// x86-64 (tests/sim builds this file so too, to keep them compiling).
+#if defined(__x86_64__) && !defined(THRONG_NO_LANES)
+#define THRONG_LANES 1
 #include <immintrin.h>
+#else
+#define THRONG_LANES 0
 #endif
 
 namespace throng {
 
 /// True where agentLines8 may run: an x86-64 CPU with AVX2.
 bool lineLanesAvailable() {
-#if defined(__x86_64__)
+#if THRONG_LANES
   __builtin_cpu_init();
   return __builtin_cpu_supports("avx2");
 #else
@@ -25,7 +31,7 @@ bool lineLanesAvailable() {
 #endif
 }
 
-#if defined(__x86_64__)
+#if THRONG_LANES
 // AVX2 per function (GCC and clang both take the attribute), not for the
 // file: nothing here may run on a CPU without it unless checked first.
 #define THRONG_AVX2 __attribute__((target("avx2")))
@@ -622,8 +628,6 @@ void goalWishes8(const float* px, const float* py, const float* gx, const float*
 double trackMotion8(const float* px, const float* py, const float* vx, const float* vy, const float* radius,
                     float* lastX, float* lastY, AgentKin* kin, std::size_t count) {
   return trackMotionOneByOne(px, py, vx, vy, radius, lastX, lastY, kin, count);
-}
-  return m;
 }
 unsigned integrate8(const IntegrateArrays& a, std::size_t first, float dt) {
   unsigned jam = 0, done = 0;
