@@ -494,7 +494,7 @@ void World::stepCpu(const Settings& s, float dt, const std::function<Vec2(const 
         if (laneWishes && i + 8 <= e && plainGoals(i)) {
           goalWishes8(&px[i], &py[i], &gx[i], &gy[i], &prefSpeed[i], &maxSpeed[i], s.slowingRadius, dt,
                       &sc.wishX[i], &sc.wishY[i], &sc.landing[i]);
-          if (s.jitter > 0.0f) {
+          if (!(s.jitter <= 0.0f)) {  // as jitterWish tests it
             for (std::size_t l = i; l < i + 8; ++l) {
               if (sc.landing[l]) continue;  // the landing step is exact: no shake
               const Vec2 w = jitterWish({sc.wishX[l], sc.wishY[l]}, maxSpeed[l], s.jitter, s.seed, id[l], step);
