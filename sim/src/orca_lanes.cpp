@@ -21,11 +21,15 @@
 
 namespace throng {
 
-/// True where agentLines8 may run: an x86-64 CPU with AVX2.
+/// True where agentLines8 may run: an x86-64 CPU with AVX2. Asked of the
+/// CPU once; every phase of every step then reads the answer.
 bool lineLanesAvailable() {
 #if THRONG_LANES
-  __builtin_cpu_init();
-  return __builtin_cpu_supports("avx2");
+  static const bool avx2 = [] {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx2") != 0;
+  }();
+  return avx2;
 #else
   return false;
 #endif

@@ -149,8 +149,7 @@ SolveParams World::solveParams(const Settings& s, float dt) const {
   sp.invDt = 1.0f / dt;
   sp.perceptionRadiusSq = s.perceptionRadius * s.perceptionRadius;
   sp.maxNeighbors = s.maxNeighbors;
-  static const bool lanes = lineLanesAvailable();
-  sp.lineLanes = lanes;
+  sp.lineLanes = lineLanesAvailable();
   return sp;
 }
 
@@ -178,7 +177,7 @@ void World::integrate(float dt) {
   // change them.
   std::atomic<std::size_t> jammedCount{0}, arrived{0};
   // Eight at a time where none of the eight follows a route.
-  static const bool lanes = lineLanesAvailable();
+  const bool lanes = lineLanesAvailable();
   const IntegrateArrays arrays{px.data(),       py.data(),         vx.data(),        vy.data(),
                                jammed.data(),   gx.data(),         gy.data(),        sc.wishX.data(),
                                sc.wishY.data(), hasGoal.data(),    sc.landing.data(), sc.orderSlot.data(),
@@ -232,7 +231,7 @@ void World::trackMotion() {
     // 1e-19 would round off), as bits (non-negative doubles order as their
     // bits; NaN above all), so chunks combine in any order.
     std::atomic<std::uint64_t> largest{0};
-    static const bool lanes = lineLanesAvailable();
+    const bool lanes = lineLanesAvailable();
     forEach(n, [&](std::size_t b, std::size_t e) {
       const double m = (lanes ? trackMotion8 : trackMotionOneByOne)(&px[b], &py[b], &vx[b], &vy[b], &radius[b],
                                                                   &sc.lastX[b], &sc.lastY[b], &sc.kin[b], e - b);
