@@ -106,7 +106,7 @@ THRONG_HD const Vec2* streamOf(const WorldView& w, std::int32_t g) {
 THRONG_HD Vec2 wishAt(const WorldView& w, const WishParams& s, std::int32_t i, bool& landing) {
   landing = false;
   const Vec2 p{w.px[i], w.py[i]};
-  const float speed = w.prefSpeed[i] > 0 && w.prefSpeed[i] < w.maxSpeed[i] ? w.prefSpeed[i] : w.maxSpeed[i];
+  const float speed = cruiseSpeed(w.prefSpeed[i], w.maxSpeed[i]);
   Vec2 wish;
   const std::int32_t r = w.route[i];
   if (r >= 0 && w.gate[i] < w.routeStart[r + 1] - w.routeStart[r]) {

@@ -61,7 +61,7 @@ void Crowd::setPreferredSpeed(std::size_t i, float speed) {
 
 float Crowd::preferredSpeed(std::size_t i) const {
   const World& w = synced();
-  return w.prefSpeed[i] > 0 && w.prefSpeed[i] < w.maxSpeed[i] ? w.prefSpeed[i] : w.maxSpeed[i];
+  return cruiseSpeed(w.prefSpeed[i], w.maxSpeed[i]);
 }
 
 std::size_t Crowd::count() const { return world_->size(); }

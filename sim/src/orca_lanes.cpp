@@ -482,7 +482,7 @@ THRONG_AVX2 void goalWishes8(const float* px, const float* py, const float* gx, 
   const F toX = load(gx) - x, toY = load(gy) - y;
   const F distSq = toX * toX + toY * toY;
   const F pref = load(prefSpeed), top = load(maxSpeed);
-  F speed = (pref > zero) & (pref < top) ? pref : top;
+  F speed = (pref > zero) & (pref < top) ? pref : top;  // cruiseSpeed
   const F dist = sqrtLanes(distSq);
   if (slowingRadius > 0.0f) {
     const F radius = zero + slowingRadius, slowest = zero + kSlowestPace;
@@ -622,8 +622,8 @@ void goalWishes8(const float* px, const float* py, const float* gx, const float*
                  std::uint8_t* landing) {
   for (int l = 0; l < 8; ++l) {
     bool lands;
-    const float speed = prefSpeed[l] > 0 && prefSpeed[l] < maxSpeed[l] ? prefSpeed[l] : maxSpeed[l];
-    const Vec2 w = goalWish({px[l], py[l]}, {gx[l], gy[l]}, speed, slowingRadius, dt, lands);
+    const Vec2 w =
+        goalWish({px[l], py[l]}, {gx[l], gy[l]}, cruiseSpeed(prefSpeed[l], maxSpeed[l]), slowingRadius, dt, lands);
     wishX[l] = w.x;
     wishY[l] = w.y;
     landing[l] = lands;

@@ -156,7 +156,7 @@ SolveParams World::solveParams(const Settings& s, float dt) const {
 Vec2 World::wishOf(std::size_t i, const Settings& s, float dt, bool& landing) const {
   landing = false;
   const Vec2 p{px[i], py[i]};
-  const float speed = prefSpeed[i] > 0 && prefSpeed[i] < maxSpeed[i] ? prefSpeed[i] : maxSpeed[i];
+  const float speed = cruiseSpeed(prefSpeed[i], maxSpeed[i]);
   Vec2 wish;
   if (route[i] >= 0 && gate[i] < static_cast<std::int32_t>(routes[route[i]].size())) {
     const Waypoint& w = routes[route[i]][gate[i]];

@@ -420,8 +420,7 @@ TEST_CASE("goalWishes8 gives goalWish's wish and landing bit for bit") {
     goalWishes8(px, py, gx, gy, pref, top, slowing, dt, wx, wy, lands);
     for (int l = 0; l < 8; ++l) {
       bool one;
-      const float speed = pref[l] > 0 && pref[l] < top[l] ? pref[l] : top[l];
-      const Vec2 w = goalWish({px[l], py[l]}, {gx[l], gy[l]}, speed, slowing, dt, one);
+      const Vec2 w = goalWish({px[l], py[l]}, {gx[l], gy[l]}, cruiseSpeed(pref[l], top[l]), slowing, dt, one);
       const bool same = std::memcmp(&w.x, &wx[l], 4) == 0 && std::memcmp(&w.y, &wy[l], 4) == 0 &&
                         lands[l] == (one ? 1 : 0);
       if (!same && ++mismatches <= 5)

@@ -719,6 +719,12 @@ THRONG_HD bool solveAgent(const AgentsView& a, const AgentGridView& g, const Obs
 /// The lowest pace, as a fraction of the top speed, that slowingRadius eases to.
 inline constexpr float kSlowestPace = 0.1f;
 
+/// The speed a walker heads for its goal at: its preferred speed when that
+/// is above zero and below its top speed, else its top speed.
+THRONG_HD float cruiseSpeed(float prefSpeed, float maxSpeed) {
+  return prefSpeed > 0 && prefSpeed < maxSpeed ? prefSpeed : maxSpeed;
+}
+
 /// The wish to reach `goal`: full speed, eased within slowingRadius, and on
 /// the last step exactly the velocity that lands on it (`landing` is set).
 THRONG_HD Vec2 goalWish(Vec2 p, Vec2 goal, float maxSpeed, float slowingRadius, float dt, bool& landing) {
@@ -740,9 +746,8 @@ THRONG_HD Vec2 goalWish(Vec2 p, Vec2 goal, float maxSpeed, float slowingRadius, 
 }
 
 #if !defined(__CUDA_ARCH__)
-/// goalWish for eight walkers l in [0, 8), at top speed prefSpeed[l] when
-/// it is above zero and below maxSpeed[l], else maxSpeed[l] (as
-/// World::wishOf picks it): the same bits. landing[l] is 1 or 0. Host code,
+/// goalWish for eight walkers l in [0, 8), at cruiseSpeed(prefSpeed[l],
+/// maxSpeed[l]): the same bits. landing[l] is 1 or 0. Host code,
 /// only where lineLanesAvailable() (orca_lanes.cpp).
 void goalWishes8(const float* px, const float* py, const float* gx, const float* gy, const float* prefSpeed,
                  const float* maxSpeed, float slowingRadius, float dt, float* wishX, float* wishY,
