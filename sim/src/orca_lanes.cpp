@@ -634,20 +634,9 @@ double trackMotion8(const float* px, const float* py, const float* vx, const flo
   return trackMotionOneByOne(px, py, vx, vy, radius, lastX, lastY, kin, count);
 }
 unsigned integrate8(const IntegrateArrays& a, std::size_t first, float dt) {
-  unsigned jam = 0, done = 0;
-  for (std::size_t i = first; i < first + 8; ++i) {
-    const std::int32_t slot = a.orderSlot[i];
-    a.vx[i] = a.nvx[slot];
-    a.vy[i] = a.nvy[slot];
-    a.jammed[i] = a.njammed[slot];
-    jam += a.jammed[i];
-    Vec2 to = Vec2{a.px[i], a.py[i]} + Vec2{a.vx[i], a.vy[i]} * dt;
-    if (a.landing[i] && a.vx[i] == a.wishX[i] && a.vy[i] == a.wishY[i]) to = {a.gx[i], a.gy[i]};
-    a.px[i] = to.x;
-    a.py[i] = to.y;
-    done += a.hasGoal[i] && a.px[i] == a.gx[i] && a.py[i] == a.gy[i];
-  }
-  return jam + 256u * done;
+  unsigned counts = 0;
+  for (std::size_t i = first; i < first + 8; ++i) counts += integrateOne(a, i, dt);
+  return counts;
 }
 #endif
 

@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "throng/agents_view.hpp"
+#include "throng/vec2.hpp"
 
 namespace throng {
 
@@ -44,10 +45,24 @@ struct IntegrateArrays {
   const float *nvx, *nvy;
   const std::uint8_t* njammed;
 };
-/// World::integrate for the eight agents from `first`, none of them on a
-/// route: their new velocity, jammed flag and position, landing exactly on
-/// the goal as there. Returns how many are jammed, plus 256 times how many
-/// are on their goal. Only where lineLanesAvailable().
+/// World::integrate for walker i, apart from its route: its new velocity
+/// and jammed flag (from its slot), and its new position, exactly on the
+/// goal on the landing step when nobody was in the way. Returns 1 when it
+/// is jammed, plus 256 when it is on its goal.
+inline unsigned integrateOne(const IntegrateArrays& a, std::size_t i, float dt) {
+  const std::int32_t slot = a.orderSlot[i];
+  a.vx[i] = a.nvx[slot];
+  a.vy[i] = a.nvy[slot];
+  a.jammed[i] = a.njammed[slot];
+  Vec2 to = Vec2{a.px[i], a.py[i]} + Vec2{a.vx[i], a.vy[i]} * dt;
+  if (a.landing[i] && a.vx[i] == a.wishX[i] && a.vy[i] == a.wishY[i]) to = {a.gx[i], a.gy[i]};
+  a.px[i] = to.x;
+  a.py[i] = to.y;
+  const bool arrived = a.hasGoal[i] && a.px[i] == a.gx[i] && a.py[i] == a.gy[i];
+  return a.jammed[i] + (arrived ? 256u : 0u);
+}
+/// integrateOne for the eight walkers from `first`, none of them on a
+/// route, summed: the same values. Only where lineLanesAvailable().
 unsigned integrate8(const IntegrateArrays& a, std::size_t first, float dt);
 
 }  // namespace throng

@@ -189,30 +189,23 @@ void World::integrate(float dt) {
   };
   forEach(size(), [&](std::size_t b, std::size_t e) {
     std::size_t jam = 0, done = 0;
-    for (std::size_t i = b; i < e; ++i) {
+    for (std::size_t i = b; i < e;) {
       if (lanes && i + 8 <= e && noRoutes(i)) {
         const unsigned counts = integrate8(arrays, i, dt);
         jam += counts & 255u;
         done += counts >> 8;
-        i += 7;
+        i += 8;
         continue;
       }
       const Vec2 from{px[i], py[i]};
-      const std::int32_t slot = sc.orderSlot[i];
-      vx[i] = sc.nvx[slot];
-      vy[i] = sc.nvy[slot];
-      jammed[i] = sc.njammed[slot];
-      jam += jammed[i];
-      Vec2 to = from + Vec2{vx[i], vy[i]} * dt;
-      // The last step lands exactly on the goal when nobody was in the way.
-      if (sc.landing[i] && vx[i] == sc.wishX[i] && vy[i] == sc.wishY[i]) to = {gx[i], gy[i]};
-      px[i] = to.x;
-      py[i] = to.y;
+      const unsigned counts = integrateOne(arrays, i, dt);
+      jam += counts & 255u;
+      done += counts >> 8;
       if (route[i] >= 0 && gate[i] < static_cast<std::int32_t>(routes[route[i]].size())) {
         const Waypoint& w = routes[route[i]][gate[i]];
-        if (crossesGate(w.a, w.b, from, to)) ++gate[i];
+        if (crossesGate(w.a, w.b, from, Vec2{px[i], py[i]})) ++gate[i];
       }
-      if (hasGoal[i] && px[i] == gx[i] && py[i] == gy[i]) ++done;
+      ++i;
     }
     jammedCount += jam;
     arrived += done;
