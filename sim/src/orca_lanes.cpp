@@ -516,8 +516,10 @@ THRONG_AVX2 double trackMotion8(const float* px, const float* py, const float* v
   for (; i + 8 <= count; i += 8) {
     const F x = load(px + i), y = load(py + i);
     const F dx = x - load(lastX + i), dy = y - load(lastY + i);
-    const __m256d dxLow = _mm256_cvtps_pd(_mm256_castps256_ps128(dx)), dxHigh = _mm256_cvtps_pd(_mm256_extractf128_ps(dx, 1));
-    const __m256d dyLow = _mm256_cvtps_pd(_mm256_castps256_ps128(dy)), dyHigh = _mm256_cvtps_pd(_mm256_extractf128_ps(dy, 1));
+    const __m256d dxLow = _mm256_cvtps_pd(_mm256_castps256_ps128(dx));
+    const __m256d dxHigh = _mm256_cvtps_pd(_mm256_extractf128_ps(dx, 1));
+    const __m256d dyLow = _mm256_cvtps_pd(_mm256_castps256_ps128(dy));
+    const __m256d dyHigh = _mm256_cvtps_pd(_mm256_extractf128_ps(dy, 1));
     const __m256d low = dxLow * dxLow + dyLow * dyLow, high = dxHigh * dxHigh + dyHigh * dyHigh;
     unordered = _mm256_or_pd(unordered, _mm256_or_pd(_mm256_cmp_pd(low, low, _CMP_UNORD_Q),
                                                      _mm256_cmp_pd(high, high, _CMP_UNORD_Q)));

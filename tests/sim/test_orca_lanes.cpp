@@ -539,8 +539,10 @@ TEST_CASE("integrate8 moves, lands and counts as World::integrate's loop does") 
       jam8Count += counts & 255u;
       done8Count += counts >> 8;
     }
-    const bool same = jamCount == jam8Count && doneCount == done8Count && std::memcmp(px1.data(), px8.data(), n * 4) == 0 &&
-                      std::memcmp(py1.data(), py8.data(), n * 4) == 0 && std::memcmp(vx1.data(), vx8.data(), n * 4) == 0 &&
+    const bool same = jamCount == jam8Count && doneCount == done8Count &&
+                      std::memcmp(px1.data(), px8.data(), n * 4) == 0 &&
+                      std::memcmp(py1.data(), py8.data(), n * 4) == 0 &&
+                      std::memcmp(vx1.data(), vx8.data(), n * 4) == 0 &&
                       std::memcmp(vy1.data(), vy8.data(), n * 4) == 0 && jam1 == jam8;
     if (!same && ++mismatches <= 5) MESSAGE("trial " << trial);
     for (int i = 0; i < n; ++i) landed += px1[i] == gx[i] && landing[i];
