@@ -524,21 +524,48 @@ void World::stepCpu(const Settings& s, float dt, const std::function<Vec2(const 
     sc.deferred.resize(n);
     sc.deferBase.resize(n);
   }
-  const auto hintRow = [&](std::int32_t i) { return sc.hint.data() + static_cast<std::size_t>(i) * stride; };
-  const auto keep = [&](std::size_t slot, Vec2 out, bool ok) {
-    sc.nvx[slot] = out.x;
-    sc.nvy[slot] = out.y;
-    sc.njammed[slot] = ok ? 0 : 1;
+  // The arrays the solve reads and writes, as plain pointers copied into
+  // each share's locals: the byte stores below (jammed flags) may alias
+  // anything, so pointers read through `sc` would be loaded again after
+  // every one of them.
+  struct SolveArrays {
+    const std::int32_t* order;
+    std::int32_t* hint;
+    std::uint8_t* deferred;
+    float* deferBase;
+    const float *wishX, *wishY;
+    float *nvx, *nvy;
+    std::uint8_t* njammed;
   };
-  const auto wish = [&](std::int32_t i) { return Vec2{sc.wishX[i], sc.wishY[i]}; };
+  const SolveArrays arrays{sc.order.data(),    sc.hint.data(),  sc.deferred.data(), sc.deferBase.data(),
+                           sc.wishX.data(),    sc.wishY.data(), sc.nvx.data(),      sc.nvy.data(),
+                           sc.njammed.data()};
+  const auto hintRow = [hint = arrays.hint, stride](std::int32_t i) {
+    return hint + static_cast<std::size_t>(i) * stride;
+  };
+  const auto keep = [nvx = arrays.nvx, nvy = arrays.nvy, njammed = arrays.njammed](std::size_t slot, Vec2 out,
+                                                                                    bool ok) {
+    nvx[slot] = out.x;
+    nvy[slot] = out.y;
+    njammed[slot] = ok ? 0 : 1;
+  };
+  const auto wish = [wishX = arrays.wishX, wishY = arrays.wishY](std::int32_t i) {
+    return Vec2{wishX[i], wishY[i]};
+  };
   std::atomic<std::size_t> served{0}, failing{0};
   const AgentGridView gv = sc.gridView();  // this step's only when gridFresh
   pool_->parallelFor(n, [&](std::size_t b, std::size_t e) {
-    SolveBatch batch(av, ov, sp, keep);
+    const auto keepHere = keep;
+    const auto hintHere = hintRow;
+    const auto wishHere = wish;
+    const std::int32_t* const order = arrays.order;
+    std::uint8_t* const deferred = arrays.deferred;
+    float* const deferBase = arrays.deferBase;
+    SolveBatch batch(av, ov, sp, keepHere);
     std::size_t fromLists = 0, failed = 0;
     for (std::size_t slot = b; slot < e; ++slot) {
-      const std::int32_t i = sc.order[slot];
-      std::int32_t* const row = hintRow(i);
+      const std::int32_t i = order[slot];
+      std::int32_t* const row = hintHere(i);
       const std::int32_t at = static_cast<std::int32_t>(slot);
       SolveScratch& ss = batch.next();
       if (!lists) {
@@ -546,24 +573,24 @@ void World::stepCpu(const Settings& s, float dt, const std::function<Vec2(const 
                                            ss.neighbors, ss.neighborDistSq, row + 1, row[0], at);
         row[0] = ss.neighborCount;
         std::copy(ss.neighbors, ss.neighbors + ss.neighborCount, row + 1);
-        batch.add(slot, i, wish(i));
+        batch.add(slot, i, wishHere(i));
         continue;
       }
       float base;
       int got = listNeighbors(i, at, av, sp, row, ss, base);
       bool listed = true;
-      if (!gridFresh) sc.deferred[slot] = got < 0;
+      if (!gridFresh) deferred[slot] = got < 0;
       if (got < 0) {
         ++failed;
         if (!gridFresh) {  // after the grid is built
-          sc.deferBase[slot] = base;
+          deferBase[slot] = base;
           continue;
         }
         got = gridNeighbors(i, at, av, gv, sp, dt, row, ss, base, listed);
       }
       ss.neighborCount = got;
       fromLists += listed;
-      batch.add(slot, i, wish(i));
+      batch.add(slot, i, wishHere(i));
     }
     batch.flush();
     served += fromLists;
@@ -574,17 +601,23 @@ void World::stepCpu(const Settings& s, float dt, const std::function<Vec2(const 
     buildGrid(s);
     const AgentGridView fresh = sc.gridView();
     pool_->parallelFor(n, [&](std::size_t b, std::size_t e) {
-      SolveBatch batch(av, ov, sp, keep);
+      const auto keepHere = keep;
+      const auto hintHere = hintRow;
+      const auto wishHere = wish;
+      const std::int32_t* const order = arrays.order;
+      const std::uint8_t* const deferred = arrays.deferred;
+      const float* const deferBase = arrays.deferBase;
+      SolveBatch batch(av, ov, sp, keepHere);
       std::size_t fromLists = 0;
       for (std::size_t slot = b; slot < e; ++slot) {
-        if (!sc.deferred[slot]) continue;
-        const std::int32_t i = sc.order[slot];
+        if (!deferred[slot]) continue;
+        const std::int32_t i = order[slot];
         SolveScratch& ss = batch.next();
         bool listed;
-        ss.neighborCount = gridNeighbors(i, static_cast<std::int32_t>(slot), av, fresh, sp, dt, hintRow(i), ss,
-                                         sc.deferBase[slot], listed);
+        ss.neighborCount = gridNeighbors(i, static_cast<std::int32_t>(slot), av, fresh, sp, dt, hintHere(i), ss,
+                                         deferBase[slot], listed);
         fromLists += listed;
-        batch.add(slot, i, wish(i));
+        batch.add(slot, i, wishHere(i));
       }
       batch.flush();
       served += fromLists;
