@@ -14,6 +14,14 @@
 #include "throng/orca_lanes.hpp"
 #include "throng/vec2.hpp"
 
+// SSE2 is every x86-64 CPU's: the host code below may use it unasked.
+#if defined(__SSE2__) && !defined(__CUDA_ARCH__)
+#define THRONG_SSE2 1
+#include <emmintrin.h>
+#else
+#define THRONG_SSE2 0
+#endif
+
 namespace throng {
 
 /// A uniform grid over the agents, built each step. Its columns are at
@@ -573,7 +581,28 @@ THRONG_HD int answerFromHead(const std::uint64_t* keys, int head, int k, float r
                              std::int32_t* sorted, std::int32_t* outIndex, float& kthDistSq, int& found) {
   const std::uint64_t rangeKey = static_cast<std::uint64_t>(floatBits(rangeSq)) << 32;
   int count = 0;
-  for (int n = 0; n < head; ++n) {
+  int n = 0;
+#if THRONG_SSE2
+  // Four keys at a time: their indices (low halves) stored, their distances
+  // (high halves) counted below the range's bits, unsigned (a key is below
+  // rangeKey exactly when its high half is below the range's bits).
+  const __m128i flip = _mm_set1_epi32(static_cast<int>(0x80000000u));
+  const __m128i range = _mm_xor_si128(_mm_set1_epi32(static_cast<int>(floatBits(rangeSq))), flip);
+  __m128i below = _mm_setzero_si128();
+  for (; n + 4 <= head; n += 4) {
+    const __m128 low = _mm_castsi128_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(keys + n)));
+    const __m128 high = _mm_castsi128_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(keys + n + 2)));
+    const __m128i index = _mm_castps_si128(_mm_shuffle_ps(low, high, _MM_SHUFFLE(2, 0, 2, 0)));
+    const __m128i dist = _mm_castps_si128(_mm_shuffle_ps(low, high, _MM_SHUFFLE(3, 1, 3, 1)));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(sorted + n), index);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(outIndex + n), index);
+    below = _mm_sub_epi32(below, _mm_cmplt_epi32(_mm_xor_si128(dist, flip), range));
+  }
+  below = _mm_add_epi32(below, _mm_shuffle_epi32(below, _MM_SHUFFLE(1, 0, 3, 2)));
+  below = _mm_add_epi32(below, _mm_shuffle_epi32(below, _MM_SHUFFLE(2, 3, 0, 1)));
+  count = _mm_cvtsi128_si32(below);
+#endif
+  for (; n < head; ++n) {
     const std::int32_t index = static_cast<std::int32_t>(static_cast<std::uint32_t>(keys[n]));
     count += keys[n] < rangeKey;
     sorted[n] = index;
