@@ -254,13 +254,7 @@ void World::trackMotion() {
 }
 
 // SolveBatch::add is forced inline (circle 10k 971 -> 953, dense 10k 2,876
-// -> 2,857 instructions per agent-step). Inlined there, GCC 12 warns that
-// selectObstacleEdges' insertion (obstacles.hpp) may move edges to a
-// negative offset: its position never drops below zero, and the range GCC
-// gives ([-17179867864, -116]) is one it cannot reach; the warning is off
-// for the batch alone.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Warray-bounds"
+// -> 2,857 instructions per agent-step).
 namespace {
 /// Walkers whose neighbours are known, solved a few at a time: their agent
 /// lines are built eight pairs at a time across the batch
@@ -342,7 +336,6 @@ constexpr float kNearSkinSteps = 8, kNearSkinStepsCrowd = 4;
 /// dragged about: a rebuild every step would cost more than the scan).
 constexpr std::int32_t kNearBackoff = 8;
 }  // namespace
-#pragma GCC diagnostic pop
 
 int World::listNeighbors(std::int32_t i, std::int32_t slot, const AgentsView& av, const SolveParams& sp,
                          const std::int32_t* hintRow, SolveScratch& ss, float& base) {

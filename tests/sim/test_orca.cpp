@@ -346,3 +346,49 @@ TEST_CASE("the agent grid sorts each cell by x then index, whatever order it was
   CHECK(unordered == 0);
   CHECK(badSlot == 0);
 }
+
+TEST_CASE("selectObstacleEdges keeps the nearest front faces in range, by distance then edge, up to its capacity") {
+  // Sixty small squares (counter-clockwise) scattered about the walker:
+  // more front faces in range than the capacity holds, several cells each.
+  throng::ObstacleSet set;
+  std::uint64_t h = 7;
+  const auto uniform = [&h] {
+    h = throng::mix64(h);
+    return 0.5f * (throng::unitFromBits(h) + 1.0f);  // [0, 1)
+  };
+  for (int s = 0; s < 60; ++s) {
+    const Vec2 c{uniform() * 40.0f - 20.0f, uniform() * 40.0f - 20.0f};
+    const float half = 0.2f + uniform() * 0.8f;
+    const std::vector<Vec2> square{
+        {c.x - half, c.y - half}, {c.x + half, c.y - half}, {c.x + half, c.y + half}, {c.x - half, c.y + half}};
+    set.addLoop(square);
+  }
+  set.cell = 3;
+  set.rebuildGrid();
+  const throng::ObstacleView ov = set.view();
+  for (const Vec2 p : {Vec2{0, 0}, Vec2{3.5f, -2.25f}, Vec2{-12, 9}}) {
+    for (const float range : {4.0f, 9.0f, 30.0f}) {
+      std::vector<std::pair<float, std::int32_t>> expected;
+      for (std::int32_t e = 0; e < ov.vertexCount; ++e) {
+        const Vec2 a = ov.vertices[e].point, b = ov.vertices[ov.vertices[e].next].point;
+        if (throng::leftOf(a, b, p) >= 0.0f) continue;
+        const float d = throng::distSqPointSegment(a, b, p);
+        if (d < range * range) expected.emplace_back(d, e);
+      }
+      std::sort(expected.begin(), expected.end());
+      for (const int capacity : {1, 3, 32, 500}) {
+        CAPTURE(p.x);
+        CAPTURE(range);
+        CAPTURE(capacity);
+        std::vector<std::int32_t> out(static_cast<std::size_t>(capacity));
+        std::vector<float> outDistSq(static_cast<std::size_t>(capacity));
+        const int count = throng::selectObstacleEdges(ov, p, range * range, out.data(), outDistSq.data(), capacity);
+        REQUIRE(count == std::min<int>(capacity, static_cast<int>(expected.size())));
+        for (int m = 0; m < count; ++m) {
+          CHECK(out[static_cast<std::size_t>(m)] == expected[static_cast<std::size_t>(m)].second);
+          CHECK(outDistSq[static_cast<std::size_t>(m)] == expected[static_cast<std::size_t>(m)].first);
+        }
+      }
+    }
+  }
+}

@@ -82,13 +82,20 @@ THRONG_HD int selectObstacleEdges(const ObstacleView& ov, Vec2 p, float rangeSq,
         while (pos > 0 && (outDistSq[pos - 1] > d || (outDistSq[pos - 1] == d && out[pos - 1] > e))) --pos;
         if (pos > 0 && out[pos - 1] == e) continue;
         if (pos >= capacity) continue;
+        // Edges pos.. move up one (the last one out when full), carried
+        // forward: a shift written backwards was made a memmove whose
+        // offsets GCC 12 could not bound (a false -Warray-bounds).
         const int last = count < capacity ? count : capacity - 1;
-        for (int j = last; j > pos; --j) {
-          out[j] = out[j - 1];
-          outDistSq[j] = outDistSq[j - 1];
+        std::int32_t carryEdge = e;
+        float carryDistSq = d;
+        for (int j = pos; j <= last; ++j) {
+          const std::int32_t edge = out[j];
+          const float distSq = outDistSq[j];
+          out[j] = carryEdge;
+          outDistSq[j] = carryDistSq;
+          carryEdge = edge;
+          carryDistSq = distSq;
         }
-        out[pos] = e;
-        outDistSq[pos] = d;
         if (count < capacity) ++count;
       }
     }
