@@ -335,6 +335,8 @@ constexpr float kNearSkinSteps = 8, kNearSkinStepsCrowd = 4;
 /// moving further per step than the skin allows, as while a walker is
 /// dragged about: a rebuild every step would cost more than the scan).
 constexpr std::int32_t kNearBackoff = 8;
+/// The head of a walker that has no list yet.
+constexpr StepScratch::NearHead kNoList{};
 }  // namespace
 
 int World::listNeighbors(std::int32_t i, std::int32_t slot, const AgentsView& av, const SolveParams& sp,
@@ -344,7 +346,8 @@ int World::listNeighbors(std::int32_t i, std::int32_t slot, const AgentsView& av
   const int k = std::min(sp.maxNeighbors, kMaxNeighbors);
   const int from = sc.nearFlip, to = from ^ 1;
   const std::int32_t row = sc.nearRow[i];
-  const StepScratch::NearHead head = row >= 0 ? sc.nearHead[from][row] : StepScratch::NearHead{};
+  // Read in place (the other buffer's), not copied.
+  const StepScratch::NearHead& head = row >= 0 ? sc.nearHead[from][row] : kNoList;
   StepScratch::NearHead& out = sc.nearHead[to][slot];
   std::int32_t* const list = sc.near[to].data() + static_cast<std::size_t>(slot) * kNearCapacity;
   sc.nearRow[i] = slot;
