@@ -190,22 +190,21 @@ void World::integrate(float dt) {
   forEach(size(), [&](std::size_t b, std::size_t e) {
     std::size_t jam = 0, done = 0;
     for (std::size_t i = b; i < e;) {
+      unsigned counts;  // jammed, plus 256 per arrival
       if (lanes && i + 8 <= e && noRoutes(i)) {
-        const unsigned counts = integrate8(arrays, i, dt);
-        jam += counts & 255u;
-        done += counts >> 8;
+        counts = integrate8(arrays, i, dt);
         i += 8;
-        continue;
+      } else {
+        const Vec2 from{px[i], py[i]};
+        counts = integrateOne(arrays, i, dt);
+        if (route[i] >= 0 && gate[i] < static_cast<std::int32_t>(routes[route[i]].size())) {
+          const Waypoint& w = routes[route[i]][gate[i]];
+          if (crossesGate(w.a, w.b, from, Vec2{px[i], py[i]})) ++gate[i];
+        }
+        ++i;
       }
-      const Vec2 from{px[i], py[i]};
-      const unsigned counts = integrateOne(arrays, i, dt);
       jam += counts & 255u;
       done += counts >> 8;
-      if (route[i] >= 0 && gate[i] < static_cast<std::int32_t>(routes[route[i]].size())) {
-        const Waypoint& w = routes[route[i]][gate[i]];
-        if (crossesGate(w.a, w.b, from, Vec2{px[i], py[i]})) ++gate[i];
-      }
-      ++i;
     }
     jammedCount += jam;
     arrived += done;
@@ -253,8 +252,6 @@ void World::trackMotion() {
   }
 }
 
-// SolveBatch::add is forced inline (circle 10k 971 -> 953, dense 10k 2,876
-// -> 2,857 instructions per agent-step).
 namespace {
 /// Walkers whose neighbours are known, solved a few at a time: their agent
 /// lines are built eight pairs at a time across the batch
@@ -271,7 +268,8 @@ class SolveBatch {
   /// Where the next walker's neighbours go (neighbors, neighborCount).
   SolveScratch& next() { return ss_[fill_]; }
   /// Takes the walker whose neighbours next() holds; keep(slot, velocity,
-  /// ok) gets its result by flush() at the latest.
+  /// ok) gets its result by flush() at the latest. Forced inline (circle
+  /// 10k 971 -> 953, dense 10k 2,876 -> 2,857 instructions per agent-step).
   [[gnu::always_inline]] void add(std::size_t slot, std::int32_t i, Vec2 wish) {
     SolveScratch& s = ss_[fill_];
     if (!sp_.lineLanes) {
