@@ -50,12 +50,22 @@ TEST_CASE("parallelFor returns only when every chunk is done, with the workers a
 }
 
 TEST_CASE("with two threads both take part in a long phase") {
+  // The caller's chunks hold the phase open until another thread has run
+  // one (for at most 10 s), so a worker slow to start on a loaded machine
+  // still gets its turn: with chunks that only slept, the caller once ran
+  // all sixteen before the new worker was scheduled (ctest -j2). A pool
+  // whose workers never take part still fails, after the wait.
   ThreadPool pool(2);
   std::atomic<int> other{0};
   const auto caller = std::this_thread::get_id();
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
   pool.parallelFor(64 * 64, [&](std::size_t, std::size_t) {
-    std::this_thread::sleep_for(std::chrono::microseconds(100));
-    if (std::this_thread::get_id() != caller) ++other;
+    if (std::this_thread::get_id() != caller) {
+      ++other;
+      return;
+    }
+    while (other.load() == 0 && std::chrono::steady_clock::now() < deadline)
+      std::this_thread::sleep_for(std::chrono::microseconds(100));
   });
   CHECK(other.load() > 0);
 }
