@@ -696,6 +696,10 @@ struct SolveScratch {
 /// into s.edges and s.lines[0, s.obstacleLineCount).
 THRONG_HD void obstacleLinesOf(const AgentsView& a, const ObstacleView& ov, const SolveParams& sp, std::int32_t i,
                                SolveScratch& s) {
+  if (ov.vertexCount == 0) {  // no obstacles: nothing to read or divide (selectObstacleEdges' first test)
+    s.edgeCount = s.obstacleLineCount = 0;
+    return;
+  }
   const Vec2 p{a.px[i], a.py[i]};
   const float r = a.radius[i];
   const float reach = a.maxSpeed[i] / sp.invObstacleTimeHorizon + r;
