@@ -166,17 +166,23 @@ THRONG_HD int keepNearest(std::uint64_t* keys, int count, int k) {
   return count < k ? count : k;
 }
 
-/// Sorts keys[0, head) (distinct) ascending: the sorted start is only
-/// compared, a key at a time, then the rest is inserted.
-THRONG_HD void sortHead(std::uint64_t* keys, int head) {
-  int a = 1;
-  while (a < head && keys[a - 1] < keys[a]) ++a;
-  for (; a < head; ++a) {
+/// Sorts keys[0, head) (distinct) ascending when keys[0, from) already are:
+/// the rest is inserted.
+THRONG_HD void sortHeadFrom(std::uint64_t* keys, int head, int from) {
+  for (int a = from; a < head; ++a) {
     const std::uint64_t key = keys[a];
     int b = a;
     for (; b > 0 && keys[b - 1] > key; --b) keys[b] = keys[b - 1];
     keys[b] = key;
   }
+}
+
+/// Sorts keys[0, head) (distinct) ascending: the sorted start is only
+/// compared, a key at a time, then the rest is inserted.
+THRONG_HD void sortHead(std::uint64_t* keys, int head) {
+  int a = 1;
+  while (a < head && keys[a - 1] < keys[a]) ++a;
+  sortHeadFrom(keys, head, a);
 }
 
 /// Offers `key` (distinct from them) to a sorted head keys[0, head), head
@@ -648,8 +654,18 @@ THRONG_HD_HOT int nearestFromList(const AgentsView& a, Vec2 p, float rangeSq, in
   // taken, the key it leaves out written back to the tail.
   const int head = listCount < k ? listCount : k;
   std::uint64_t keys[kMaxNeighbors];
-  for (int m = 0; m < head; ++m) keys[m] = keyOf(list[m]);
-  sortHead(keys, head);
+  // Where the head's order first breaks (head: nowhere) is found as its
+  // keys are taken, with a select, not by a loop of its own: that loop's
+  // exit, at the head's varying length, was a mispredicted branch for
+  // many walkers.
+  int unsortedFrom = head;
+  std::uint64_t previous = 0;  // no key is below it
+  for (int m = 0; m < head; ++m) {
+    const std::uint64_t key = keys[m] = keyOf(list[m]);
+    unsortedFrom = unsortedFrom == head && previous > key ? m : unsortedFrom;
+    previous = key;
+  }
+  sortHeadFrom(keys, head, unsortedFrom);
   for (int m = head; m < listCount; ++m) {
     const std::int32_t j = list[m];
     sorted[m] = static_cast<std::int32_t>(static_cast<std::uint32_t>(offerToHead(keys, head, keyOf(j))));
