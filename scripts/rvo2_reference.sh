@@ -5,9 +5,10 @@
 # settings and timing as tests/bench/bench_orca.cpp, at 1 and 2 threads.
 # Then throng's own benchmark, if built (make bench), for the ratio.
 #   scripts/rvo2_reference.sh            one round
-#   scripts/rvo2_reference.sh 5          five rounds, each RVO2 then throng
+#   scripts/rvo2_reference.sh 5          five rounds
 # A shared machine's speed drifts by tens of percent from minute to minute,
-# so each round's ratio is taken from figures measured moments apart, and
+# so each round takes the cases one at a time, RVO2 at 1 and 2 threads then
+# throng at both, and each case's ratio comes from figures seconds apart;
 # the summary gives the median ratio over the rounds with its range.
 # Needs network access to PyPI once; the build stays in build/rvo2-ref.
 # For RVO2's instructions per agent-step, as throng_count's:
@@ -60,12 +61,15 @@ results=$(mktemp)
 trap 'rm -f "$results"' EXIT
 # One line per figure: round, side, case (as the benchmark names it), ms per step.
 for ((r = 1; r <= rounds; ++r)); do
-  for t in 1 2; do
-    OMP_NUM_THREADS=$t ./bench_rvo2 | awk -v r="$r" -v t="$t" '{ print r, "rvo2", $2 "/threads:" t, $4 }'
+  for c in circle/n:1000 circle/n:10000 circle/n:100000 dense/n:10000 dense/n:100000; do
+    for t in 1 2; do
+      OMP_NUM_THREADS=$t ./bench_rvo2 --only "$c" | awk -v r="$r" -v t="$t" '{ print r, "rvo2", $2 "/threads:" t, $4 }'
+    done
+    if [ -x "$bench" ]; then
+      "$bench" --benchmark_filter="^$c/" 2>&1 |
+        awk -v r="$r" '/_median/ && !seen[$1]++ { sub("/iterations.*", "", $1); print r, "throng", $1, $2 }'
+    fi
   done
-  if [ -x "$bench" ]; then
-    "$bench" 2>&1 | awk -v r="$r" '/_median/ && !seen[$1]++ { sub("/iterations.*", "", $1); print r, "throng", $1, $2 }'
-  fi
 done >"$results"
 
 python3 - "$results" <<'PY'

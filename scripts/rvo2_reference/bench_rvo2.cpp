@@ -116,7 +116,23 @@ int main(int argc, char** argv) {
   };
   const Case cases[] = {{"circle", circle, 1000, 1000}, {"circle", circle, 10000, 300}, {"circle", circle, 100000, 25},
                         {"dense", dense, 10000, 100},   {"dense", dense, 100000, 10}};
-  for (const Case& c : cases)
-    std::printf("rvo2 %s/n:%d median %.3f ms per step\n", c.name, c.n, msPerStep(c.make, c.n, c.steps));
+  // --only NAME/n:N: that case alone (as throng_bench names it).
+  const char* only = argc == 3 && std::strcmp(argv[1], "--only") == 0 ? argv[2] : nullptr;
+  if (argc > 1 && only == nullptr) {
+    std::fprintf(stderr, "usage: bench_rvo2 [circle|dense N STEPS | --only circle/n:1000]\n");
+    return 2;
+  }
+  int ran = 0;
+  for (const Case& c : cases) {
+    char name[64];
+    std::snprintf(name, sizeof name, "%s/n:%d", c.name, c.n);
+    if (only != nullptr && std::strcmp(only, name) != 0) continue;
+    std::printf("rvo2 %s median %.3f ms per step\n", name, msPerStep(c.make, c.n, c.steps));
+    ++ran;
+  }
+  if (ran == 0) {
+    std::fprintf(stderr, "bench_rvo2: no case named %s\n", only);
+    return 2;
+  }
   return 0;
 }
