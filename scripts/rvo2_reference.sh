@@ -60,8 +60,9 @@ bench=$root/build/release/tests/bench/throng_bench
 results=$(mktemp)
 trap 'rm -f "$results"' EXIT
 # One line per figure: round, side, case (as the benchmark names it), ms per step.
+mapfile -t cases < <(./bench_rvo2 --list)  # the same cases as throng_bench's
 for ((r = 1; r <= rounds; ++r)); do
-  for c in circle/n:1000 circle/n:10000 circle/n:100000 dense/n:10000 dense/n:100000; do
+  for c in "${cases[@]}"; do
     for t in 1 2; do
       OMP_NUM_THREADS=$t ./bench_rvo2 --only "$c" | awk -v r="$r" -v t="$t" '{ print r, "rvo2", $2 "/threads:" t, $4 }'
     done

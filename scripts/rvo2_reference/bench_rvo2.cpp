@@ -4,6 +4,9 @@
 // settings, timed the same way as tests/bench/bench_orca.cpp (a fresh scene,
 // one warm step, then a fixed number of steps; median of three).
 //   bench_rvo2            prints one line per scenario and size
+//   bench_rvo2 --only circle/n:1000
+//                         that case alone (named as throng_bench names it)
+//   bench_rvo2 --list     the cases' names, measuring nothing
 //   bench_rvo2 circle|dense N STEPS
 //                         builds the scene and takes STEPS steps, untimed:
 //                         for instruction counts, as tests/bench's
@@ -97,7 +100,7 @@ int main(int argc, char** argv) {
     const int n = std::atoi(argv[2]), steps = std::atoi(argv[3]);
     const bool isCircle = std::strcmp(argv[1], "circle") == 0;
     if (n <= 0 || steps < 0 || (!isCircle && std::strcmp(argv[1], "dense") != 0)) {
-      std::fprintf(stderr, "usage: bench_rvo2 [circle|dense N STEPS]\n");
+      std::fprintf(stderr, "usage: bench_rvo2 [circle|dense N STEPS | --only circle/n:1000 | --list]\n");
       return 2;
     }
     Scene s;
@@ -116,20 +119,27 @@ int main(int argc, char** argv) {
   };
   const Case cases[] = {{"circle", circle, 1000, 1000}, {"circle", circle, 10000, 300}, {"circle", circle, 100000, 25},
                         {"dense", dense, 10000, 100},   {"dense", dense, 100000, 10}};
-  // --only NAME/n:N: that case alone (as throng_bench names it).
+  // --only NAME/n:N: that case alone (as throng_bench names it);
+  // --list: the cases' names, one a line, measuring nothing.
+  const bool list = argc == 2 && std::strcmp(argv[1], "--list") == 0;
   const char* only = argc == 3 && std::strcmp(argv[1], "--only") == 0 ? argv[2] : nullptr;
-  if (argc > 1 && only == nullptr) {
-    std::fprintf(stderr, "usage: bench_rvo2 [circle|dense N STEPS | --only circle/n:1000]\n");
+  if (argc > 1 && !list && only == nullptr) {
+    std::fprintf(stderr, "usage: bench_rvo2 [circle|dense N STEPS | --only circle/n:1000 | --list]\n");
     return 2;
   }
   int ran = 0;
   for (const Case& c : cases) {
     char name[64];
     std::snprintf(name, sizeof name, "%s/n:%d", c.name, c.n);
+    if (list) {
+      std::printf("%s\n", name);
+      continue;
+    }
     if (only != nullptr && std::strcmp(only, name) != 0) continue;
     std::printf("rvo2 %s median %.3f ms per step\n", name, msPerStep(c.make, c.n, c.steps));
     ++ran;
   }
+  if (list) return 0;
   if (ran == 0) {
     std::fprintf(stderr, "bench_rvo2: no case named %s\n", only);
     return 2;
