@@ -471,6 +471,109 @@ THRONG_AVX2 int gatherNear8(const AgentGridView& g, Vec2 p, std::int32_t self, f
   return count;
 }
 
+// linearProgram2 for eight walkers, a lane each. Each lane takes exactly
+// the scalar program's operations in its order, selects standing in for
+// branches: a lane moves onto line i (linearProgram1) only where its result
+// breaks it, leaves a bound alone unless linearProgram1 would have set it,
+// and stops (keeping its result) at the first line it cannot meet, as the
+// scalar program returns. The lines are read once into lanes (line i of
+// every walker in one register per coordinate); a walker with fewer lines
+// reads the zero line past its own, which no velocity breaks.
+THRONG_AVX2 void linearProgram2x8(const Line* const* lines, const int* lineCount, const float* radius,
+                                  const Vec2* optVelocity, int walkers, Vec2* result, int* lineFail) {
+  static const Line kNone{};
+  alignas(32) float rad[8] = {}, optX[8] = {}, optY[8] = {};
+  alignas(32) std::int32_t count[8] = {};
+  int most = 0;
+  for (int w = 0; w < walkers; ++w) {
+    rad[w] = radius[w];
+    optX[w] = optVelocity[w].x;
+    optY[w] = optVelocity[w].y;
+    count[w] = lineCount[w] < kMaxLines ? lineCount[w] : kMaxLines;
+    most = count[w] > most ? count[w] : most;
+  }
+  // Line i of every walker: point x, point y, direction x, direction y.
+  alignas(32) float px[kMaxLines][8], py[kMaxLines][8], dx[kMaxLines][8], dy[kMaxLines][8];
+  for (int i = 0; i < most; ++i) {
+    const float* r[8];
+    for (int w = 0; w < 8; ++w) r[w] = reinterpret_cast<const float*>(i < count[w] ? lines[w] + i : &kNone);
+    F pair[4];  // lanes q (low half) and q + 4 (high half)
+    for (int q = 0; q < 4; ++q) pair[q] = _mm256_loadu2_m128(r[q + 4], r[q]);
+    const F t0 = _mm256_unpacklo_ps(pair[0], pair[1]), t1 = _mm256_unpacklo_ps(pair[2], pair[3]);
+    const F u0 = _mm256_unpackhi_ps(pair[0], pair[1]), u1 = _mm256_unpackhi_ps(pair[2], pair[3]);
+    _mm256_store_ps(px[i], _mm256_shuffle_ps(t0, t1, 0x44));
+    _mm256_store_ps(py[i], _mm256_shuffle_ps(t0, t1, 0xEE));
+    _mm256_store_ps(dx[i], _mm256_shuffle_ps(u0, u1, 0x44));
+    _mm256_store_ps(dy[i], _mm256_shuffle_ps(u0, u1, 0xEE));
+  }
+  const F zero = F{}, one = zero + 1.0f, epsilon = zero + kOrcaEpsilon;
+  const F signBit = _mm256_set1_ps(-0.0f);  // negation flips it, fabs clears it
+  const F r = load(rad), ox = load(optX), oy = load(optY);
+  // withinSpeed(optVelocity, radius): normalized() (a reciprocal, then two
+  // products; zero stays zero), then times the radius.
+  F rx, ry;
+  {
+    const F lengthSq = ox * ox + oy * oy;
+    const F length = sqrtLanes(lengthSq);
+    const F inv = one / length;
+    const M some = length > zero;
+    const F nx = some ? ox * inv : zero, ny = some ? oy * inv : zero;
+    const M over = lengthSq > r * r;
+    rx = over ? nx * r : ox;
+    ry = over ? ny * r : oy;
+  }
+  const __m256i counts = _mm256_load_si256(reinterpret_cast<const __m256i*>(count));
+  M failed = M{};  // lanes that stopped at a line they could not meet
+  __m256i failAt = counts;
+  for (int i = 0; i < most; ++i) {
+    const M active =
+        reinterpret_cast<M>(_mm256_castsi256_ps(_mm256_cmpgt_epi32(counts, _mm256_set1_epi32(i)))) & ~failed;
+    const F lpx = load(px[i]), lpy = load(py[i]), ldx = load(dx[i]), ldy = load(dy[i]);
+    // det(direction, point - result) > 0: the result breaks line i.
+    const M breaks = active & (ldx * (lpy - ry) - ldy * (lpx - rx) > zero);
+    if (!any(breaks)) continue;
+    // linearProgram1 for line i, in the lanes that break it.
+    const F dotProduct = lpx * ldx + lpy * ldy;
+    const F discriminant = dotProduct * dotProduct + r * r - (lpx * lpx + lpy * lpy);
+    M stop = breaks & (discriminant < zero);
+    const F sqrtDiscriminant = sqrtLanes(discriminant);
+    const F negDot = _mm256_xor_ps(dotProduct, signBit);
+    F tLeft = negDot - sqrtDiscriminant, tRight = negDot + sqrtDiscriminant;
+    M live = breaks & ~stop;
+    for (int j = 0; j < i && any(live); ++j) {
+      const F jpx = load(px[j]), jpy = load(py[j]), jdx = load(dx[j]), jdy = load(dy[j]);
+      const F denominator = ldx * jdy - ldy * jdx;
+      const F numerator = jdx * (lpy - jpy) - jdy * (lpx - jpx);
+      const M parallel = _mm256_andnot_ps(signBit, denominator) <= epsilon;
+      const M excluded = live & parallel & (numerator < zero);
+      const F t = numerator / denominator;
+      const M bounds = live & ~parallel;
+      const M right = denominator >= zero;
+      tRight = bounds & right & (t < tRight) ? t : tRight;
+      tLeft = bounds & ~right & (t > tLeft) ? t : tLeft;
+      const M empty = bounds & (tLeft > tRight);
+      stop |= excluded | empty;
+      live &= ~(excluded | empty);
+    }
+    const M moves = breaks & ~stop;
+    const F t = ldx * (ox - lpx) + ldy * (oy - lpy);
+    const F along = t < tLeft ? tLeft : (t > tRight ? tRight : t);
+    rx = moves ? lpx + along * ldx : rx;
+    ry = moves ? lpy + along * ldy : ry;
+    failAt = _mm256_blendv_epi8(failAt, _mm256_set1_epi32(i), _mm256_castps_si256(reinterpret_cast<F>(stop)));
+    failed |= stop;
+  }
+  alignas(32) float outX[8], outY[8];
+  alignas(32) std::int32_t fail[8];
+  _mm256_store_ps(outX, rx);
+  _mm256_store_ps(outY, ry);
+  _mm256_store_si256(reinterpret_cast<__m256i*>(fail), failAt);
+  for (int w = 0; w < walkers; ++w) {
+    result[w] = {outX[w], outY[w]};
+    lineFail[w] = fail[w];
+  }
+}
+
 // goalWish for eight walkers: every branch in every lane, with the same
 // operations in the same order (Vec2's division is a reciprocal, then two
 // products), and a mask picks each lane's.
@@ -618,6 +721,11 @@ void leanTowardWish8(const Line* lines, int lineCount, int obstacleLineCount, fl
 int gatherNear8(const AgentGridView& g, Vec2 p, std::int32_t self, float radius, std::uint64_t* keys,
                 int capacity) {
   return gatherNear(g, p, self, radius, keys, capacity);
+}
+void linearProgram2x8(const Line* const* lines, const int* lineCount, const float* radius, const Vec2* optVelocity,
+                      int walkers, Vec2* result, int* lineFail) {
+  for (int w = 0; w < walkers; ++w)
+    lineFail[w] = linearProgram2(lines[w], lineCount[w], radius[w], optVelocity[w], false, result[w]);
 }
 void goalWishes8(const float* px, const float* py, const float* gx, const float* gy, const float* prefSpeed,
                  const float* maxSpeed, float slowingRadius, float dt, float* wishX, float* wishY,

@@ -340,6 +340,62 @@ TEST_CASE("leanTowardWish8 gives leanTowardWish's velocity bit for bit") {
   CHECK(slid > 200);
 }
 
+TEST_CASE("linearProgram2x8 gives each walker linearProgram2's velocity and failing line bit for bit") {
+  // Batches of one to eight walkers with every line count from none to
+  // kMaxLines: lines crossing near the speed circle (so results move onto
+  // them, and some programs are infeasible), lines missing the circle,
+  // parallel and repeated lines (linearProgram1's excluded and empty
+  // cases), lines through the origin, zero lines, and a few NaN points;
+  // top speeds from 0 (a standstill) to 2; wishes inside and beyond the
+  // speed limit, and zero.
+  Rng rng{29};
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  int mismatches = 0, feasible = 0, infeasible = 0, moved = 0;
+  int counted = 0;
+  for (int trial = 0; trial < 3000; ++trial) {
+    const int walkers = trial % 8 + 1;
+    Line storage[8][kMaxLines];
+    const Line* lines[8];
+    int counts[8];
+    float radius[8];
+    Vec2 wish[8];
+    for (int w = 0; w < walkers; ++w) {
+      const int count = counted++ % (kMaxLines + 1);
+      for (int i = 0; i < count; ++i) {
+        Line& l = storage[w][i];
+        l = {{2 * rng.unit(), 2 * rng.unit()}, hashedDirection(rng.h = mix64(rng.h))};
+        if (trial % 5 == 0 && i > 0) l = storage[w][i - 1];                         // repeated
+        if (trial % 6 == 0 && i > 0) l.direction = -storage[w][i - 1].direction;    // opposite
+        if (trial % 7 == 0 && i % 2 == 0) l.point = {};                             // through the origin
+        if (trial % 11 == 0 && i % 3 == 0) l = {};                                  // zero
+        if (trial % 13 == 0 && i == count / 2) l.point = {3 * rng.unit(), nan};     // NaN
+        if (trial % 4 == 0) l.point = l.point * 0.25f;  // near the middle: mostly feasible
+      }
+      lines[w] = storage[w];
+      counts[w] = count;
+      radius[w] = trial % 10 == 0 ? 0.0f : 0.5f + 1.5f * (rng.unit() + 1) / 2;  // 0: a standstill
+      wish[w] = trial % 9 == 0 ? Vec2{} : Vec2{3 * rng.unit(), 3 * rng.unit()};
+    }
+    Vec2 eight[8];
+    int fails[8];
+    linearProgram2x8(lines, counts, radius, wish, walkers, eight, fails);
+    for (int w = 0; w < walkers; ++w) {
+      Vec2 one;
+      const int fail = linearProgram2(lines[w], counts[w], radius[w], wish[w], false, one);
+      if ((fail != fails[w] || std::memcmp(&one, &eight[w], sizeof one) != 0) && ++mismatches <= 5)
+        MESSAGE("trial " << trial << " walker " << w << ": line " << fail << " (" << one.x << ", " << one.y
+                         << ") against line " << fails[w] << " (" << eight[w].x << ", " << eight[w].y << ")");
+      feasible += fail == counts[w];
+      infeasible += fail < counts[w];
+      moved += !(one == withinSpeed(wish[w], radius[w]));
+    }
+  }
+  CHECK(mismatches == 0);
+  CHECK(feasible > 2000);  // every kind of outcome is reached
+  CHECK(infeasible > 2000);
+  CHECK(moved > 2000);
+}
+
 TEST_CASE("gatherNear8 gives gatherNear's keys, in its order, and overflows where it does") {
   // A lattice clump (ties in x and in distance) in a sparse field, a few
   // agents at NaN (which break a row's order by x) and far out; every

@@ -387,6 +387,23 @@ THRONG_HD void leanTowardWish(const Line* lines, int lineCount, int obstacleLine
   if (u > 0.0f) result = result + u * slide;
 }
 
+/// solveVelocity's second half, once linearProgram2 (or linearProgram2x8)
+/// returned lineFail with `result`: true when that was the answer, else
+/// linearProgram3 and leanTowardWish choose the velocity and it is false.
+THRONG_HD bool finishVelocity(const Line* lines, int lineCount, int obstacleLineCount, float maxSpeed,
+                              Vec2 preferred, int lineFail, Vec2& result, bool lanes = false) {
+  if (lineFail >= lineCount) return true;
+  const float deepest = linearProgram3(lines, lineCount, obstacleLineCount, lineFail, maxSpeed, result, lanes);
+#if !defined(__CUDA_ARCH__)
+  if (lanes) {
+    leanTowardWish8(lines, lineCount, obstacleLineCount, maxSpeed, preferred, deepest, result);
+    return false;
+  }
+#endif
+  leanTowardWish(lines, lineCount, obstacleLineCount, maxSpeed, preferred, deepest, result);
+  return false;
+}
+
 /// Solves the whole program; returns true when it was feasible, false when
 /// the walker is jammed (linearProgram3 and leanTowardWish then chose the
 /// velocity). `lanes`: linearProgram3 projects and leanTowardWish leans
@@ -395,18 +412,19 @@ THRONG_HD void leanTowardWish(const Line* lines, int lineCount, int obstacleLine
 THRONG_HD bool solveVelocity(const Line* lines, int lineCount, int obstacleLineCount, float maxSpeed,
                              Vec2 preferred, Vec2& result, bool lanes = false) {
   const int lineFail = linearProgram2(lines, lineCount, maxSpeed, preferred, false, result);
-  if (lineFail < lineCount) {
-    const float deepest = linearProgram3(lines, lineCount, obstacleLineCount, lineFail, maxSpeed, result, lanes);
-#if !defined(__CUDA_ARCH__)
-    if (lanes) {
-      leanTowardWish8(lines, lineCount, obstacleLineCount, maxSpeed, preferred, deepest, result);
-      return false;
-    }
-#endif
-    leanTowardWish(lines, lineCount, obstacleLineCount, maxSpeed, preferred, deepest, result);
-    return false;
-  }
-  return true;
+  return finishVelocity(lines, lineCount, obstacleLineCount, maxSpeed, preferred, lineFail, result, lanes);
 }
+
+#if !defined(__CUDA_ARCH__)
+/// linearProgram2 (directionOpt false) for up to eight walkers at once, one
+/// to a lane: walker w's lines[w][0, lineCount[w]), speed limit radius[w]
+/// and wish optVelocity[w] give result[w] and lineFail[w] as
+/// linearProgram2's result and return, bit for bit. Walkers whose wish
+/// breaks no line cost a test per line; a line that some walker must move
+/// onto runs linearProgram1 in every lane that must, without a branch per
+/// walker. Host code where lineLanesAvailable() (orca_lanes.cpp).
+void linearProgram2x8(const Line* const* lines, const int* lineCount, const float* radius, const Vec2* optVelocity,
+                      int walkers, Vec2* result, int* lineFail);
+#endif
 
 }  // namespace throng
