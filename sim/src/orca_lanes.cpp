@@ -667,17 +667,13 @@ THRONG_AVX2 inline M flagLanes(const std::uint8_t* bytes) {
 }  // namespace
 
 THRONG_AVX2 unsigned integrate8(const IntegrateArrays& a, std::size_t first, float dt) {
-  const std::int32_t* const slot = a.orderSlot + first;
-  const __m256i slots = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(slot));
-  const F vx = _mm256_i32gather_ps(a.nvx, slots, 4), vy = _mm256_i32gather_ps(a.nvy, slots, 4);
+  const F vx = load(a.nvx + first), vy = load(a.nvy + first);
   _mm256_storeu_ps(a.vx + first, vx);
   _mm256_storeu_ps(a.vy + first, vy);
-  unsigned jam = 0;
-  for (int l = 0; l < 8; ++l) {
-    const std::uint8_t j = a.njammed[slot[l]];
-    a.jammed[first + static_cast<std::size_t>(l)] = j;
-    jam += j;
-  }
+  std::uint64_t flags;  // eight jammed flags, each 0 or 1
+  __builtin_memcpy(&flags, a.njammed + first, sizeof flags);
+  __builtin_memcpy(a.jammed + first, &flags, sizeof flags);
+  const unsigned jam = static_cast<unsigned>(__builtin_popcountll(flags));
   const F step = F{} + dt;
   F x = load(a.px + first) + vx * step, y = load(a.py + first) + vy * step;
   // The last step lands exactly on the goal when nobody was in the way.

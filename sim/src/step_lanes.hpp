@@ -34,26 +34,24 @@ inline double trackMotionOneByOne(const float* px, const float* py, const float*
 double trackMotion8(const float* px, const float* py, const float* vx, const float* vy, const float* radius,
                     float* lastX, float* lastY, AgentKin* kin, std::size_t count);
 
-/// What World::integrate reads and writes: the agents' arrays by index,
-/// the solve's new velocities and jammed flags by slot.
+/// What World::integrate reads and writes, all by agent index: the agents'
+/// arrays, and the solve's new velocities and jammed flags.
 struct IntegrateArrays {
   float *px, *py, *vx, *vy;
   std::uint8_t* jammed;
   const float *gx, *gy, *wishX, *wishY;
   const std::uint8_t *hasGoal, *landing;
-  const std::int32_t* orderSlot;
   const float *nvx, *nvy;
   const std::uint8_t* njammed;
 };
 /// World::integrate for walker i, apart from its route: its new velocity
-/// and jammed flag (from its slot), and its new position, exactly on the
-/// goal on the landing step when nobody was in the way. Returns 1 when it
-/// is jammed, plus 256 when it is on its goal.
+/// and jammed flag, and its new position, exactly on the goal on the
+/// landing step when nobody was in the way. Returns 1 when it is jammed,
+/// plus 256 when it is on its goal.
 inline unsigned integrateOne(const IntegrateArrays& a, std::size_t i, float dt) {
-  const std::int32_t slot = a.orderSlot[i];
-  a.vx[i] = a.nvx[slot];
-  a.vy[i] = a.nvy[slot];
-  a.jammed[i] = a.njammed[slot];
+  a.vx[i] = a.nvx[i];
+  a.vy[i] = a.nvy[i];
+  a.jammed[i] = a.njammed[i];
   Vec2 to = Vec2{a.px[i], a.py[i]} + Vec2{a.vx[i], a.vy[i]} * dt;
   if (a.landing[i] && a.vx[i] == a.wishX[i] && a.vy[i] == a.wishY[i]) to = {a.gx[i], a.gy[i]};
   a.px[i] = to.x;

@@ -180,8 +180,8 @@ void World::integrate(float dt) {
   const bool lanes = lineLanesAvailable();
   const IntegrateArrays arrays{px.data(),       py.data(),         vx.data(),        vy.data(),
                                jammed.data(),   gx.data(),         gy.data(),        sc.wishX.data(),
-                               sc.wishY.data(), hasGoal.data(),    sc.landing.data(), sc.orderSlot.data(),
-                               sc.nvx.data(),   sc.nvy.data(),     sc.njammed.data()};
+                               sc.wishY.data(), hasGoal.data(),    sc.landing.data(), sc.nvx.data(),
+                               sc.nvy.data(),   sc.njammed.data()};
   const auto noRoutes = [&](std::size_t i) {
     bool none = true;
     for (std::size_t l = i; l < i + 8; ++l) none &= route[l] < 0;
@@ -275,15 +275,15 @@ class SolveBatch {
       : a_(a), ov_(ov), sp_(sp), keep_(keep) {}
   /// Where the next walker's neighbours go (neighbors, neighborCount).
   SolveScratch& next() { return ss_[fill_]; }
-  /// Takes the walker whose neighbours next() holds; keep(slot, velocity,
-  /// ok) gets its result by flush() at the latest. Forced inline (circle
+  /// Takes the walker whose neighbours next() holds; keep(i, velocity, ok)
+  /// gets its result by flush() at the latest. Forced inline (circle
   /// 10k 971 -> 953, dense 10k 2,876 -> 2,857 instructions per agent-step).
-  [[gnu::always_inline]] void add(std::size_t slot, std::int32_t i, Vec2 wish) {
+  [[gnu::always_inline]] void add(std::int32_t i, Vec2 wish) {
     SolveScratch& s = ss_[fill_];
     if (!sp_.lineLanes) {
       Vec2 out;
       const bool ok = solveWithNeighbors(a_, ov_, sp_, i, wish, out, s);
-      keep_(slot, out, ok);
+      keep_(i, out, ok);
       return;
     }
     obstacleLinesOf(a_, ov_, sp_, i, s);
@@ -291,7 +291,6 @@ class SolveBatch {
     queuePairs8(fill_, s.neighbors, count, s.lines + s.obstacleLineCount, walkerOf_ + pairs_, others_ + pairs_,
                 outs_ + pairs_);
     pairs_ += count;
-    slot_[fill_] = slot;
     who_[fill_] = i;
     wish_[fill_] = wish;
     if (++fill_ == kWalkers) flush();
@@ -317,7 +316,7 @@ class SolveBatch {
     for (int w = 0; w < fill_; ++w) {
       const bool ok = fails[w] >= counts[w] ||
                       finishJammed(lines[w], counts[w], ss_[w].obstacleLineCount, speeds[w], wish_[w], fails[w], outs[w]);
-      keep_(slot_[w], outs[w], ok);
+      keep_(who_[w], outs[w], ok);
     }
     fill_ = 0;
     pairs_ = 0;
@@ -330,7 +329,6 @@ class SolveBatch {
   const SolveParams& sp_;
   const Keep& keep_;
   SolveScratch ss_[kWalkers];
-  std::size_t slot_[kWalkers];
   std::int32_t who_[kWalkers];
   Vec2 wish_[kWalkers];
   int fill_ = 0, pairs_ = 0;
@@ -464,7 +462,6 @@ void World::stepCpu(const Settings& s, float dt, const std::function<Vec2(const 
   if (gridFresh) buildGrid(s);
   if (sc.orderVersion != sc.gridVersion && sc.sortedIndex.size() == n) {
     sc.order = sc.sortedIndex;
-    sc.orderSlot = sc.slotOf;
     sc.orderVersion = sc.gridVersion;
   }
   if (!obstacles.vertices.empty()) {
@@ -523,8 +520,8 @@ void World::stepCpu(const Settings& s, float dt, const std::function<Vec2(const 
     });
   }
 
-  // 3-4. neighbours and ORCA, in the grid's order for locality; writes new
-  // arrays by slot.
+  // 3-4. neighbours and ORCA, in the grid's order for locality; writes the
+  // new velocities by agent.
   sc.nvx.resize(n);
   sc.nvy.resize(n);
   sc.njammed.resize(n);
@@ -559,11 +556,11 @@ void World::stepCpu(const Settings& s, float dt, const std::function<Vec2(const 
   const auto hintRow = [hint = arrays.hint, stride](std::int32_t i) {
     return hint + static_cast<std::size_t>(i) * stride;
   };
-  const auto keep = [nvx = arrays.nvx, nvy = arrays.nvy, njammed = arrays.njammed](std::size_t slot, Vec2 out,
+  const auto keep = [nvx = arrays.nvx, nvy = arrays.nvy, njammed = arrays.njammed](std::int32_t i, Vec2 out,
                                                                                     bool ok) {
-    nvx[slot] = out.x;
-    nvy[slot] = out.y;
-    njammed[slot] = ok ? 0 : 1;
+    nvx[i] = out.x;
+    nvy[i] = out.y;
+    njammed[i] = ok ? 0 : 1;
   };
   const auto wish = [wishX = arrays.wishX, wishY = arrays.wishY](std::int32_t i) {
     return Vec2{wishX[i], wishY[i]};
@@ -589,7 +586,7 @@ void World::stepCpu(const Settings& s, float dt, const std::function<Vec2(const 
                                            ss.neighbors, ss.neighborDistSq, row + 1, row[0], at);
         row[0] = ss.neighborCount;
         std::copy(ss.neighbors, ss.neighbors + ss.neighborCount, row + 1);
-        batch.add(slot, i, wishHere(i));
+        batch.add(i, wishHere(i));
         continue;
       }
       float base;
@@ -606,7 +603,7 @@ void World::stepCpu(const Settings& s, float dt, const std::function<Vec2(const 
       }
       ss.neighborCount = got;
       fromLists += listed;
-      batch.add(slot, i, wishHere(i));
+      batch.add(i, wishHere(i));
     }
     batch.flush();
     served += fromLists;
@@ -633,7 +630,7 @@ void World::stepCpu(const Settings& s, float dt, const std::function<Vec2(const 
         ss.neighborCount = gridNeighbors(i, static_cast<std::int32_t>(slot), av, fresh, sp, dt, hintHere(i), ss,
                                          deferBase[slot], listed);
         fromLists += listed;
-        batch.add(slot, i, wishHere(i));
+        batch.add(i, wishHere(i));
       }
       batch.flush();
       served += fromLists;

@@ -541,12 +541,9 @@ TEST_CASE("integrate8 moves, lands and counts as World::integrate's loop does") 
   const float nan = std::numeric_limits<float>::quiet_NaN();
   int mismatches = 0, landed = 0, arrivedTotal = 0, jammedTotal = 0;
   for (int trial = 0; trial < 3000; ++trial) {
-    const int n = 24;  // three groups; the slots a permutation of them
+    const int n = 24;  // three groups
     std::vector<float> px(n), py(n), gx(n), gy(n), wishX(n), wishY(n), nvx(n), nvy(n);
     std::vector<std::uint8_t> hasGoal(n), landing(n), njammed(n);
-    std::vector<std::int32_t> orderSlot(n);
-    for (int i = 0; i < n; ++i) orderSlot[i] = i;
-    for (int i = n - 1; i > 0; --i) std::swap(orderSlot[i], orderSlot[(rng.h = mix64(rng.h)) % (i + 1)]);
     const float dt = trial % 2 ? 0.25f : 1.0f / 60;
     for (int i = 0; i < n; ++i) {
       px[i] = 10 * rng.unit();
@@ -554,18 +551,17 @@ TEST_CASE("integrate8 moves, lands and counts as World::integrate's loop does") 
       gx[i] = 10 * rng.unit();
       gy[i] = 10 * rng.unit();
       hasGoal[i] = (i + trial) % 5 != 0;
-      const int s = orderSlot[i];
-      nvx[s] = rng.unit();
-      nvy[s] = rng.unit();
-      njammed[s] = (i + trial) % 3 == 0;
+      nvx[i] = rng.unit();
+      nvy[i] = rng.unit();
+      njammed[i] = (i + trial) % 3 == 0;
       wishX[i] = rng.unit();
       wishY[i] = rng.unit();
       landing[i] = (i + trial) % 2;
       switch ((i + trial) % 7) {
-        case 0: wishX[i] = nvx[s]; wishY[i] = nvy[s]; break;  // nobody in the way: it lands
-        case 1: wishX[i] = nvx[s]; break;                     // half the way: it does not
-        case 2: gx[i] = px[i] + nvx[s] * dt; gy[i] = py[i] + nvy[s] * dt; break;  // on the goal by moving
-        case 3: nvx[s] = nan; break;
+        case 0: wishX[i] = nvx[i]; wishY[i] = nvy[i]; break;  // nobody in the way: it lands
+        case 1: wishX[i] = nvx[i]; break;                     // half the way: it does not
+        case 2: gx[i] = px[i] + nvx[i] * dt; gy[i] = py[i] + nvy[i] * dt; break;  // on the goal by moving
+        case 3: nvx[i] = nan; break;
         default: break;
       }
     }
@@ -574,10 +570,9 @@ TEST_CASE("integrate8 moves, lands and counts as World::integrate's loop does") 
     std::size_t jamCount = 0, doneCount = 0;
     for (int i = 0; i < n; ++i) {  // World::integrate's loop, for walkers on no route
       const Vec2 from{px1[i], py1[i]};
-      const std::int32_t slot = orderSlot[i];
-      vx1[i] = nvx[slot];
-      vy1[i] = nvy[slot];
-      jam1[i] = njammed[slot];
+      vx1[i] = nvx[i];
+      vy1[i] = nvy[i];
+      jam1[i] = njammed[i];
       jamCount += jam1[i];
       Vec2 to = from + Vec2{vx1[i], vy1[i]} * dt;
       if (landing[i] && vx1[i] == wishX[i] && vy1[i] == wishY[i]) to = {gx[i], gy[i]};
@@ -587,8 +582,8 @@ TEST_CASE("integrate8 moves, lands and counts as World::integrate's loop does") 
     }
     const IntegrateArrays arrays{px8.data(),   py8.data(),      vx8.data(),       vy8.data(),
                                  jam8.data(),  gx.data(),       gy.data(),        wishX.data(),
-                                 wishY.data(), hasGoal.data(),  landing.data(),   orderSlot.data(),
-                                 nvx.data(),   nvy.data(),      njammed.data()};
+                                 wishY.data(), hasGoal.data(),  landing.data(),   nvx.data(),
+                                 nvy.data(),   njammed.data()};
     std::size_t jam8Count = 0, done8Count = 0;
     for (std::size_t first = 0; first < static_cast<std::size_t>(n); first += 8) {
       const unsigned counts = integrate8(arrays, first, dt);
