@@ -362,14 +362,17 @@ int World::listNeighbors(std::int32_t i, std::int32_t slot, const AgentsView& av
   StepScratch& sc = scratch;
   const Vec2 p{px[i], py[i]};
   const int k = std::min(sp.maxNeighbors, kMaxNeighbors);
-  const int from = sc.nearFlip, to = from ^ 1;
+  const int from = sc.nearFlip, to = sc.nearTo;
   const std::int32_t row = sc.nearRow[i];
-  // Read in place (the other buffer's), not copied.
+  // Read where it is, not copied; in place (to == from) row is slot, and
+  // head and out are one.
   const StepScratch::NearHead& head = row >= 0 ? sc.nearHead[from][row] : kNoList;
   StepScratch::NearHead& out = sc.nearHead[to][slot];
   std::int32_t* const list = sc.near[to].data() + static_cast<std::size_t>(slot) * kNearCapacity;
-  sc.nearRow[i] = slot;
-  out = head;
+  if (&out != &head) {
+    sc.nearRow[i] = slot;
+    out = head;
+  }
   // An upper bound of the k-th distance (squared): the k-th of any k agents.
   base = sp.perceptionRadiusSq;
   if (head.count >= 0) {
@@ -408,8 +411,8 @@ int World::gridNeighbors(std::int32_t i, std::int32_t slot, const AgentsView& av
   StepScratch& sc = scratch;
   const Vec2 p{px[i], py[i]};
   const int k = std::min(sp.maxNeighbors, kMaxNeighbors);
-  StepScratch::NearHead& out = sc.nearHead[sc.nearFlip ^ 1][slot];
-  std::int32_t* const list = sc.near[sc.nearFlip ^ 1].data() + static_cast<std::size_t>(slot) * kNearCapacity;
+  StepScratch::NearHead& out = sc.nearHead[sc.nearTo][slot];
+  std::int32_t* const list = sc.near[sc.nearTo].data() + static_cast<std::size_t>(slot) * kNearCapacity;
   listed = true;
   if (out.count >= -1) {
     // (Re)build: everyone within that bound plus the skin.
@@ -565,6 +568,8 @@ void World::stepCpu(const Settings& s, float dt, const std::function<Vec2(const 
   const auto wish = [wishX = arrays.wishX, wishY = arrays.wishY](std::int32_t i) {
     return Vec2{wishX[i], wishY[i]};
   };
+  // In place when the rows were written in this step's order.
+  sc.nearTo = sc.nearOrderVersion == sc.orderVersion ? sc.nearFlip : sc.nearFlip ^ 1;
   std::atomic<std::size_t> served{0}, failing{0};
   const AgentGridView gv = sc.gridView();  // this step's only when gridFresh
   pool_->parallelFor(n, [&](std::size_t b, std::size_t e) {
@@ -636,7 +641,9 @@ void World::stepCpu(const Settings& s, float dt, const std::function<Vec2(const 
       served += fromLists;
     });
   }
-  if (lists) sc.nearFlip ^= 1;  // the rows just written are next step's to read
+  // The rows just written are next step's to read, in this step's order.
+  sc.nearFlip = lists ? sc.nearTo : sc.nearFlip;
+  sc.nearOrderVersion = lists ? sc.orderVersion : ~0ull;
   sc.nearServed = served;
 
   // 5. integrate, land, gates

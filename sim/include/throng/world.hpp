@@ -68,7 +68,10 @@ struct StepScratch {
   // rows by slot of `order`: a step reads each walker's row from the buffer the
   // step before wrote (at nearRow[i], last step's slot) and writes it at
   // its slot in the other, so both run nearly in order (by agent index the
-  // rows, 128 bytes each, were read all over memory). Never change a result.
+  // rows, 128 bytes each, were read all over memory). While `order` stays
+  // (seven steps in eight on a ring) every row is where it was, and the
+  // step rewrites it in place: half the rows' memory touched, and no
+  // copying of heads. Never change a result.
   struct NearHead {
     float x = 0, y = 0, radius = 0;  ///< where and how wide it was built
     std::int32_t count = -1;  ///< agents; -1 none; below -1: scan the grid that many more steps
@@ -79,6 +82,8 @@ struct StepScratch {
   std::vector<std::int32_t> near[2];  // kNearCapacity a row
   std::vector<std::int32_t> nearRow;  // by agent: its row in near[nearFlip], or -1
   int nearFlip = 0;
+  int nearTo = 1;  ///< the buffer this step writes: nearFlip itself when in place
+  std::uint64_t nearOrderVersion = ~0ull;  ///< the orderVersion near[nearFlip]'s rows were written in
   // Positions at the last step's start, and the running sum over steps of
   // the largest displacement of any agent between two step starts (host
   // edits and other backends' steps included: it bounds how far any agent
