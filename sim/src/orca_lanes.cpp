@@ -471,64 +471,46 @@ THRONG_AVX2 int gatherNear8(const AgentGridView& g, Vec2 p, std::int32_t self, f
   return count;
 }
 
-// linearProgram2 for eight walkers, a lane each. Each lane takes exactly
-// the scalar program's operations in its order, selects standing in for
-// branches: a lane moves onto line i (linearProgram1) only where its result
-// breaks it, leaves a bound alone unless linearProgram1 would have set it,
-// and stops (keeping its result) at the first line it cannot meet, as the
-// scalar program returns. The lines are read once into lanes (line i of
-// every walker in one register per coordinate); a walker with fewer lines
-// reads the zero line past its own, which no velocity breaks.
-THRONG_AVX2 void linearProgram2x8(const Line* const* lines, const int* lineCount, const float* radius,
-                                  const Vec2* optVelocity, int walkers, Vec2* result, int* lineFail) {
-  static const Line kNone{};
-  alignas(32) float rad[8] = {}, optX[8] = {}, optY[8] = {};
-  alignas(32) std::int32_t count[8] = {};
-  int most = 0;
-  for (int w = 0; w < walkers; ++w) {
-    rad[w] = radius[w];
-    optX[w] = optVelocity[w].x;
-    optY[w] = optVelocity[w].y;
-    count[w] = lineCount[w] < kMaxLines ? lineCount[w] : kMaxLines;
-    most = count[w] > most ? count[w] : most;
-  }
-  // Line i of every walker: point x, point y, direction x, direction y.
+namespace {
+/// Eight walkers' lines in lanes: line i of every walker, one register's
+/// worth per coordinate.
+struct LaneLines {
   alignas(32) float px[kMaxLines][8], py[kMaxLines][8], dx[kMaxLines][8], dy[kMaxLines][8];
-  for (int i = 0; i < most; ++i) {
-    const float* r[8];
-    for (int w = 0; w < 8; ++w) r[w] = reinterpret_cast<const float*>(i < count[w] ? lines[w] + i : &kNone);
-    F pair[4];  // lanes q (low half) and q + 4 (high half)
-    for (int q = 0; q < 4; ++q) pair[q] = _mm256_loadu2_m128(r[q + 4], r[q]);
-    const F t0 = _mm256_unpacklo_ps(pair[0], pair[1]), t1 = _mm256_unpacklo_ps(pair[2], pair[3]);
-    const F u0 = _mm256_unpackhi_ps(pair[0], pair[1]), u1 = _mm256_unpackhi_ps(pair[2], pair[3]);
-    _mm256_store_ps(px[i], _mm256_shuffle_ps(t0, t1, 0x44));
-    _mm256_store_ps(py[i], _mm256_shuffle_ps(t0, t1, 0xEE));
-    _mm256_store_ps(dx[i], _mm256_shuffle_ps(u0, u1, 0x44));
-    _mm256_store_ps(dy[i], _mm256_shuffle_ps(u0, u1, 0xEE));
-  }
+};
+
+/// linearProgram2 in the lanes `lanes`, over lines [0, count) of `l` (lane
+/// w's own count in counts, for lanes whose lines end earlier; a zero line,
+/// which no velocity breaks and which bounds nothing, may stand for a
+/// missing one), from the start it sets: each lane takes exactly the scalar
+/// program's operations in its order, selects standing in for branches. A
+/// lane moves onto line i (linearProgram1) only where its result breaks it,
+/// leaves a bound alone unless linearProgram1 would have set it, and stops
+/// (keeping its result) at the first line it cannot meet. Returns the lanes
+/// that stopped; failAt takes the line they stopped at.
+THRONG_AVX2 M lanesProgram2(const LaneLines& l, int count, __m256i counts, M lanes, F r, F ox, F oy,
+                            bool directionOpt, F& rx, F& ry, __m256i& failAt) {
   const F zero = F{}, one = zero + 1.0f, epsilon = zero + kOrcaEpsilon;
   const F signBit = _mm256_set1_ps(-0.0f);  // negation flips it, fabs clears it
-  const F r = load(rad), ox = load(optX), oy = load(optY);
-  // withinSpeed(optVelocity, radius): normalized() (a reciprocal, then two
-  // products; zero stays zero), then times the radius.
-  F rx, ry;
-  {
+  if (directionOpt) {  // optVelocity * radius
+    rx = lanes ? ox * r : rx;
+    ry = lanes ? oy * r : ry;
+  } else {
+    // withinSpeed(optVelocity, radius): normalized() (a reciprocal, then
+    // two products; zero stays zero), then times the radius.
     const F lengthSq = ox * ox + oy * oy;
     const F length = sqrtLanes(lengthSq);
     const F inv = one / length;
     const M some = length > zero;
     const F nx = some ? ox * inv : zero, ny = some ? oy * inv : zero;
     const M over = lengthSq > r * r;
-    rx = over ? nx * r : ox;
-    ry = over ? ny * r : oy;
+    rx = lanes ? (over ? nx * r : ox) : rx;
+    ry = lanes ? (over ? ny * r : oy) : ry;
   }
-  const __m256i counts = _mm256_load_si256(reinterpret_cast<const __m256i*>(count));
-  M failed = M{};  // lanes that stopped at a line they could not meet
-  __m256i failAt = counts;
-  for (int i = 0; i < most; ++i) {
+  M failed = M{};
+  for (int i = 0; i < count; ++i) {
     const M active =
-        reinterpret_cast<M>(_mm256_castsi256_ps(_mm256_cmpgt_epi32(counts, _mm256_set1_epi32(i)))) & ~failed;
-    const F lpx = load(px[i]), lpy = load(py[i]), ldx = load(dx[i]), ldy = load(dy[i]);
+        lanes & reinterpret_cast<M>(_mm256_castsi256_ps(_mm256_cmpgt_epi32(counts, _mm256_set1_epi32(i)))) & ~failed;
+    const F lpx = load(l.px[i]), lpy = load(l.py[i]), ldx = load(l.dx[i]), ldy = load(l.dy[i]);
     // det(direction, point - result) > 0: the result breaks line i.
     const M breaks = active & (ldx * (lpy - ry) - ldy * (lpx - rx) > zero);
     if (!any(breaks)) continue;
@@ -541,7 +523,7 @@ THRONG_AVX2 void linearProgram2x8(const Line* const* lines, const int* lineCount
     F tLeft = negDot - sqrtDiscriminant, tRight = negDot + sqrtDiscriminant;
     M live = breaks & ~stop;
     for (int j = 0; j < i && any(live); ++j) {
-      const F jpx = load(px[j]), jpy = load(py[j]), jdx = load(dx[j]), jdy = load(dy[j]);
+      const F jpx = load(l.px[j]), jpy = load(l.py[j]), jdx = load(l.dx[j]), jdy = load(l.dy[j]);
       const F denominator = ldx * jdy - ldy * jdx;
       const F numerator = jdx * (lpy - jpy) - jdy * (lpx - jpx);
       const M parallel = _mm256_andnot_ps(signBit, denominator) <= epsilon;
@@ -556,13 +538,61 @@ THRONG_AVX2 void linearProgram2x8(const Line* const* lines, const int* lineCount
       live &= ~(excluded | empty);
     }
     const M moves = breaks & ~stop;
-    const F t = ldx * (ox - lpx) + ldy * (oy - lpy);
-    const F along = t < tLeft ? tLeft : (t > tRight ? tRight : t);
+    F along;
+    if (directionOpt) {
+      along = ox * ldx + oy * ldy > zero ? tRight : tLeft;
+    } else {
+      const F t = ldx * (ox - lpx) + ldy * (oy - lpy);
+      along = t < tLeft ? tLeft : (t > tRight ? tRight : t);
+    }
     rx = moves ? lpx + along * ldx : rx;
     ry = moves ? lpy + along * ldy : ry;
     failAt = _mm256_blendv_epi8(failAt, _mm256_set1_epi32(i), _mm256_castps_si256(reinterpret_cast<F>(stop)));
     failed |= stop;
   }
+  return failed;
+}
+
+/// Walker w's lines [0, count[w]) into lanes, zero lines past them, up to
+/// `most`.
+THRONG_AVX2 void loadLaneLines(const Line* const* lines, const std::int32_t* count, int most, LaneLines& l) {
+  static const Line kNone{};
+  for (int i = 0; i < most; ++i) {
+    const float* r[8];
+    for (int w = 0; w < 8; ++w) r[w] = reinterpret_cast<const float*>(i < count[w] ? lines[w] + i : &kNone);
+    F pair[4];  // lanes q (low half) and q + 4 (high half)
+    for (int q = 0; q < 4; ++q) pair[q] = _mm256_loadu2_m128(r[q + 4], r[q]);
+    const F t0 = _mm256_unpacklo_ps(pair[0], pair[1]), t1 = _mm256_unpacklo_ps(pair[2], pair[3]);
+    const F u0 = _mm256_unpackhi_ps(pair[0], pair[1]), u1 = _mm256_unpackhi_ps(pair[2], pair[3]);
+    _mm256_store_ps(l.px[i], _mm256_shuffle_ps(t0, t1, 0x44));
+    _mm256_store_ps(l.py[i], _mm256_shuffle_ps(t0, t1, 0xEE));
+    _mm256_store_ps(l.dx[i], _mm256_shuffle_ps(u0, u1, 0x44));
+    _mm256_store_ps(l.dy[i], _mm256_shuffle_ps(u0, u1, 0xEE));
+  }
+}
+}  // namespace
+
+// linearProgram2 for eight walkers, a lane each (lanesProgram2). The lines
+// are read once into lanes; a walker with fewer lines reads the zero line
+// past its own, which no velocity breaks.
+THRONG_AVX2 void linearProgram2x8(const Line* const* lines, const int* lineCount, const float* radius,
+                                  const Vec2* optVelocity, int walkers, Vec2* result, int* lineFail) {
+  alignas(32) float rad[8] = {}, optX[8] = {}, optY[8] = {};
+  alignas(32) std::int32_t count[8] = {};
+  int most = 0;
+  for (int w = 0; w < walkers; ++w) {
+    rad[w] = radius[w];
+    optX[w] = optVelocity[w].x;
+    optY[w] = optVelocity[w].y;
+    count[w] = lineCount[w] < kMaxLines ? lineCount[w] : kMaxLines;
+    most = count[w] > most ? count[w] : most;
+  }
+  LaneLines l;
+  loadLaneLines(lines, count, most, l);
+  const __m256i counts = _mm256_load_si256(reinterpret_cast<const __m256i*>(count));
+  __m256i failAt = counts;
+  F rx = F{}, ry = F{};
+  lanesProgram2(l, most, counts, ~M{}, load(rad), load(optX), load(optY), false, rx, ry, failAt);
   alignas(32) float outX[8], outY[8];
   alignas(32) std::int32_t fail[8];
   _mm256_store_ps(outX, rx);
@@ -571,6 +601,93 @@ THRONG_AVX2 void linearProgram2x8(const Line* const* lines, const int* lineCount
   for (int w = 0; w < walkers; ++w) {
     result[w] = {outX[w], outY[w]};
     lineFail[w] = fail[w];
+  }
+}
+
+// linearProgram3 for eight walkers, a lane each. For each line i (from the
+// first any walker begins at), the walkers whose result penetrates it more
+// than their deepest so far project their lines before it on it, and run
+// the program on those (lanesProgram2, towards line i's normal); each lane
+// takes exactly linearProgram3's operations in its order. A projected line
+// projectLine leaves out (parallel, the same way) is a zero line here,
+// which changes nothing in the program; an obstacle line (before each
+// walker's obstacleLineCount) is taken as it is.
+THRONG_AVX2 void linearProgram3x8(const Line* const* lines, const int* lineCount, const int* obstacleLineCount,
+                                  const int* beginLine, const float* radius, int walkers, Vec2* result,
+                                  float* deepest) {
+  alignas(32) float rad[8] = {}, resX[8] = {}, resY[8] = {};
+  alignas(32) std::int32_t count[8] = {}, begin[8] = {}, obstacles[8] = {};
+  int most = 0, first = kMaxLines, mostObstacles = 0;
+  for (int w = 0; w < walkers; ++w) {
+    rad[w] = radius[w];
+    resX[w] = result[w].x;
+    resY[w] = result[w].y;
+    count[w] = lineCount[w] < kMaxLines ? lineCount[w] : kMaxLines;
+    begin[w] = beginLine[w];
+    obstacles[w] = obstacleLineCount[w] < count[w] ? obstacleLineCount[w] : count[w];
+    if (begin[w] < count[w]) {
+      most = count[w] > most ? count[w] : most;
+      first = begin[w] < first ? begin[w] : first;
+      mostObstacles = obstacles[w] > mostObstacles ? obstacles[w] : mostObstacles;
+    }
+  }
+  LaneLines l, proj;
+  loadLaneLines(lines, count, most, l);
+  const F zero = F{}, one = zero + 1.0f, half = zero + 0.5f, epsilon = zero + kOrcaEpsilon;
+  const F absMask = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
+  const __m256i counts = _mm256_load_si256(reinterpret_cast<const __m256i*>(count));
+  const __m256i begins = _mm256_load_si256(reinterpret_cast<const __m256i*>(begin));
+  const __m256i obstacleCounts = _mm256_load_si256(reinterpret_cast<const __m256i*>(obstacles));
+  const F r = load(rad);
+  F rx = load(resX), ry = load(resY), distance = zero;
+  for (int i = first; i < most; ++i) {
+    const __m256i at = _mm256_set1_epi32(i);
+    const M inRange = reinterpret_cast<M>(_mm256_castsi256_ps(
+        _mm256_andnot_si256(_mm256_cmpgt_epi32(begins, at), _mm256_cmpgt_epi32(counts, at))));
+    const F lpx = load(l.px[i]), lpy = load(l.py[i]), ldx = load(l.dx[i]), ldy = load(l.dy[i]);
+    // Not (det(direction, point - result) <= distance): penetrated deeper.
+    const M deeper = inRange & ~(ldx * (lpy - ry) - ldy * (lpx - rx) <= distance);
+    if (!any(deeper)) continue;
+    // Each lane's obstacle lines as they are (all of them, even past i),
+    // then its lines before i projected on its line i.
+    const int upto = i > mostObstacles ? i : mostObstacles;
+    for (int j = 0; j < upto; ++j) {
+      const F jpx = load(l.px[j]), jpy = load(l.py[j]), jdx = load(l.dx[j]), jdy = load(l.dy[j]);
+      const M obstacle = reinterpret_cast<M>(_mm256_castsi256_ps(_mm256_cmpgt_epi32(obstacleCounts, _mm256_set1_epi32(j))));
+      const F determinant = ldx * jdy - ldy * jdx;
+      const M parallel = _mm256_and_ps(determinant, absMask) <= epsilon;
+      const M same = (parallel & (ldx * jdx + ldy * jdy > zero)) | (j >= i ? ~M{} : M{});  // none past i
+      const F t = (jdx * (lpy - jpy) - jdy * (lpx - jpx)) / determinant;
+      const F pointX = parallel ? (lpx + jpx) * half : lpx + ldx * t;
+      const F pointY = parallel ? (lpy + jpy) * half : lpy + ldy * t;
+      const F vx = jdx - ldx, vy = jdy - ldy;
+      const F len = sqrtLanes(vx * vx + vy * vy);
+      const F inv = one / len;
+      const M positive = len > zero;
+      const F dirX = positive ? vx * inv : zero, dirY = positive ? vy * inv : zero;
+      _mm256_store_ps(proj.px[j], obstacle ? jpx : (same ? zero : pointX));
+      _mm256_store_ps(proj.py[j], obstacle ? jpy : (same ? zero : pointY));
+      _mm256_store_ps(proj.dx[j], obstacle ? jdx : (same ? zero : dirX));
+      _mm256_store_ps(proj.dy[j], obstacle ? jdy : (same ? zero : dirY));
+    }
+    // Towards line i's normal, {-direction.y, direction.x}; a lane whose
+    // program fails keeps its result.
+    F px2 = rx, py2 = ry;
+    __m256i unused = _mm256_set1_epi32(i);
+    const M failed = lanesProgram2(proj, upto, _mm256_set1_epi32(upto), deeper, r,
+                                   _mm256_xor_ps(ldy, _mm256_set1_ps(-0.0f)), ldx, true, px2, py2, unused);
+    const M keep = deeper & ~failed;
+    rx = keep ? px2 : rx;
+    ry = keep ? py2 : ry;
+    distance = deeper ? ldx * (lpy - ry) - ldy * (lpx - rx) : distance;
+  }
+  alignas(32) float outX[8], outY[8], outD[8];
+  _mm256_store_ps(outX, rx);
+  _mm256_store_ps(outY, ry);
+  _mm256_store_ps(outD, distance);
+  for (int w = 0; w < walkers; ++w) {
+    result[w] = {outX[w], outY[w]};
+    deepest[w] = outD[w];
   }
 }
 
@@ -722,6 +839,11 @@ void linearProgram2x8(const Line* const* lines, const int* lineCount, const floa
                       int walkers, Vec2* result, int* lineFail) {
   for (int w = 0; w < walkers; ++w)
     lineFail[w] = linearProgram2(lines[w], lineCount[w], radius[w], optVelocity[w], false, result[w]);
+}
+void linearProgram3x8(const Line* const* lines, const int* lineCount, const int* obstacleLineCount,
+                      const int* beginLine, const float* radius, int walkers, Vec2* result, float* deepest) {
+  for (int w = 0; w < walkers; ++w)
+    deepest[w] = linearProgram3(lines[w], lineCount[w], obstacleLineCount[w], beginLine[w], radius[w], result[w]);
 }
 void goalWishes8(const float* px, const float* py, const float* gx, const float* gy, const float* prefSpeed,
                  const float* maxSpeed, float slowingRadius, float dt, float* wishX, float* wishY,

@@ -253,14 +253,6 @@ void World::trackMotion() {
 }
 
 namespace {
-/// finishVelocity for a walker linearProgram2x8 left jammed, out of line:
-/// inlined, the third stage's bulk in the batch's loop cost the rings (none
-/// of whose walkers is jammed) 5-8% of their time.
-[[gnu::noinline]] bool finishJammed(const Line* lines, int lineCount, int obstacleLineCount, float maxSpeed,
-                                    Vec2 preferred, int lineFail, Vec2& result) {
-  return finishVelocity(lines, lineCount, obstacleLineCount, maxSpeed, preferred, lineFail, result, true);
-}
-
 /// Walkers whose neighbours are known, solved a few at a time: their agent
 /// lines are built eight pairs at a time across the batch
 /// (agentLinePairs8), so walkers with few neighbours fill the lanes (on a
@@ -313,11 +305,22 @@ class SolveBatch {
       speeds[w] = a_.maxSpeed[who_[w]];
     }
     linearProgram2x8(lines, counts, speeds, wish_, fill_, outs, fails);
+    bool jammed = false;
+    int obstacleLines[kWalkers];
     for (int w = 0; w < fill_; ++w) {
-      const bool ok = fails[w] >= counts[w] ||
-                      finishJammed(lines[w], counts[w], ss_[w].obstacleLineCount, speeds[w], wish_[w], fails[w], outs[w]);
-      keep_(who_[w], outs[w], ok);
+      jammed |= fails[w] < counts[w];
+      obstacleLines[w] = ss_[w].obstacleLineCount;
     }
+    if (jammed) {
+      // The third stage in lanes too, for the jammed; each then leans on
+      // its own.
+      float deepest[kWalkers];
+      linearProgram3x8(lines, counts, obstacleLines, fails, speeds, fill_, outs, deepest);
+      for (int w = 0; w < fill_; ++w)
+        if (fails[w] < counts[w])
+          leanTowardWish8(lines[w], counts[w], obstacleLines[w], speeds[w], wish_[w], deepest[w], outs[w]);
+    }
+    for (int w = 0; w < fill_; ++w) keep_(who_[w], outs[w], fails[w] >= counts[w]);
     fill_ = 0;
     pairs_ = 0;
   }

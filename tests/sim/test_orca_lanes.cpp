@@ -396,6 +396,70 @@ TEST_CASE("linearProgram2x8 gives each walker linearProgram2's velocity and fail
   CHECK(moved > 2000);
 }
 
+TEST_CASE("linearProgram3x8 gives each walker linearProgram3's velocity and deepest penetration bit for bit") {
+  // Batches of one to eight walkers, as linearProgram2x8's test draws them,
+  // some with obstacle lines first; each starts where linearProgram2 left
+  // it (most are infeasible) or, for some, from any line and any velocity
+  // (before or among the obstacle lines too), and a few not at all.
+  Rng rng{37};
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  int mismatches = 0, ran = 0, moved = 0, skipped = 0;
+  int counted = 0;
+  for (int trial = 0; trial < 3000; ++trial) {
+    const int walkers = trial % 8 + 1;
+    Line storage[8][kMaxLines];
+    const Line* lines[8];
+    int counts[8], obstacles[8], begin[8];
+    float radius[8];
+    Vec2 start[8];
+    for (int w = 0; w < walkers; ++w) {
+      const int count = counted++ % (kMaxLines + 1);
+      for (int i = 0; i < count; ++i) {
+        Line& l = storage[w][i];
+        l = {{2 * rng.unit(), 2 * rng.unit()}, hashedDirection(rng.h = mix64(rng.h))};
+        if (trial % 5 == 0 && i > 0) l = storage[w][i - 1];                         // repeated
+        if (trial % 6 == 0 && i > 0) l.direction = -storage[w][i - 1].direction;    // opposite
+        if (trial % 7 == 0 && i % 2 == 0) l.point = {};                             // through the origin
+        if (trial % 11 == 0 && i % 3 == 0) l = {};                                  // zero
+        if (trial % 13 == 0 && i == count / 2) l.point = {3 * rng.unit(), nan};     // NaN
+      }
+      lines[w] = storage[w];
+      counts[w] = count;
+      obstacles[w] = trial % 3 == 0 ? count / 3 : 0;
+      radius[w] = trial % 10 == 0 ? 0.0f : 0.5f + 1.5f * (rng.unit() + 1) / 2;
+      const Vec2 wish{3 * rng.unit(), 3 * rng.unit()};
+      begin[w] = linearProgram2(lines[w], count, radius[w], wish, false, start[w]);
+      if (trial % 4 == 1 && count > 0) {  // any start
+        begin[w] = static_cast<int>((rng.h = mix64(rng.h)) % static_cast<std::uint64_t>(count));
+        start[w] = {2 * rng.unit(), 2 * rng.unit()};
+      }
+      if (trial % 17 == 0) begin[w] = count;  // not jammed: left as it is
+    }
+    Vec2 eight[8];
+    float deepest8[8];
+    std::copy(start, start + walkers, eight);
+    linearProgram3x8(lines, counts, obstacles, begin, radius, walkers, eight, deepest8);
+    for (int w = 0; w < walkers; ++w) {
+      if (begin[w] >= counts[w]) {
+        skipped += std::memcmp(&start[w], &eight[w], sizeof(Vec2)) == 0;
+        continue;
+      }
+      Vec2 one = start[w];
+      const float deepest1 = linearProgram3(lines[w], counts[w], obstacles[w], begin[w], radius[w], one);
+      if ((std::memcmp(&one, &eight[w], sizeof one) != 0 || std::memcmp(&deepest1, &deepest8[w], 4) != 0) &&
+          ++mismatches <= 5)
+        MESSAGE("trial " << trial << " walker " << w << ": (" << one.x << ", " << one.y << ") " << deepest1
+                         << " against (" << eight[w].x << ", " << eight[w].y << ") " << deepest8[w]);
+      ++ran;
+      moved += !(one == start[w]);
+    }
+  }
+  CHECK(mismatches == 0);
+  CHECK(ran > 8000);  // the third stage ran, moved most walkers, and left the rest
+  CHECK(moved > 5000);
+  CHECK(skipped > 100);
+}
+
 TEST_CASE("gatherNear8 gives gatherNear's keys, in its order, and overflows where it does") {
   // A lattice clump (ties in x and in distance) in a sparse field, a few
   // agents at NaN (which break a row's order by x) and far out; every

@@ -387,23 +387,6 @@ THRONG_HD void leanTowardWish(const Line* lines, int lineCount, int obstacleLine
   if (u > 0.0f) result = result + u * slide;
 }
 
-/// solveVelocity's second half, once linearProgram2 (or linearProgram2x8)
-/// returned lineFail with `result`: true when that was the answer, else
-/// linearProgram3 and leanTowardWish choose the velocity and it is false.
-THRONG_HD bool finishVelocity(const Line* lines, int lineCount, int obstacleLineCount, float maxSpeed,
-                              Vec2 preferred, int lineFail, Vec2& result, bool lanes = false) {
-  if (lineFail >= lineCount) return true;
-  const float deepest = linearProgram3(lines, lineCount, obstacleLineCount, lineFail, maxSpeed, result, lanes);
-#if !defined(__CUDA_ARCH__)
-  if (lanes) {
-    leanTowardWish8(lines, lineCount, obstacleLineCount, maxSpeed, preferred, deepest, result);
-    return false;
-  }
-#endif
-  leanTowardWish(lines, lineCount, obstacleLineCount, maxSpeed, preferred, deepest, result);
-  return false;
-}
-
 /// Solves the whole program; returns true when it was feasible, false when
 /// the walker is jammed (linearProgram3 and leanTowardWish then chose the
 /// velocity). `lanes`: linearProgram3 projects and leanTowardWish leans
@@ -412,7 +395,18 @@ THRONG_HD bool finishVelocity(const Line* lines, int lineCount, int obstacleLine
 THRONG_HD bool solveVelocity(const Line* lines, int lineCount, int obstacleLineCount, float maxSpeed,
                              Vec2 preferred, Vec2& result, bool lanes = false) {
   const int lineFail = linearProgram2(lines, lineCount, maxSpeed, preferred, false, result);
-  return finishVelocity(lines, lineCount, obstacleLineCount, maxSpeed, preferred, lineFail, result, lanes);
+  if (lineFail < lineCount) {
+    const float deepest = linearProgram3(lines, lineCount, obstacleLineCount, lineFail, maxSpeed, result, lanes);
+#if !defined(__CUDA_ARCH__)
+    if (lanes) {
+      leanTowardWish8(lines, lineCount, obstacleLineCount, maxSpeed, preferred, deepest, result);
+      return false;
+    }
+#endif
+    leanTowardWish(lines, lineCount, obstacleLineCount, maxSpeed, preferred, deepest, result);
+    return false;
+  }
+  return true;
 }
 
 #if !defined(__CUDA_ARCH__)
@@ -425,6 +419,13 @@ THRONG_HD bool solveVelocity(const Line* lines, int lineCount, int obstacleLineC
 /// walker. Host code where lineLanesAvailable() (orca_lanes.cpp).
 void linearProgram2x8(const Line* const* lines, const int* lineCount, const float* radius, const Vec2* optVelocity,
                       int walkers, Vec2* result, int* lineFail);
+/// linearProgram3 for up to eight walkers at once, one to a lane: walker
+/// w's lines[w][0, lineCount[w]), of which obstacleLineCount[w] obstacle
+/// lines, from beginLine[w] (lineCount[w] or more: the walker is left as
+/// it is) and result[w]; result[w] and deepest[w] as linearProgram3's
+/// result and return, bit for bit. Host code where lineLanesAvailable().
+void linearProgram3x8(const Line* const* lines, const int* lineCount, const int* obstacleLineCount,
+                      const int* beginLine, const float* radius, int walkers, Vec2* result, float* deepest);
 #endif
 
 }  // namespace throng
