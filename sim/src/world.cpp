@@ -291,10 +291,11 @@ class SolveBatch {
     if (fill_ == 0) return;
     for (int m = pairs_; m % 8 != 0; ++m) outs_[m] = &spare_;
     agentLinePairs8(a_, who_, fill_, walkerOf_, others_, pairs_, sp_.invTimeHorizon, sp_.invDt, outs_);
-    // The batch's linear programs in lanes (solveWithLines' first half),
-    // then each jammed walker's third stage on its own.
+    // The batch's linear programs in lanes (what solveWithLines does one
+    // walker at a time), the third stage too for the jammed among them;
+    // then each jammed walker leans toward its wish on its own.
     const Line* lines[kWalkers];
-    int counts[kWalkers], fails[kWalkers];
+    int counts[kWalkers], obstacleLines[kWalkers], fails[kWalkers];
     float speeds[kWalkers];
     Vec2 outs[kWalkers];
     for (int w = 0; w < fill_; ++w) {
@@ -302,18 +303,13 @@ class SolveBatch {
       s.lineCount = s.obstacleLineCount + s.neighborCount;
       lines[w] = s.lines;
       counts[w] = s.lineCount;
+      obstacleLines[w] = s.obstacleLineCount;
       speeds[w] = a_.maxSpeed[who_[w]];
     }
     linearProgram2x8(lines, counts, speeds, wish_, fill_, outs, fails);
     bool jammed = false;
-    int obstacleLines[kWalkers];
-    for (int w = 0; w < fill_; ++w) {
-      jammed |= fails[w] < counts[w];
-      obstacleLines[w] = ss_[w].obstacleLineCount;
-    }
+    for (int w = 0; w < fill_; ++w) jammed |= fails[w] < counts[w];
     if (jammed) {
-      // The third stage in lanes too, for the jammed; each then leans on
-      // its own.
       float deepest[kWalkers];
       linearProgram3x8(lines, counts, obstacleLines, fails, speeds, fill_, outs, deepest);
       for (int w = 0; w < fill_; ++w)
