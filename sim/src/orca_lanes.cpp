@@ -306,34 +306,45 @@ THRONG_AVX2 void queuePairs8(std::int32_t walker, const std::int32_t* neighbors,
   }
 }
 
+namespace {
+/// projectLine in lanes: line j (pj, dj) projected on line i (pi, di), lane
+/// by lane; `same` marks the lanes where projectLine gives no line
+/// (parallel, the same way), whose point and direction are not its.
+THRONG_AVX2 inline void projectLanes(F pix, F piy, F dix, F diy, F pjx, F pjy, F djx, F djy, F& pointX, F& pointY,
+                                     F& dirX, F& dirY, M& same) {
+  const F zero = F{}, one = zero + 1.0f, half = zero + 0.5f, epsilon = zero + kOrcaEpsilon;
+  const F determinant = dix * djy - diy * djx;
+  const M parallel = _mm256_and_ps(determinant, _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff))) <= epsilon;
+  same = parallel & (dix * djx + diy * djy > zero);
+  // Opposite: the midpoint; else where line j crosses line i.
+  const F t = (djx * (piy - pjy) - djy * (pix - pjx)) / determinant;
+  pointX = parallel ? (pix + pjx) * half : pix + dix * t;
+  pointY = parallel ? (piy + pjy) * half : piy + diy * t;
+  const F vx = djx - dix, vy = djy - diy;
+  const F len = sqrtLanes(vx * vx + vy * vy);
+  const F inv = one / len;
+  const M positive = len > zero;
+  dirX = positive ? vx * inv : zero;
+  dirY = positive ? vy * inv : zero;
+}
+}  // namespace
+
 THRONG_AVX2 int projectLines8(const Line* lines, int from, int to, const Line& onto, Line* out) {
   const F lpx = F{} + onto.point.x, lpy = F{} + onto.point.y;
   const F ldx = F{} + onto.direction.x, ldy = F{} + onto.direction.y;
-  const F zero = F{}, one = F{} + 1.0f, half = F{} + 0.5f, epsilon = F{} + kOrcaEpsilon;
-  const F absMask = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
   int count = 0;
   for (int base = from; base < to; base += 8) {
     const int n = to - base < 8 ? to - base : 8;
     // Lanes past n are zero lines, which project as opposite ones (finite).
-    F pjx, pjy, djx, djy;
+    F pjx, pjy, djx, djy, pointX, pointY, dirX, dirY;
+    M same;
     loadLines(lines + base, n, pjx, pjy, djx, djy);
-    const F determinant = ldx * djy - ldy * djx;
-    const M parallel = _mm256_and_ps(determinant, absMask) <= epsilon;
-    const M same = parallel & (ldx * djx + ldy * djy > zero);
+    projectLanes(lpx, lpy, ldx, ldy, pjx, pjy, djx, djy, pointX, pointY, dirX, dirY, same);
     if (any(same)) {
       // A line facing line i's way adds none: this group one at a time.
       count += projectLines(lines, base, base + n, onto, out + count);
       continue;
     }
-    // Opposite: the midpoint; else where line j crosses line i.
-    const F t = (djx * (lpy - pjy) - djy * (lpx - pjx)) / determinant;
-    const F pointX = parallel ? (lpx + pjx) * half : lpx + ldx * t;
-    const F pointY = parallel ? (lpy + pjy) * half : lpy + ldy * t;
-    const F vx = djx - ldx, vy = djy - ldy;
-    const F len = sqrtLanes(vx * vx + vy * vy);
-    const F inv = one / len;
-    const M positive = len > zero;
-    const F dirX = positive ? vx * inv : zero, dirY = positive ? vy * inv : zero;
     storeLines(pointX, pointY, dirX, dirY, out + count);
     count += n;
   }
@@ -633,8 +644,7 @@ THRONG_AVX2 void linearProgram3x8(const Line* const* lines, const int* lineCount
   }
   LaneLines l, proj;
   loadLaneLines(lines, count, most, l);
-  const F zero = F{}, one = zero + 1.0f, half = zero + 0.5f, epsilon = zero + kOrcaEpsilon;
-  const F absMask = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
+  const F zero = F{};
   const __m256i counts = _mm256_load_si256(reinterpret_cast<const __m256i*>(count));
   const __m256i begins = _mm256_load_si256(reinterpret_cast<const __m256i*>(begin));
   const __m256i obstacleCounts = _mm256_load_si256(reinterpret_cast<const __m256i*>(obstacles));
@@ -653,18 +663,12 @@ THRONG_AVX2 void linearProgram3x8(const Line* const* lines, const int* lineCount
     const int upto = i > mostObstacles ? i : mostObstacles;
     for (int j = 0; j < upto; ++j) {
       const F jpx = load(l.px[j]), jpy = load(l.py[j]), jdx = load(l.dx[j]), jdy = load(l.dy[j]);
-      const M obstacle = reinterpret_cast<M>(_mm256_castsi256_ps(_mm256_cmpgt_epi32(obstacleCounts, _mm256_set1_epi32(j))));
-      const F determinant = ldx * jdy - ldy * jdx;
-      const M parallel = _mm256_and_ps(determinant, absMask) <= epsilon;
-      const M same = (parallel & (ldx * jdx + ldy * jdy > zero)) | (j >= i ? ~M{} : M{});  // none past i
-      const F t = (jdx * (lpy - jpy) - jdy * (lpx - jpx)) / determinant;
-      const F pointX = parallel ? (lpx + jpx) * half : lpx + ldx * t;
-      const F pointY = parallel ? (lpy + jpy) * half : lpy + ldy * t;
-      const F vx = jdx - ldx, vy = jdy - ldy;
-      const F len = sqrtLanes(vx * vx + vy * vy);
-      const F inv = one / len;
-      const M positive = len > zero;
-      const F dirX = positive ? vx * inv : zero, dirY = positive ? vy * inv : zero;
+      const M obstacle =
+          reinterpret_cast<M>(_mm256_castsi256_ps(_mm256_cmpgt_epi32(obstacleCounts, _mm256_set1_epi32(j))));
+      F pointX, pointY, dirX, dirY;
+      M same;
+      projectLanes(lpx, lpy, ldx, ldy, jpx, jpy, jdx, jdy, pointX, pointY, dirX, dirY, same);
+      same |= j >= i ? ~M{} : M{};  // none past i
       _mm256_store_ps(proj.px[j], obstacle ? jpx : (same ? zero : pointX));
       _mm256_store_ps(proj.py[j], obstacle ? jpy : (same ? zero : pointY));
       _mm256_store_ps(proj.dx[j], obstacle ? jdx : (same ? zero : dirX));

@@ -340,6 +340,24 @@ TEST_CASE("leanTowardWish8 gives leanTowardWish's velocity bit for bit") {
   CHECK(slid > 200);
 }
 
+namespace {
+/// `count` lines for a walker's linear program, as the lanes tests of the
+/// programs draw them (the kinds by trial number): crossing near a speed
+/// circle of about 2, repeated, opposite, through the origin, zero, NaN.
+void programLines(Rng& rng, int trial, int count, Line* out) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  for (int i = 0; i < count; ++i) {
+    Line& l = out[i];
+    l = {{2 * rng.unit(), 2 * rng.unit()}, hashedDirection(rng.h = mix64(rng.h))};
+    if (trial % 5 == 0 && i > 0) l = out[i - 1];                                // repeated
+    if (trial % 6 == 0 && i > 0) l.direction = -out[i - 1].direction;           // opposite
+    if (trial % 7 == 0 && i % 2 == 0) l.point = {};                             // through the origin
+    if (trial % 11 == 0 && i % 3 == 0) l = {};                                  // zero
+    if (trial % 13 == 0 && i == count / 2) l.point = {3 * rng.unit(), nan};     // NaN
+  }
+}
+}  // namespace
+
 TEST_CASE("linearProgram2x8 gives each walker linearProgram2's velocity and failing line bit for bit") {
   // Batches of one to eight walkers with every line count from none to
   // kMaxLines: lines crossing near the speed circle (so results move onto
@@ -349,7 +367,6 @@ TEST_CASE("linearProgram2x8 gives each walker linearProgram2's velocity and fail
   // top speeds from 0 (a standstill) to 2; wishes inside and beyond the
   // speed limit, and zero.
   Rng rng{29};
-  const float nan = std::numeric_limits<float>::quiet_NaN();
   int mismatches = 0, feasible = 0, infeasible = 0, moved = 0;
   int counted = 0;
   for (int trial = 0; trial < 3000; ++trial) {
@@ -361,16 +378,9 @@ TEST_CASE("linearProgram2x8 gives each walker linearProgram2's velocity and fail
     Vec2 wish[8];
     for (int w = 0; w < walkers; ++w) {
       const int count = counted++ % (kMaxLines + 1);
-      for (int i = 0; i < count; ++i) {
-        Line& l = storage[w][i];
-        l = {{2 * rng.unit(), 2 * rng.unit()}, hashedDirection(rng.h = mix64(rng.h))};
-        if (trial % 5 == 0 && i > 0) l = storage[w][i - 1];                         // repeated
-        if (trial % 6 == 0 && i > 0) l.direction = -storage[w][i - 1].direction;    // opposite
-        if (trial % 7 == 0 && i % 2 == 0) l.point = {};                             // through the origin
-        if (trial % 11 == 0 && i % 3 == 0) l = {};                                  // zero
-        if (trial % 13 == 0 && i == count / 2) l.point = {3 * rng.unit(), nan};     // NaN
-        if (trial % 4 == 0) l.point = l.point * 0.25f;  // near the middle: mostly feasible
-      }
+      programLines(rng, trial, count, storage[w]);
+      if (trial % 4 == 0)
+        for (int i = 0; i < count; ++i) storage[w][i].point = storage[w][i].point * 0.25f;  // mostly feasible
       lines[w] = storage[w];
       counts[w] = count;
       radius[w] = trial % 10 == 0 ? 0.0f : 0.5f + 1.5f * (rng.unit() + 1) / 2;  // 0: a standstill
@@ -402,7 +412,6 @@ TEST_CASE("linearProgram3x8 gives each walker linearProgram3's velocity and deep
   // it (most are infeasible) or, for some, from any line and any velocity
   // (before or among the obstacle lines too), and a few not at all.
   Rng rng{37};
-  const float nan = std::numeric_limits<float>::quiet_NaN();
   int mismatches = 0, ran = 0, moved = 0, skipped = 0;
   int counted = 0;
   for (int trial = 0; trial < 3000; ++trial) {
@@ -414,15 +423,7 @@ TEST_CASE("linearProgram3x8 gives each walker linearProgram3's velocity and deep
     Vec2 start[8];
     for (int w = 0; w < walkers; ++w) {
       const int count = counted++ % (kMaxLines + 1);
-      for (int i = 0; i < count; ++i) {
-        Line& l = storage[w][i];
-        l = {{2 * rng.unit(), 2 * rng.unit()}, hashedDirection(rng.h = mix64(rng.h))};
-        if (trial % 5 == 0 && i > 0) l = storage[w][i - 1];                         // repeated
-        if (trial % 6 == 0 && i > 0) l.direction = -storage[w][i - 1].direction;    // opposite
-        if (trial % 7 == 0 && i % 2 == 0) l.point = {};                             // through the origin
-        if (trial % 11 == 0 && i % 3 == 0) l = {};                                  // zero
-        if (trial % 13 == 0 && i == count / 2) l.point = {3 * rng.unit(), nan};     // NaN
-      }
+      programLines(rng, trial, count, storage[w]);
       lines[w] = storage[w];
       counts[w] = count;
       obstacles[w] = trial % 3 == 0 ? count / 3 : 0;
