@@ -356,8 +356,12 @@ constexpr std::int32_t kNearBackoff = 8;
 constexpr StepScratch::NearHead kNoList{};
 }  // namespace
 
-int World::listNeighbors(std::int32_t i, std::int32_t slot, const AgentsView& av, const SolveParams& sp,
-                         const std::int32_t* hintRow, SolveScratch& ss, float& base) {
+// Forced inline into the solve's loop, its only caller (circle 1k 959 ->
+// 933, circle 10k 787 -> 762, dense 10k 2,396 -> 2,374 instructions per
+// agent-step: the call's arguments and spills; wall within noise).
+[[gnu::always_inline]] inline int World::listNeighbors(std::int32_t i, std::int32_t slot, const AgentsView& av,
+                                                      const SolveParams& sp, const std::int32_t* hintRow,
+                                                      SolveScratch& ss, float& base) {
   StepScratch& sc = scratch;
   const Vec2 p{px[i], py[i]};
   const int k = std::min(sp.maxNeighbors, kMaxNeighbors);
