@@ -289,21 +289,28 @@ THRONG_AVX2 void agentLinePairs8(const AgentsView& a, const std::int32_t* walker
   }
 }
 
-THRONG_AVX2 void queuePairs8(std::int32_t walker, const std::int32_t* neighbors, int count, Line* lines,
-                             std::int32_t* walkerOf, std::int32_t* others, Line** outs) {
-  const __m256i w = _mm256_set1_epi32(walker);
+THRONG_AVX2 int queuePairs8(int walkers, const std::int32_t* const* neighbors, const int* count, Line* const* lines,
+                            std::int32_t* walkerOf, std::int32_t* others, Line** outs) {
   const __m256i four = _mm256_set1_epi64x(static_cast<long long>(4 * sizeof(Line)));
-  __m256i at = _mm256_add_epi64(_mm256_set1_epi64x(reinterpret_cast<long long>(lines)),
-                                _mm256_setr_epi64x(0, sizeof(Line), 2 * sizeof(Line), 3 * sizeof(Line)));
-  for (int k = 0; k < count; k += 8) {
-    const __m256i real = reinterpret_cast<__m256i>(lanesBelow(count - k));
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(walkerOf + k), w);
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(others + k), _mm256_maskload_epi32(neighbors + k, real));
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(outs + k), at);
-    at = _mm256_add_epi64(at, four);
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(outs + k + 4), at);
-    at = _mm256_add_epi64(at, four);
+  const __m256i steps = _mm256_setr_epi64x(0, sizeof(Line), 2 * sizeof(Line), 3 * sizeof(Line));
+  int pairs = 0;
+  for (int walker = 0; walker < walkers; ++walker) {
+    const __m256i w = _mm256_set1_epi32(walker);
+    __m256i at = _mm256_add_epi64(_mm256_set1_epi64x(reinterpret_cast<long long>(lines[walker])), steps);
+    const std::int32_t* const from = neighbors[walker];
+    const int n = count[walker];
+    for (int k = 0; k < n; k += 8) {
+      const __m256i real = reinterpret_cast<__m256i>(lanesBelow(n - k));
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(walkerOf + pairs + k), w);
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(others + pairs + k), _mm256_maskload_epi32(from + k, real));
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(outs + pairs + k), at);
+      at = _mm256_add_epi64(at, four);
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(outs + pairs + k + 4), at);
+      at = _mm256_add_epi64(at, four);
+    }
+    pairs += n;
   }
+  return pairs;
 }
 
 namespace {
@@ -815,13 +822,17 @@ void agentLines8(const AgentsView& a, std::int32_t self, const std::int32_t* nei
                  float invDt, Line* out) {
   agentLines(a, self, neighbors, count, invTau, invDt, out);
 }
-void queuePairs8(std::int32_t walker, const std::int32_t* neighbors, int count, Line* lines, std::int32_t* walkerOf,
-                 std::int32_t* others, Line** outs) {
-  for (int k = 0; k < count; ++k) {
-    walkerOf[k] = walker;
-    others[k] = neighbors[k];
-    outs[k] = lines + k;
+int queuePairs8(int walkers, const std::int32_t* const* neighbors, const int* count, Line* const* lines,
+                std::int32_t* walkerOf, std::int32_t* others, Line** outs) {
+  int pairs = 0;
+  for (int walker = 0; walker < walkers; ++walker) {
+    for (int k = 0; k < count[walker]; ++k, ++pairs) {
+      walkerOf[pairs] = walker;
+      others[pairs] = neighbors[walker][k];
+      outs[pairs] = lines[walker] + k;
+    }
   }
+  return pairs;
 }
 void agentLinePairs8(const AgentsView& a, const std::int32_t* walkers, int walkerCount, const std::int32_t* walkerOf,
                      const std::int32_t* others, int count, float invTau, float invDt, Line* const* outs) {

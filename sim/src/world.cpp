@@ -279,18 +279,24 @@ class SolveBatch {
       return;
     }
     obstacleLinesOf(a_, ov_, sp_, i, s);
-    const int count = s.neighborCount;
-    queuePairs8(fill_, s.neighbors, count, s.lines + s.obstacleLineCount, walkerOf_ + pairs_, others_ + pairs_,
-                outs_ + pairs_);
-    pairs_ += count;
     who_[fill_] = i;
     wish_[fill_] = wish;
     if (++fill_ == kWalkers) flush();
   }
   void flush() {
     if (fill_ == 0) return;
-    for (int m = pairs_; m % 8 != 0; ++m) outs_[m] = &spare_;
-    agentLinePairs8(a_, who_, fill_, walkerOf_, others_, pairs_, sp_.invTimeHorizon, sp_.invDt, outs_);
+    // The batch's pairs, queued in one call rather than one a walker.
+    const std::int32_t* neighbors[kWalkers];
+    int neighborCounts[kWalkers];
+    Line* agentLinesAt[kWalkers];  // where each walker's agent lines go
+    for (int w = 0; w < fill_; ++w) {
+      neighbors[w] = ss_[w].neighbors;
+      neighborCounts[w] = ss_[w].neighborCount;
+      agentLinesAt[w] = ss_[w].lines + ss_[w].obstacleLineCount;
+    }
+    const int pairs = queuePairs8(fill_, neighbors, neighborCounts, agentLinesAt, walkerOf_, others_, outs_);
+    for (int m = pairs; m % 8 != 0; ++m) outs_[m] = &spare_;
+    agentLinePairs8(a_, who_, fill_, walkerOf_, others_, pairs, sp_.invTimeHorizon, sp_.invDt, outs_);
     // The batch's linear programs in lanes (what solveWithLines does one
     // walker at a time), the third stage too for the jammed among them;
     // then each jammed walker leans toward its wish on its own.
@@ -318,7 +324,6 @@ class SolveBatch {
     }
     for (int w = 0; w < fill_; ++w) keep_(who_[w], outs[w], fails[w] >= counts[w]);
     fill_ = 0;
-    pairs_ = 0;
   }
 
  private:
@@ -330,7 +335,7 @@ class SolveBatch {
   SolveScratch ss_[kWalkers];
   std::int32_t who_[kWalkers];
   Vec2 wish_[kWalkers];
-  int fill_ = 0, pairs_ = 0;
+  int fill_ = 0;
   std::int32_t walkerOf_[kPairs], others_[kPairs];
   Line* outs_[kPairs];
   Line spare_;

@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstring>
 #include <limits>
+#include <numeric>
 #include <vector>
 
 #include "throng/agent_step.hpp"
@@ -235,16 +236,19 @@ TEST_CASE("agentLinePairs8 gives agentLine's lines bit for bit, for batches of w
     std::vector<std::vector<Line>> lines(walkers, std::vector<Line>(kMaxLines, marker));
     std::vector<std::int32_t> who, walkerOf(8 * kMaxNeighbors + 8), others(8 * kMaxNeighbors + 8);
     std::vector<Line*> outs(8 * kMaxNeighbors + 8);
-    std::vector<int> obstacleLines;
-    int pairs = 0;
+    std::vector<int> obstacleLines, counts;
+    std::vector<const std::int32_t*> from;
+    std::vector<Line*> to;
     for (int w = 0; w < walkers; ++w) {
       who.push_back(w);
       obstacleLines.push_back(w % 4);
-      const int count = static_cast<int>(neighbors[w].size());
-      queuePairs8(w, neighbors[w].data(), count, lines[w].data() + obstacleLines[w], walkerOf.data() + pairs,
-                  others.data() + pairs, outs.data() + pairs);
-      pairs += count;
+      counts.push_back(static_cast<int>(neighbors[w].size()));
+      from.push_back(neighbors[w].data());
+      to.push_back(lines[w].data() + obstacleLines[w]);
     }
+    const int pairs =
+        queuePairs8(walkers, from.data(), counts.data(), to.data(), walkerOf.data(), others.data(), outs.data());
+    CHECK(pairs == std::accumulate(counts.begin(), counts.end(), 0));
     Line spare = marker;
     for (int m = pairs; m % 8 != 0; ++m) outs[m] = &spare;
     agentLinePairs8(a, who.data(), walkers, walkerOf.data(), others.data(), pairs, 0.1f + 0.05f * (batches % 5),

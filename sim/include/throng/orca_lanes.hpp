@@ -90,10 +90,12 @@ void agentLines8(const AgentsView& a, std::int32_t self, const std::int32_t* nei
 /// all point at one spare Line). Only where lineLanesAvailable().
 void agentLinePairs8(const AgentsView& a, const std::int32_t* walkers, int walkerCount, const std::int32_t* walkerOf,
                      const std::int32_t* others, int count, float invTau, float invDt, Line* const* outs);
-/// Queues walker number `walker`'s pairs for agentLinePairs8: walkerOf[k] =
-/// walker, others[k] = neighbors[k], outs[k] = lines + k for k in [0,
-/// count); it may write all three up to count rounded up to eight.
-void queuePairs8(std::int32_t walker, const std::int32_t* neighbors, int count, Line* lines, std::int32_t* walkerOf,
-                 std::int32_t* others, Line** outs);
+/// Queues a batch's pairs for agentLinePairs8, walker after walker: for
+/// walker w, walkerOf[k] = w, others[k] = neighbors[w][n], outs[k] =
+/// lines[w] + n for its n in [0, count[w]), k counting on over the batch;
+/// returns the pairs queued. It may write all three up to the total
+/// rounded up to eight, and each walker's up to its count so rounded.
+int queuePairs8(int walkers, const std::int32_t* const* neighbors, const int* count, Line* const* lines,
+                std::int32_t* walkerOf, std::int32_t* others, Line** outs);
 
 }  // namespace throng
