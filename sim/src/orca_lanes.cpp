@@ -4,6 +4,7 @@
 // host code built for AVX2, and their portable forms for other CPUs.
 #include "throng/orca_lanes.hpp"
 
+#include <algorithm>
 #include <cstddef>
 #include <limits>
 
@@ -590,73 +591,32 @@ THRONG_AVX2 void loadLaneLines(const Line* const* lines, const std::int32_t* cou
 }
 }  // namespace
 
-// linearProgram2 for eight walkers, a lane each (lanesProgram2). The lines
-// are read once into lanes; a walker with fewer lines reads the zero line
-// past its own, which no velocity breaks.
-THRONG_AVX2 void linearProgram2x8(const Line* const* lines, const int* lineCount, const float* radius,
-                                  const Vec2* optVelocity, int walkers, Vec2* result, int* lineFail) {
-  alignas(32) float rad[8] = {}, optX[8] = {}, optY[8] = {};
-  alignas(32) std::int32_t count[8] = {};
-  int most = 0;
-  for (int w = 0; w < walkers; ++w) {
-    rad[w] = radius[w];
-    optX[w] = optVelocity[w].x;
-    optY[w] = optVelocity[w].y;
-    count[w] = lineCount[w] < kMaxLines ? lineCount[w] : kMaxLines;
-    most = count[w] > most ? count[w] : most;
-  }
-  LaneLines l;
-  loadLaneLines(lines, count, most, l);
-  const __m256i counts = _mm256_load_si256(reinterpret_cast<const __m256i*>(count));
-  __m256i failAt = counts;
-  F rx = F{}, ry = F{};
-  lanesProgram2(l, most, counts, ~M{}, load(rad), load(optX), load(optY), false, rx, ry, failAt);
-  alignas(32) float outX[8], outY[8];
-  alignas(32) std::int32_t fail[8];
-  _mm256_store_ps(outX, rx);
-  _mm256_store_ps(outY, ry);
-  _mm256_store_si256(reinterpret_cast<__m256i*>(fail), failAt);
-  for (int w = 0; w < walkers; ++w) {
-    result[w] = {outX[w], outY[w]};
-    lineFail[w] = fail[w];
-  }
-}
-
-// linearProgram3 for eight walkers, a lane each. For each line i (from the
-// first any walker begins at), the walkers whose result penetrates it more
-// than their deepest so far project their lines before it on it, and run
-// the program on those (lanesProgram2, towards line i's normal); each lane
-// takes exactly linearProgram3's operations in its order. A projected line
-// projectLine leaves out (parallel, the same way) is a zero line here,
-// which changes nothing in the program; an obstacle line (before each
-// walker's obstacleLineCount) is taken as it is.
-THRONG_AVX2 void linearProgram3x8(const Line* const* lines, const int* lineCount, const int* obstacleLineCount,
-                                  const int* beginLine, const float* radius, int walkers, Vec2* result,
-                                  float* deepest) {
-  alignas(32) float rad[8] = {}, resX[8] = {}, resY[8] = {};
-  alignas(32) std::int32_t count[8] = {}, begin[8] = {}, obstacles[8] = {};
+namespace {
+/// linearProgram3 for eight walkers, a lane each, on their lines in lanes:
+/// lane w's lines [0, count[w]), of which obstacles[w] obstacle lines, from
+/// begin[w] (count[w] or more: left as it is), its result in (rx, ry) and
+/// its deepest penetration into `distance`. For each line i (from the first
+/// any walker begins at), the walkers whose result penetrates it more than
+/// their deepest so far project their lines before it on it, and run the
+/// program on those (lanesProgram2, towards line i's normal); each lane
+/// takes exactly linearProgram3's operations in its order. A projected line
+/// projectLine leaves out (parallel, the same way) is a zero line here,
+/// which changes nothing in the program; an obstacle line is taken as it is.
+THRONG_AVX2 void lanesProgram3(const LaneLines& l, const std::int32_t* count, const std::int32_t* begin,
+                               const std::int32_t* obstacles, F r, F& rx, F& ry, F& distance) {
   int most = 0, first = kMaxLines, mostObstacles = 0;
-  for (int w = 0; w < walkers; ++w) {
-    rad[w] = radius[w];
-    resX[w] = result[w].x;
-    resY[w] = result[w].y;
-    count[w] = lineCount[w] < kMaxLines ? lineCount[w] : kMaxLines;
-    begin[w] = beginLine[w];
-    obstacles[w] = obstacleLineCount[w] < count[w] ? obstacleLineCount[w] : count[w];
-    if (begin[w] < count[w]) {
-      most = count[w] > most ? count[w] : most;
-      first = begin[w] < first ? begin[w] : first;
-      mostObstacles = obstacles[w] > mostObstacles ? obstacles[w] : mostObstacles;
-    }
+  for (int w = 0; w < 8; ++w) {
+    if (begin[w] >= count[w]) continue;
+    most = count[w] > most ? count[w] : most;
+    first = begin[w] < first ? begin[w] : first;
+    mostObstacles = obstacles[w] > mostObstacles ? obstacles[w] : mostObstacles;
   }
-  LaneLines l, proj;
-  loadLaneLines(lines, count, most, l);
+  LaneLines proj;
   const F zero = F{};
   const __m256i counts = _mm256_load_si256(reinterpret_cast<const __m256i*>(count));
   const __m256i begins = _mm256_load_si256(reinterpret_cast<const __m256i*>(begin));
   const __m256i obstacleCounts = _mm256_load_si256(reinterpret_cast<const __m256i*>(obstacles));
-  const F r = load(rad);
-  F rx = load(resX), ry = load(resY), distance = zero;
+  distance = zero;
   for (int i = first; i < most; ++i) {
     const __m256i at = _mm256_set1_epi32(i);
     const M inRange = reinterpret_cast<M>(_mm256_castsi256_ps(
@@ -692,6 +652,26 @@ THRONG_AVX2 void linearProgram3x8(const Line* const* lines, const int* lineCount
     ry = keep ? py2 : ry;
     distance = deeper ? ldx * (lpy - ry) - ldy * (lpx - rx) : distance;
   }
+}
+
+/// Up to eight walkers' inputs as lanes' arrays, zero past `walkers`: the
+/// line counts (at most kMaxLines), obstacle line counts (at most those)
+/// and speed limits; returns the most lines any walker has.
+int laneInputs(const int* lineCount, const int* obstacleLineCount, const float* radius, int walkers,
+               std::int32_t* count, std::int32_t* obstacles, float* rad) {
+  int most = 0;
+  for (int w = 0; w < 8; ++w) {
+    count[w] = w < walkers ? (lineCount[w] < kMaxLines ? lineCount[w] : kMaxLines) : 0;
+    obstacles[w] = w < walkers ? (obstacleLineCount[w] < count[w] ? obstacleLineCount[w] : count[w]) : 0;
+    rad[w] = w < walkers ? radius[w] : 0.0f;
+    most = count[w] > most ? count[w] : most;
+  }
+  return most;
+}
+
+/// The first `walkers` lanes' velocities (rx, ry) and deepest penetrations
+/// into result and deepest.
+THRONG_AVX2 void storeLaneResults(F rx, F ry, F distance, int walkers, Vec2* result, float* deepest) {
   alignas(32) float outX[8], outY[8], outD[8];
   _mm256_store_ps(outX, rx);
   _mm256_store_ps(outY, ry);
@@ -700,6 +680,51 @@ THRONG_AVX2 void linearProgram3x8(const Line* const* lines, const int* lineCount
     result[w] = {outX[w], outY[w]};
     deepest[w] = outD[w];
   }
+}
+}  // namespace
+
+// linearProgram2, then linearProgram3 for those it left jammed, for eight
+// walkers, a lane each, their lines read into lanes once (a walker with
+// fewer lines reads the zero line past its own, which no velocity breaks).
+THRONG_AVX2 void linearPrograms8(const Line* const* lines, const int* lineCount, const int* obstacleLineCount,
+                                 const float* radius, const Vec2* optVelocity, int walkers, Vec2* result,
+                                 int* lineFail, float* deepest) {
+  alignas(32) float rad[8], optX[8] = {}, optY[8] = {};
+  alignas(32) std::int32_t count[8], obstacles[8], fail[8];
+  const int most = laneInputs(lineCount, obstacleLineCount, radius, walkers, count, obstacles, rad);
+  for (int w = 0; w < walkers; ++w) {
+    optX[w] = optVelocity[w].x;
+    optY[w] = optVelocity[w].y;
+  }
+  LaneLines l;
+  loadLaneLines(lines, count, most, l);
+  const __m256i counts = _mm256_load_si256(reinterpret_cast<const __m256i*>(count));
+  __m256i failAt = counts;
+  const F r = load(rad);
+  F rx = F{}, ry = F{}, distance = F{};
+  const M jammed = lanesProgram2(l, most, counts, ~M{}, r, load(optX), load(optY), false, rx, ry, failAt);
+  _mm256_store_si256(reinterpret_cast<__m256i*>(fail), failAt);
+  if (any(jammed)) lanesProgram3(l, count, fail, obstacles, r, rx, ry, distance);
+  storeLaneResults(rx, ry, distance, walkers, result, deepest);
+  std::copy(fail, fail + walkers, lineFail);
+}
+
+THRONG_AVX2 void linearProgram3x8(const Line* const* lines, const int* lineCount, const int* obstacleLineCount,
+                                  const int* beginLine, const float* radius, int walkers, Vec2* result,
+                                  float* deepest) {
+  alignas(32) float rad[8], resX[8] = {}, resY[8] = {};
+  alignas(32) std::int32_t count[8], obstacles[8], begin[8] = {};
+  const int most = laneInputs(lineCount, obstacleLineCount, radius, walkers, count, obstacles, rad);
+  for (int w = 0; w < walkers; ++w) {
+    resX[w] = result[w].x;
+    resY[w] = result[w].y;
+    begin[w] = beginLine[w];
+  }
+  LaneLines l;
+  loadLaneLines(lines, count, most, l);
+  F rx = load(resX), ry = load(resY), distance;
+  lanesProgram3(l, count, begin, obstacles, load(rad), rx, ry, distance);
+  storeLaneResults(rx, ry, distance, walkers, result, deepest);
 }
 
 // goalWish for eight walkers: every branch in every lane, with the same
@@ -850,10 +875,14 @@ int gatherNear8(const AgentGridView& g, Vec2 p, std::int32_t self, float radius,
                 int capacity) {
   return gatherNear(g, p, self, radius, keys, capacity);
 }
-void linearProgram2x8(const Line* const* lines, const int* lineCount, const float* radius, const Vec2* optVelocity,
-                      int walkers, Vec2* result, int* lineFail) {
-  for (int w = 0; w < walkers; ++w)
+void linearPrograms8(const Line* const* lines, const int* lineCount, const int* obstacleLineCount, const float* radius,
+                     const Vec2* optVelocity, int walkers, Vec2* result, int* lineFail, float* deepest) {
+  for (int w = 0; w < walkers; ++w) {
     lineFail[w] = linearProgram2(lines[w], lineCount[w], radius[w], optVelocity[w], false, result[w]);
+    deepest[w] = lineFail[w] < lineCount[w] ? linearProgram3(lines[w], lineCount[w], obstacleLineCount[w],
+                                                             lineFail[w], radius[w], result[w])
+                                            : 0.0f;
+  }
 }
 void linearProgram3x8(const Line* const* lines, const int* lineCount, const int* obstacleLineCount,
                       const int* beginLine, const float* radius, int walkers, Vec2* result, float* deepest) {

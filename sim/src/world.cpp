@@ -285,43 +285,33 @@ class SolveBatch {
   }
   void flush() {
     if (fill_ == 0) return;
-    // The batch's pairs, queued in one call rather than one a walker.
+    // The batch's pairs, queued in one call rather than one a walker; then
+    // its linear programs in lanes (what solveWithLines does one walker at
+    // a time), and each jammed walker leans toward its wish on its own.
     const std::int32_t* neighbors[kWalkers];
-    int neighborCounts[kWalkers];
+    int neighborCounts[kWalkers], counts[kWalkers], obstacleLines[kWalkers], fails[kWalkers];
     Line* agentLinesAt[kWalkers];  // where each walker's agent lines go
-    for (int w = 0; w < fill_; ++w) {
-      neighbors[w] = ss_[w].neighbors;
-      neighborCounts[w] = ss_[w].neighborCount;
-      agentLinesAt[w] = ss_[w].lines + ss_[w].obstacleLineCount;
-    }
-    const int pairs = queuePairs8(fill_, neighbors, neighborCounts, agentLinesAt, walkerOf_, others_, outs_);
-    for (int m = pairs; m % 8 != 0; ++m) outs_[m] = &spare_;
-    agentLinePairs8(a_, who_, fill_, walkerOf_, others_, pairs, sp_.invTimeHorizon, sp_.invDt, outs_);
-    // The batch's linear programs in lanes (what solveWithLines does one
-    // walker at a time), the third stage too for the jammed among them;
-    // then each jammed walker leans toward its wish on its own.
     const Line* lines[kWalkers];
-    int counts[kWalkers], obstacleLines[kWalkers], fails[kWalkers];
-    float speeds[kWalkers];
+    float speeds[kWalkers], deepest[kWalkers];
     Vec2 outs[kWalkers];
     for (int w = 0; w < fill_; ++w) {
       SolveScratch& s = ss_[w];
+      neighbors[w] = s.neighbors;
+      neighborCounts[w] = s.neighborCount;
+      agentLinesAt[w] = s.lines + s.obstacleLineCount;
       s.lineCount = s.obstacleLineCount + s.neighborCount;
       lines[w] = s.lines;
       counts[w] = s.lineCount;
       obstacleLines[w] = s.obstacleLineCount;
       speeds[w] = a_.maxSpeed[who_[w]];
     }
-    linearProgram2x8(lines, counts, speeds, wish_, fill_, outs, fails);
-    bool jammed = false;
-    for (int w = 0; w < fill_; ++w) jammed |= fails[w] < counts[w];
-    if (jammed) {
-      float deepest[kWalkers];
-      linearProgram3x8(lines, counts, obstacleLines, fails, speeds, fill_, outs, deepest);
-      for (int w = 0; w < fill_; ++w)
-        if (fails[w] < counts[w])
-          leanTowardWish8(lines[w], counts[w], obstacleLines[w], speeds[w], wish_[w], deepest[w], outs[w]);
-    }
+    const int pairs = queuePairs8(fill_, neighbors, neighborCounts, agentLinesAt, walkerOf_, others_, outs_);
+    for (int m = pairs; m % 8 != 0; ++m) outs_[m] = &spare_;
+    agentLinePairs8(a_, who_, fill_, walkerOf_, others_, pairs, sp_.invTimeHorizon, sp_.invDt, outs_);
+    linearPrograms8(lines, counts, obstacleLines, speeds, wish_, fill_, outs, fails, deepest);
+    for (int w = 0; w < fill_; ++w)
+      if (fails[w] < counts[w])
+        leanTowardWish8(lines[w], counts[w], obstacleLines[w], speeds[w], wish_[w], deepest[w], outs[w]);
     for (int w = 0; w < fill_; ++w) keep_(who_[w], outs[w], fails[w] >= counts[w]);
     fill_ = 0;
   }

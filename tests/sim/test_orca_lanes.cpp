@@ -362,14 +362,15 @@ void programLines(Rng& rng, int trial, int count, Line* out) {
 }
 }  // namespace
 
-TEST_CASE("linearProgram2x8 gives each walker linearProgram2's velocity and failing line bit for bit") {
+TEST_CASE("linearPrograms8 gives each walker linearProgram2's and linearProgram3's results bit for bit") {
   // Batches of one to eight walkers with every line count from none to
   // kMaxLines: lines crossing near the speed circle (so results move onto
   // them, and some programs are infeasible), lines missing the circle,
   // parallel and repeated lines (linearProgram1's excluded and empty
   // cases), lines through the origin, zero lines, and a few NaN points;
   // top speeds from 0 (a standstill) to 2; wishes inside and beyond the
-  // speed limit, and zero.
+  // speed limit, and zero; some with obstacle lines first. A walker the
+  // second stage leaves jammed goes through the third from where it stopped.
   Rng rng{29};
   int mismatches = 0, feasible = 0, infeasible = 0, moved = 0;
   int counted = 0;
@@ -377,7 +378,7 @@ TEST_CASE("linearProgram2x8 gives each walker linearProgram2's velocity and fail
     const int walkers = trial % 8 + 1;
     Line storage[8][kMaxLines];
     const Line* lines[8];
-    int counts[8];
+    int counts[8], obstacles[8];
     float radius[8];
     Vec2 wish[8];
     for (int w = 0; w < walkers; ++w) {
@@ -387,21 +388,28 @@ TEST_CASE("linearProgram2x8 gives each walker linearProgram2's velocity and fail
         for (int i = 0; i < count; ++i) storage[w][i].point = storage[w][i].point * 0.25f;  // mostly feasible
       lines[w] = storage[w];
       counts[w] = count;
+      obstacles[w] = trial % 3 == 0 ? count / 3 : 0;
       radius[w] = trial % 10 == 0 ? 0.0f : 0.5f + 1.5f * (rng.unit() + 1) / 2;  // 0: a standstill
       wish[w] = trial % 9 == 0 ? Vec2{} : Vec2{3 * rng.unit(), 3 * rng.unit()};
     }
     Vec2 eight[8];
     int fails[8];
-    linearProgram2x8(lines, counts, radius, wish, walkers, eight, fails);
+    float deepest8[8];
+    linearPrograms8(lines, counts, obstacles, radius, wish, walkers, eight, fails, deepest8);
     for (int w = 0; w < walkers; ++w) {
       Vec2 one;
       const int fail = linearProgram2(lines[w], counts[w], radius[w], wish[w], false, one);
-      if ((fail != fails[w] || std::memcmp(&one, &eight[w], sizeof one) != 0) && ++mismatches <= 5)
-        MESSAGE("trial " << trial << " walker " << w << ": line " << fail << " (" << one.x << ", " << one.y
-                         << ") against line " << fails[w] << " (" << eight[w].x << ", " << eight[w].y << ")");
+      moved += !(one == withinSpeed(wish[w], radius[w]));
+      const float deepest1 =
+          fail < counts[w] ? linearProgram3(lines[w], counts[w], obstacles[w], fail, radius[w], one) : 0.0f;
+      if ((fail != fails[w] || std::memcmp(&one, &eight[w], sizeof one) != 0 ||
+           std::memcmp(&deepest1, &deepest8[w], sizeof deepest1) != 0) &&
+          ++mismatches <= 5)
+        MESSAGE("trial " << trial << " walker " << w << ": line " << fail << " (" << one.x << ", " << one.y << ") "
+                         << deepest1 << " against line " << fails[w] << " (" << eight[w].x << ", " << eight[w].y
+                         << ") " << deepest8[w]);
       feasible += fail == counts[w];
       infeasible += fail < counts[w];
-      moved += !(one == withinSpeed(wish[w], radius[w]));
     }
   }
   CHECK(mismatches == 0);
@@ -411,7 +419,7 @@ TEST_CASE("linearProgram2x8 gives each walker linearProgram2's velocity and fail
 }
 
 TEST_CASE("linearProgram3x8 gives each walker linearProgram3's velocity and deepest penetration bit for bit") {
-  // Batches of one to eight walkers, as linearProgram2x8's test draws them,
+  // Batches of one to eight walkers, as linearPrograms8's test draws them,
   // some with obstacle lines first; each starts where linearProgram2 left
   // it (most are infeasible) or, for some, from any line and any velocity
   // (before or among the obstacle lines too), and a few not at all.

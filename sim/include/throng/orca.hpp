@@ -410,15 +410,18 @@ THRONG_HD bool solveVelocity(const Line* lines, int lineCount, int obstacleLineC
 }
 
 #if !defined(__CUDA_ARCH__)
-/// linearProgram2 (directionOpt false) for up to eight walkers at once, one
-/// to a lane: walker w's lines[w][0, lineCount[w]), speed limit radius[w]
-/// and wish optVelocity[w] give result[w] and lineFail[w] as
-/// linearProgram2's result and return, bit for bit. Walkers whose wish
-/// breaks no line cost a test per line; a line that some walker must move
-/// onto runs linearProgram1 in every lane that must, without a branch per
-/// walker. Host code where lineLanesAvailable() (orca_lanes.cpp).
-void linearProgram2x8(const Line* const* lines, const int* lineCount, const float* radius, const Vec2* optVelocity,
-                      int walkers, Vec2* result, int* lineFail);
+/// linearProgram2 (directionOpt false), then linearProgram3 from the line
+/// it stopped at where it did, for up to eight walkers at once, one to a
+/// lane: walker w's lines[w][0, lineCount[w]), of which
+/// obstacleLineCount[w] obstacle lines, speed limit radius[w] and wish
+/// optVelocity[w] give result[w], lineFail[w] (linearProgram2's return)
+/// and deepest[w] (linearProgram3's; 0 where it did not run), bit for bit.
+/// Walkers whose wish breaks no line cost a test per line; a line that some
+/// walker must move onto runs linearProgram1 in every lane that must,
+/// without a branch per walker. Host code where lineLanesAvailable()
+/// (orca_lanes.cpp).
+void linearPrograms8(const Line* const* lines, const int* lineCount, const int* obstacleLineCount, const float* radius,
+                     const Vec2* optVelocity, int walkers, Vec2* result, int* lineFail, float* deepest);
 /// linearProgram3 for up to eight walkers at once, one to a lane: walker
 /// w's lines[w][0, lineCount[w]), of which obstacleLineCount[w] obstacle
 /// lines, from beginLine[w] (lineCount[w] or more: the walker is left as
