@@ -30,6 +30,13 @@ bool spinFor(Done done) {
 }
 }  // namespace
 
+namespace {
+thread_local const ThreadPool* tPool = nullptr;
+thread_local int tSelf = 0;
+}  // namespace
+
+int ThreadPool::currentThread() const { return tPool == this ? tSelf : 0; }
+
 int resolveThreads(int threads) {
   if (threads > 0) return std::min(threads, 256);
   const unsigned hw = std::thread::hardware_concurrency();
@@ -114,6 +121,8 @@ void ThreadPool::parallelFor(std::size_t n, const Job& fn) {
 }
 
 void ThreadPool::run(int self) {
+  tPool = this;
+  tSelf = self;
   std::uint32_t seen = 0;
   for (;;) {
     spinFor([&] { return generation_.load(std::memory_order_acquire) != seen; });

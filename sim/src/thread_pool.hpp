@@ -39,6 +39,9 @@ class ThreadPool {
   ThreadPool& operator=(const ThreadPool&) = delete;
 
   int size() const { return static_cast<int>(workers_.size()) + 1; }
+  /// Which of the pool's threads calls it, in [0, size()): 0 for the
+  /// caller of parallelFor (and any thread not of this pool).
+  int currentThread() const;
   /// Calls fn(begin, end) over chunks of [0, n), on the caller and the
   /// workers; returns when every chunk is done.
   void parallelFor(std::size_t n, const Job& fn);

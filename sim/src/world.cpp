@@ -67,6 +67,53 @@ AgentGridView StepScratch::gridView() const {
   return gridViewOf(grid, cellStart.data(), sortedIndex.data(), sx.data(), sy.data());
 }
 
+namespace {
+/// Relative motion's tiles are kTileRanges perception radii wide, or wider
+/// so there are at most about n / kAgentsPerTile of them. A width is kept
+/// while the best is within a factor of 2 of it: a new width starts every
+/// list's relative sum over.
+constexpr double kTileRanges = 4;
+/// Agents a tile at the least, on average (the spreads cost a little per
+/// tile and step): n / 4 tiles, against n / 2 and n / 8, cost the 1k circle
+/// 907 instructions per agent-step against 901 and 927, the 10k 725 against
+/// 732 and 730.
+constexpr double kAgentsPerTile = 4;
+/// Columns and rows at the most, so tileOf's floats count them exactly.
+constexpr double kMaxTilesAcross = 1 << 20;
+/// Spreads that average more than kUselessSpread of the largest relative
+/// step (twice the largest step) prove little the global bound does not
+/// (a crowd that jams every which way): the tiles rest kQuietSteps steps.
+constexpr float kUselessSpread = 0.5f;
+constexpr int kQuietSteps = 64;
+
+/// Fits the tiles to the agents' bounds; true when their width changed.
+bool shapeTiles(StepScratch::MotionTiles& t, float minX, float minY, float maxX, float maxY, float perception,
+                std::size_t n) {
+  const double w = static_cast<double>(maxX) - minX, h = static_cast<double>(maxY) - minY;
+  if (!(w >= 0 && h >= 0 && w + h < 1e30) || !(perception >= 0.0f)) {
+    const bool had = t.width > 0;
+    t.width = 0;
+    t.side = 0;
+    return had;
+  }
+  const double most = static_cast<double>(n) / kAgentsPerTile + 16;
+  const auto fits = [&](double width, double tiles) {
+    return w / width < kMaxTilesAcross && h / width < kMaxTilesAcross &&
+           (std::floor(w / width) + 1) * (std::floor(h / width) + 1) <= tiles;
+  };
+  double width = t.width;
+  const double best = std::max({kTileRanges * perception, std::sqrt(w * h / most), 1e-6});
+  if (!(width >= best / 2 && width <= best * 2) || !fits(width, 4 * most)) {
+    width = best;
+    while (!fits(width, most)) width *= 1.25;
+  }
+  const bool changed = width != t.width;
+  t.width = width;
+  t.shape = tilesOver(minX, minY, w, h, width, t.side);
+  return changed;
+}
+}  // namespace
+
 void World::buildGrid(const Settings& s) {
   StepScratch& sc = scratch;
   ++sc.gridVersion;
@@ -79,6 +126,9 @@ void World::buildGrid(const Settings& s) {
   }
   sc.grid =
       gridShapeFromBounds(minX, minY, maxX, maxY, s.perceptionRadius, static_cast<std::int64_t>(n), s.maxNeighbors);
+  if (shapeTiles(sc.tiles, minX, minY, maxX, maxY, s.perceptionRadius, n)) {
+    forgetRelativeMotion();
+  }
   const GridShape& shape = sc.grid;
   const std::size_t cells = static_cast<std::size_t>(shape.cells);
   sc.cellOf.resize(n);
@@ -213,20 +263,91 @@ void World::integrate(float dt) {
   stats.arrived = arrived;
 }
 
-void World::trackMotion() {
+void World::forgetRelativeMotion() {
+  for (auto& heads : scratch.nearHead) {
+    for (StepScratch::NearHead& h : heads) h.rel = std::numeric_limits<float>::infinity();
+  }
+}
+
+namespace {
+/// A tile's box (TileBoxes) as one vector, read and written where it lies.
+using Box = float __attribute__((vector_size(16), aligned(4)));
+inline Box most(Box a, Box b) { return a > b ? a : b; }
+}  // namespace
+
+void World::tileSpreads(double largestStep, int copies) {
+  StepScratch::MotionTiles& t = scratch.tiles;
+  const std::size_t cols = static_cast<std::size_t>(t.shape.cols), rows = static_cast<std::size_t>(t.shape.rows);
+  const std::size_t tiles = cols * rows;
+  Box* const box = reinterpret_cast<Box*>(t.box.data());
+  // The threads' boxes into the first.
+  for (std::size_t c = 1; c < static_cast<std::size_t>(copies); ++c) {
+    for (std::size_t k = 0; k < tiles; ++k) box[k] = most(box[k], box[c * tiles + k]);
+  }
+  // Each tile's block: rows of three, then columns of three.
+  t.across.resize(4 * tiles);
+  Box* const across = reinterpret_cast<Box*>(t.across.data());
+  for (std::size_t r = 0; r < rows; ++r) {
+    const Box* const row = box + r * cols;
+    Box* const out = across + r * cols;
+    for (std::size_t c = 0; c < cols; ++c) {
+      Box b = row[c];
+      if (c > 0) b = most(b, row[c - 1]);
+      if (c + 1 < cols) b = most(b, row[c + 1]);
+      out[c] = b;
+    }
+  }
+  t.spread.resize(tiles);
+  double sum = 0;
+  std::size_t used = 0;
+  for (std::size_t k = 0; k < tiles; ++k) {
+    Box b = across[k];
+    if (k >= cols) b = most(b, across[k - cols]);
+    if (k + cols < tiles) b = most(b, across[k + cols]);
+    const float w = b[0] + b[1], h = b[2] + b[3];
+    // Rounding: the sums are exact or within an ulp, the root and squares
+    // within a few.
+    t.spread[k] = w >= 0.0f ? std::sqrt(w * w + h * h) * (1.0f + 1e-5f) : 0.0f;
+    if (box[k][0] + box[k][1] >= 0.0f) {  // agents started in it
+      sum += t.spread[k];
+      ++used;
+    }
+  }
+  t.live = true;
+  if (used > 0 && sum > kUselessSpread * 2 * largestStep * static_cast<double>(used)) t.quiet = kQuietSteps;
+}
+
+void World::trackMotion(bool lists) {
   StepScratch& sc = scratch;
   const std::size_t n = size();
   bool reset = sc.lastX.size() != n || sc.nearRow.size() != n;
   sc.kin.resize(n);
+  StepScratch::MotionTiles& tiles = sc.tiles;
+  tiles.live = false;
   if (!reset) {
+    bool relative = lists && relativeLists && tiles.width > 0;
+    if (relative && tiles.quiet > 0) {
+      --tiles.quiet;
+      relative = false;
+    }
+    // Boxes start empty, one set for each thread.
+    const int copies = pool_ ? pool_->size() : 1;
+    const std::size_t boxFloats =
+        relative ? 4 * static_cast<std::size_t>(tiles.shape.cols) * static_cast<std::size_t>(tiles.shape.rows) : 0;
+    if (relative) {
+      tiles.box.assign(boxFloats * static_cast<std::size_t>(copies), -std::numeric_limits<float>::infinity());
+    }
     // The largest displacement, squared in double (in float, moves below
     // 1e-19 would round off), as bits (non-negative doubles order as their
     // bits; NaN above all), so chunks combine in any order.
     std::atomic<std::uint64_t> largest{0};
     const bool lanes = lineLanesAvailable();
     forEach(n, [&](std::size_t b, std::size_t e) {
+      const int self = pool_ ? pool_->currentThread() : 0;
+      const TileBoxes boxes{tiles.shape, relative ? &tiles.box[boxFloats * static_cast<std::size_t>(self)] : nullptr};
       const double m = (lanes ? trackMotion8 : trackMotionOneByOne)(&px[b], &py[b], &vx[b], &vy[b], &radius[b],
-                                                                  &sc.lastX[b], &sc.lastY[b], &sc.kin[b], e - b);
+                                                                  &sc.lastX[b], &sc.lastY[b], &sc.kin[b], e - b,
+                                                                  relative ? &boxes : nullptr);
       std::uint64_t bits;
       std::memcpy(&bits, &m, sizeof bits);
       std::uint64_t seen = largest.load(std::memory_order_relaxed);
@@ -238,6 +359,7 @@ void World::trackMotion() {
     std::memcpy(&step, &bits, sizeof step);
     sc.moved += std::sqrt(step) * (1 + 1e-5);
     reset = !std::isfinite(sc.moved);
+    if (relative && !reset) tileSpreads(std::sqrt(step), copies);
   }
   if (reset) {
     for (std::size_t i = 0; i < n; ++i) sc.kin[i] = {px[i], py[i], vx[i], vy[i], radius[i]};
@@ -347,6 +469,9 @@ constexpr float kNearSkinSteps = 8, kNearSkinStepsCrowd = 4;
 /// moving further per step than the skin allows, as while a walker is
 /// dragged about: a rebuild every step would cost more than the scan).
 constexpr std::int32_t kNearBackoff = 8;
+/// A list whose proof has less than this fraction of its skin left is
+/// rebuilt with the failing ones (refreshIfSpent).
+constexpr float kSpentSkin = 0.5f;
 /// The head of a walker that has no list yet.
 constexpr StepScratch::NearHead kNoList{};
 }  // namespace
@@ -356,7 +481,7 @@ constexpr StepScratch::NearHead kNoList{};
 // agent-step: the call's arguments and spills; wall within noise).
 [[gnu::always_inline]] inline int World::listNeighbors(std::int32_t i, std::int32_t slot, const AgentsView& av,
                                                       const SolveParams& sp, const std::int32_t* hintRow,
-                                                      SolveScratch& ss, float& base) {
+                                                      const float* spread, SolveScratch& ss, float& base) {
   StepScratch& sc = scratch;
   const Vec2 p{px[i], py[i]};
   const int k = std::min(sp.maxNeighbors, kMaxNeighbors);
@@ -379,11 +504,18 @@ constexpr StepScratch::NearHead kNoList{};
     const Vec2 d = p - Vec2{head.x, head.y};
     const float own = d.length() * (1.0f + 1e-6f) + 2e-19f;
     const float others = static_cast<float>(sc.moved - head.moved);
+    float reachSq;
+    if (spread) {
+      out.rel = (head.rel + spread[av.kin[i].tile]) * (1.0f + 1e-6f);  // (the sum's rounding)
+      reachSq = listReachSq(head.radius, own, others, sc.tiles.side, out.rel);
+    } else {
+      out.rel = std::numeric_limits<float>::infinity();  // a step the tiles did not see
+      reachSq = nearReachSq(head.radius, own, others);
+    }
     int found;
     const int got = nearestFromList(av, p, sp.perceptionRadiusSq, k,
                                     sc.near[from].data() + static_cast<std::size_t>(row) * kNearCapacity,
-                                    head.count, nearReachSq(head.radius, own, others), list, ss.neighbors,
-                                    base, found);
+                                    head.count, reachSq, list, ss.neighbors, base, found);
     if (got >= 0) {
       out.fresh = false;
       return got;
@@ -401,6 +533,21 @@ constexpr StepScratch::NearHead kNoList{};
     if (d < base) base = d;
   }
   return -1;
+}
+
+void World::refreshIfSpent(std::int32_t i, std::int32_t slot, const AgentsView& av, const AgentGridView& gv,
+                           const SolveParams& sp, float dt, float base, SolveScratch& spare) {
+  StepScratch& sc = scratch;
+  const StepScratch::NearHead& h = sc.nearHead[sc.nearTo][slot];
+  if (h.count < 0) return;
+  const float own = (Vec2{px[i], py[i]} - Vec2{h.x, h.y}).length() * (1.0f + 1e-6f) + 2e-19f;
+  const float others = static_cast<float>(sc.moved - h.moved);
+  const float reach = std::sqrt(listReachSq(h.radius, own, others, sc.tiles.side, h.rel));
+  const float needed = std::sqrt(base);
+  if (!(reach - needed < kSpentSkin * (h.radius - needed))) return;
+  std::int32_t hint[kMaxNeighbors + 1] = {-1};
+  bool listed;
+  gridNeighbors(i, slot, av, gv, sp, dt, hint, spare, base, listed);
 }
 
 int World::gridNeighbors(std::int32_t i, std::int32_t slot, const AgentsView& av, const AgentGridView& gv,
@@ -421,7 +568,7 @@ int World::gridNeighbors(std::int32_t i, std::int32_t slot, const AgentsView& av
     const int count = sp.lineLanes ? gatherNear8(gv, p, i, radius, keys, kNearCapacity)
                                     : gatherNear(gv, p, i, radius, keys, kNearCapacity);
     if (count >= 0) {
-      out = {p.x, p.y, radius, count, true, sc.moved};
+      out = {p.x, p.y, radius, count, true, 0.0f, sc.moved};
       int found;
       float kth;
       const int got = nearestFromKeys(keys, count, sp.perceptionRadiusSq, k, nearReachSq(radius, 0, 0), list,
@@ -454,8 +601,11 @@ void World::stepCpu(const Settings& s, float dt, const std::function<Vec2(const 
   // a walker's list fails (below), and the solve keeps the order of the
   // grid last built; without them, or when the walkers changed, it is built
   // now.
-  trackMotion();
   const bool lists = nearLists && s.maxNeighbors > 0;
+  trackMotion(lists);
+  // Steps without the lists leave their sums behind.
+  if (lists && !sc.tiles.lists) forgetRelativeMotion();
+  sc.tiles.lists = lists;
   // A crowd whose lists fail somewhere every step (a dense one) takes the
   // grid first, in one pass: deferring its failures to a second pass cost
   // it 0.5% more instructions.
@@ -577,6 +727,7 @@ void World::stepCpu(const Settings& s, float dt, const std::function<Vec2(const 
     const std::int32_t* const order = arrays.order;
     std::uint8_t* const deferred = arrays.deferred;
     float* const deferBase = arrays.deferBase;
+    const float* const spread = sc.tiles.live ? sc.tiles.spread.data() : nullptr;
     SolveBatch batch(av, ov, sp, keepHere);
     std::size_t fromLists = 0, failed = 0;
     for (std::size_t slot = b; slot < e; ++slot) {
@@ -593,15 +744,15 @@ void World::stepCpu(const Settings& s, float dt, const std::function<Vec2(const 
         continue;
       }
       float base;
-      int got = listNeighbors(i, at, av, sp, row, ss, base);
+      int got = listNeighbors(i, at, av, sp, row, spread, ss, base);
       bool listed = true;
-      if (!gridFresh) deferred[slot] = got < 0;
+      if (!gridFresh) {
+        deferred[slot] = got < 0;
+        deferBase[slot] = base;
+      }
       if (got < 0) {
         ++failed;
-        if (!gridFresh) {  // after the grid is built
-          deferBase[slot] = base;
-          continue;
-        }
+        if (!gridFresh) continue;  // after the grid is built
         got = gridNeighbors(i, at, av, gv, sp, dt, row, ss, base, listed);
       }
       ss.neighborCount = got;
@@ -616,6 +767,11 @@ void World::stepCpu(const Settings& s, float dt, const std::function<Vec2(const 
   if (!gridFresh && failing > 0) {
     buildGrid(s);
     const AgentGridView fresh = sc.gridView();
+    // Lists that fail at their own pace (a ring's, with relative motion)
+    // would build the grid every step: those about to are rebuilt with
+    // the ones that failed, so the next build waits for most of a list's
+    // life.
+    const bool refresh = sc.tiles.live;
     pool_->parallelFor(n, [&](std::size_t b, std::size_t e) {
       const auto keepHere = keep;
       const auto hintHere = hintRow;
@@ -626,7 +782,13 @@ void World::stepCpu(const Settings& s, float dt, const std::function<Vec2(const 
       SolveBatch batch(av, ov, sp, keepHere);
       std::size_t fromLists = 0;
       for (std::size_t slot = b; slot < e; ++slot) {
-        if (!deferred[slot]) continue;
+        if (!deferred[slot]) {
+          if (refresh) {
+            refreshIfSpent(order[slot], static_cast<std::int32_t>(slot), av, fresh, sp, dt, deferBase[slot],
+                           batch.next());
+          }
+          continue;
+        }
         const std::int32_t i = order[slot];
         SolveScratch& ss = batch.next();
         bool listed;

@@ -613,6 +613,131 @@ TEST_CASE("trackMotion8 gives trackMotionOneByOne's records, positions and large
   CHECK(fromTail > 200);
 }
 
+TEST_CASE("trackMotion8 tiles and boxes the moves as trackMotionOneByOne does") {
+  Rng rng{37};
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  int mismatches = 0, wrongBoxes = 0, oneTile = 0, mixed = 0;
+  for (int trial = 0; trial < 2000; ++trial) {
+    const std::size_t count = static_cast<std::size_t>(trial % 45);
+    // Tiles 10 wide over [0, 100)^2; clustered groups of eight share one
+    // (the lanes' shortcut), scattered ones do not, and some start outside.
+    float side;
+    const TileShape shape = tilesOver(0, 0, 100, 100, 10, side);
+    std::vector<float> px(count), py(count), vx(count), vy(count), r(count), lx(count), ly(count);
+    const bool clustered = trial % 2 == 0;
+    for (std::size_t i = 0; i < count; ++i) {
+      const float cx = clustered ? 10.0f * static_cast<float>(i / 8 % 10) + 5 : 50, spread = clustered ? 4.0f : 70.0f;
+      lx[i] = cx + spread * rng.unit();
+      ly[i] = cx + spread * rng.unit();
+      px[i] = lx[i] + rng.unit();
+      py[i] = ly[i] + rng.unit();
+      vx[i] = rng.unit();
+      vy[i] = rng.unit();
+      r[i] = rng.unit() + 1;
+    }
+    if (count > 0 && trial % 13 == 0) lx[trial % count] = nan;  // its tile is the first
+    std::vector<float> lx1 = lx, ly1 = ly, lx8 = lx, ly8 = ly;
+    std::vector<AgentKin> kin1(count), kin8(count);
+    const std::size_t tiles = static_cast<std::size_t>(shape.cols * shape.rows);
+    std::vector<float> box1(4 * tiles, -std::numeric_limits<float>::infinity()), box8 = box1, brute = box1;
+    const TileBoxes t1{shape, box1.data()}, t8{shape, box8.data()};
+    trackMotionOneByOne(px.data(), py.data(), vx.data(), vy.data(), r.data(), lx1.data(), ly1.data(), kin1.data(),
+                        count, &t1);
+    trackMotion8(px.data(), py.data(), vx.data(), vy.data(), r.data(), lx8.data(), ly8.data(), kin8.data(), count,
+                 &t8);
+    // (A NaN move may leave a box another NaN or none: the step then
+    // forgets every list.)
+    bool same = trial % 13 == 0 || std::memcmp(box1.data(), box8.data(), box1.size() * 4) == 0;
+    for (std::size_t i = 0; i < count; ++i) {
+      same = same && std::memcmp(&kin1[i], &kin8[i], sizeof(AgentKin)) == 0;
+      // The box of the tile each started in, by brute force.
+      const std::int32_t k = tileOf(shape, lx[i], ly[i]);
+      const float dx = px[i] - lx[i], dy = py[i] - ly[i];
+      float* b = &brute[4 * static_cast<std::size_t>(k)];
+      b[0] = std::max(b[0], -dx);
+      b[1] = std::max(b[1], dx);
+      b[2] = std::max(b[2], -dy);
+      b[3] = std::max(b[3], dy);
+      wrongBoxes += kin1[i].tile != k;
+    }
+    if (trial % 13 != 0) wrongBoxes += std::memcmp(box1.data(), brute.data(), box1.size() * 4) != 0;
+    for (std::size_t g = 0; g + 8 <= count; g += 8) {
+      bool one = true;
+      for (std::size_t i = g; i < g + 8; ++i) one = one && kin1[i].tile == kin1[g].tile;
+      (one ? oneTile : mixed) += 1;
+    }
+    if (!same && ++mismatches <= 5) MESSAGE("trial " << trial);
+  }
+  CHECK(mismatches == 0);
+  CHECK(wrongBoxes == 0);
+  CHECK(oneTile > 1000);  // both of the lanes' paths
+  CHECK(mixed > 1000);
+}
+
+TEST_CASE("points nearer than a tiling's side land in tiles at most one apart, in the lanes too") {
+  Rng rng{43};
+  int far = 0, tried = 0, atEdges = 0, lanesChecked = 0;
+  for (int trial = 0; trial < 400; ++trial) {
+    // Bounds from a few units to millions, far from the origin or not;
+    // widths from a fraction of the bounds to 2^20 columns.
+    const float scale = std::ldexp(1.0f, trial % 24);
+    const float minX = (trial % 3 == 0 ? 1e7f : 1.0f) * rng.unit(), minY = scale * rng.unit();
+    // Many columns and a few rows, or the other way round (tile indices
+    // fit an int32).
+    const double across = scale * (rng.unit() + 1.5);
+    const double width = across / std::ldexp(1.0, trial % 21) * (1 + 0.3 * (rng.unit() + 1));
+    const double thin = width * 3 * (rng.unit() + 1);
+    const double w = trial % 2 ? across : thin, h = trial % 2 ? thin : across;
+    float side;
+    const TileShape shape = tilesOver(minX, minY, w, h, width, side);
+    REQUIRE(side > 0);
+    REQUIRE(side < width);
+    REQUIRE(shape.cols <= (1 << 20) + 1);
+    REQUIRE(shape.rows <= (1 << 20) + 1);
+    std::vector<float> ax(64), ay(64), bx(64), by(64);
+    for (int i = 0; i < 64; ++i) {
+      // One point at or near a tile edge (or beyond the bounds), the other
+      // just under `side` away in x and y, either way.
+      const float edgeX = minX + static_cast<float>(width * std::floor((rng.unit() + 1) * 0.6 * shape.cols));
+      const float edgeY = minY + static_cast<float>(width * std::floor((rng.unit() + 1) * 0.6 * shape.rows));
+      const float jitter = static_cast<float>(width) * std::ldexp(rng.unit(), -(i % 30));
+      ax[i] = edgeX + jitter;
+      ay[i] = edgeY - jitter;
+      const float towards = i % 2 ? 1.0f : -1.0f;
+      bx[i] = ax[i] + towards * side * (1 - std::ldexp(1.0f, -23));
+      by[i] = ay[i] - towards * side * (1 - std::ldexp(1.0f, -23));
+    }
+    // Tiles from tileOf and from the lanes (trackMotion8's records) where
+    // the boxes fit in memory.
+    const std::size_t tiles = static_cast<std::size_t>(shape.cols) * static_cast<std::size_t>(shape.rows);
+    const bool lanes = tiles < (1u << 22);
+    std::vector<AgentKin> ka(64), kb(64);
+    std::vector<float> zero(64), box(lanes ? 4 * tiles : 0, -std::numeric_limits<float>::infinity());
+    const TileBoxes t{shape, box.data()};
+    std::vector<float> a1 = ax, a2 = ay, b1 = bx, b2 = by;
+    if (lanes) {
+      trackMotion8(ax.data(), ay.data(), zero.data(), zero.data(), zero.data(), a1.data(), a2.data(), ka.data(), 64,
+                   &t);
+      trackMotion8(bx.data(), by.data(), zero.data(), zero.data(), zero.data(), b1.data(), b2.data(), kb.data(), 64,
+                   &t);
+      lanesChecked += 64;
+    }
+    for (int i = 0; i < 64; ++i) {
+      if (!(std::fabs(static_cast<double>(bx[i]) - ax[i]) < side && std::fabs(static_cast<double>(by[i]) - ay[i]) < side))
+        continue;  // rounded to `side` or past it
+      ++tried;
+      const std::int32_t ta = tileOf(shape, ax[i], ay[i]), tb = tileOf(shape, bx[i], by[i]);
+      const bool near = std::abs(ta % shape.cols - tb % shape.cols) <= 1 && std::abs(ta / shape.cols - tb / shape.cols) <= 1;
+      far += !near || (lanes && (ka[i].tile != ta || kb[i].tile != tb));
+      atEdges += ta != tb;
+    }
+  }
+  CHECK(far == 0);
+  CHECK(tried > 8000);
+  CHECK(atEdges > 5000);
+  CHECK(lanesChecked > 10000);
+}
+
 TEST_CASE("integrate8 moves, lands and counts as World::integrate's loop does") {
   Rng rng{41};
   const float nan = std::numeric_limits<float>::quiet_NaN();

@@ -577,6 +577,22 @@ THRONG_HD float nearReachSq(float listRadius, float ownMove, float othersMove) {
   return reach > 1e-15f ? reach * reach * (1.0f - 1e-5f) : 0.0f;  // NaN: 0
 }
 
+/// nearReachSq, or the same bound from relative motion where that is
+/// nearer: an agent left out of the list was at least `listRadius` away;
+/// while it stays within `side` of the walker, it moves relative to it by
+/// at most the walker's summed spreads `relMoved` (World's MotionTiles);
+/// to come from beyond `side` it first crossed a step in which both moved
+/// at most `othersMove`. relMoved inf: the first bound alone.
+THRONG_HD float listReachSq(float listRadius, float ownMove, float othersMove, float side, float relMoved) {
+  listRadius = listRadius < 1.8e19f ? listRadius : 1.8e19f;
+  const float near = listRadius * (1.0f - 1e-5f);
+  const float global = near - (ownMove + othersMove) * (1.0f + 1e-5f);
+  const float far = side * (1.0f - 1e-5f) - 2.0f * othersMove * (1.0f + 1e-5f);
+  const float relative = (far < near ? far : near) - relMoved * (1.0f + 1e-5f);
+  const float reach = relative > global ? relative : global;
+  return reach > 1e-15f ? reach * reach * (1.0f - 1e-5f) : 0.0f;  // NaN: 0
+}
+
 /// nearestFromList's answer once the head keys[0, head) holds the list's
 /// nearest min(k, its count), sorted: they are unpacked into outIndex (up to
 /// k entries are written, those past `found` as scratch) and sorted[0,

@@ -9,7 +9,9 @@ namespace throng {
 /// copy for agentLines8, which loads a neighbour in two reads instead of
 /// five scattered ones).
 struct alignas(32) AgentKin {
-  float px = 0, py = 0, vx = 0, vy = 0, radius = 0, unused[3] = {};
+  float px = 0, py = 0, vx = 0, vy = 0, radius = 0;
+  std::int32_t tile = 0;  ///< the CPU step's motion tile (TileShape) this step started in, or 0
+  float unused[2] = {};
 };
 
 /// The old state, in agent-index order.
@@ -21,6 +23,17 @@ struct AgentsView {
   /// The same values as AgentKin records, or null (the CPU step fills them
   /// at its start; everyone else leaves it null).
   const AgentKin* kin = nullptr;
+};
+
+/// Square tiles over the agents, for the CPU step's relative motion
+/// (World's MotionTiles): a position's tile is floor((x - originX) *
+/// invWidth) clamped to the columns (a NaN to the first), likewise in y,
+/// then row * cols + column. Monotone in x and in y, so clamping never
+/// puts near points further apart.
+struct TileShape {
+  float originX = 0, originY = 0, invWidth = 0;
+  float lastColumn = 0, lastRow = 0;  ///< cols - 1, rows - 1
+  std::int32_t cols = 0, rows = 0;
 };
 
 }  // namespace throng

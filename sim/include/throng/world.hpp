@@ -42,8 +42,8 @@ struct StepScratch {
   std::uint64_t gridVersion = 0;  ///< bumped by every buildGrid
   // The order the solve runs in and its results are kept by: the grid's
   // slots when it was last built (a step with candidate lists builds the
-  // grid only when a walker's list fails; a ring's lists all fail on the
-  // same step, one in eight). order[slot] is an agent.
+  // grid only when a walker's list fails; a ring's fail together, about
+  // one step in 20). order[slot] is an agent.
   std::vector<std::int32_t> order;
   std::uint64_t orderVersion = ~0ull;  ///< the gridVersion order was taken from
   // Walkers whose lists failed while the grid was stale, by slot, with the
@@ -69,13 +69,14 @@ struct StepScratch {
   // step before wrote (at nearRow[i], last step's slot) and writes it at
   // its slot in the other, so both run nearly in order (by agent index the
   // rows, 128 bytes each, were read all over memory). While `order` stays
-  // (seven steps in eight on a ring) every row is where it was, and the
+  // (most steps on a ring) every row is where it was, and the
   // step rewrites it in place: half the rows' memory touched, and no
   // copying of heads. Never change a result.
   struct NearHead {
     float x = 0, y = 0, radius = 0;  ///< where and how wide it was built
     std::int32_t count = -1;  ///< agents; -1 none; below -1: scan the grid that many more steps
     bool fresh = false;       ///< built the step before, not used since
+    float rel = 0;            ///< its walker's spreads summed since (MotionTiles); inf: unknown
     double moved = 0;         ///< `moved` when it was built
   };
   std::vector<NearHead> nearHead[2];
@@ -90,6 +91,23 @@ struct StepScratch {
   // index's position has moved since a list was built).
   std::vector<float> lastX, lastY;
   double moved = 0;
+  // Relative motion, for lists whose neighbours move alike (a ring's walk
+  // to its centre): square tiles, and for each step the box of the
+  // displacements of the agents that started it in each tile (AgentKin's
+  // `tile`). A tile's spread is the diameter of its 3x3 block's box: how
+  // much any agent that started the step within `side` of a walker in the
+  // tile moved relative to it. A list's head sums its walker's spreads.
+  struct MotionTiles {
+    TileShape shape;
+    double width = 0;  ///< 0: no tiles yet
+    float side = 0;    ///< under width by more than the tiles' rounding
+    std::vector<float> box;     ///< 4 a tile (TileBoxes), a copy for each of the pool's threads
+    std::vector<float> across;  ///< the boxes merged with their left and right
+    std::vector<float> spread;  ///< by tile
+    bool live = false;  ///< spreads taken this step
+    int quiet = 0;      ///< steps left without them (they were no tighter than `moved`)
+    bool lists = false;  ///< the last step used the lists (their sums are current)
+  } tiles;
   std::vector<AgentKin> kin;  ///< this step's positions, velocities and radii (AgentsView::kin)
   std::size_t nearServed = 0;  ///< walkers the lists answered in the last step
 
@@ -148,24 +166,38 @@ class World {
   void integrate(float dt);
   /// Before the grid: how far agents moved since the last step (for the
   /// candidate lists; resets them when the agent count changed).
-  void trackMotion();
+  void trackMotion(bool lists);
+  /// trackMotion's relative part (StepScratch::MotionTiles), once the
+  /// boxes are filled: the spreads, given the step's largest displacement.
+  void tileSpreads(double largestStep, int copies);
+  /// Makes every list's relative sum unknown (its steps were not counted).
+  void forgetRelativeMotion();
   /// Phase 3 on the CPU, first half: walker i's neighbours into ss from its
   /// candidate list, when that proves the answer (returns the count); else
   /// -1, with the bound (squared) a rebuild starts from in `base`. Needs no
   /// grid. `slot`: where its list is kept this step; `hintRow`: the grid
-  /// scan's hint (count, then indices).
+  /// scan's hint (count, then indices); `spread`: the tiles' spreads
+  /// this step, or null (MotionTiles).
   int listNeighbors(std::int32_t i, std::int32_t slot, const AgentsView& av, const SolveParams& sp,
-                    const std::int32_t* hintRow, SolveScratch& ss, float& base);
+                    const std::int32_t* hintRow, const float* spread, SolveScratch& ss, float& base);
   /// The second half, after listNeighbors returned -1: rebuilds the list
   /// from the grid (fresh: built from this step's positions), or scans it
   /// (`listed` says which), and keeps the scan's hint. Together, the same
   /// answer as selectNeighbors.
+  /// After a step's grid was built for the lists that failed: rebuilds
+  /// walker i's list too when it is nearly spent (`base`: the bound its
+  /// answer this step gave), so lists fail together. Never changes a result.
+  void refreshIfSpent(std::int32_t i, std::int32_t slot, const AgentsView& av, const AgentGridView& gv,
+                      const SolveParams& sp, float dt, float base, SolveScratch& spare);
   int gridNeighbors(std::int32_t i, std::int32_t slot, const AgentsView& av, const AgentGridView& gv,
                     const SolveParams& sp, float dt, std::int32_t* hintRow, SolveScratch& ss, float base,
                     bool& listed);
   /// Candidate lists on (the default); off, every walker scans the grid
   /// (tests compare the two).
   bool nearLists = true;
+  /// Lists proved by relative motion too (StepScratch::MotionTiles; tests
+  /// turn it off to compare).
+  bool relativeLists = true;
   /// fn over chunks of [0, n), on the step's pool when there is one.
   void forEach(std::size_t n, const std::function<void(std::size_t, std::size_t)>& fn);
 
