@@ -793,13 +793,7 @@ THRONG_AVX2 inline void boxLanes(float* box, __m256i tile, F dx, F dy) {
   _mm256_store_ps(ex, dx);
   _mm256_store_ps(ey, dy);
   _mm256_store_si256(reinterpret_cast<__m256i*>(ek), tile);
-  for (int l = 0; l < 8; ++l) {
-    float* const b = box + 4 * static_cast<std::size_t>(ek[l]);
-    b[0] = -ex[l] > b[0] ? -ex[l] : b[0];
-    b[1] = ex[l] > b[1] ? ex[l] : b[1];
-    b[2] = -ey[l] > b[2] ? -ey[l] : b[2];
-    b[3] = ey[l] > b[3] ? ey[l] : b[3];
-  }
+  for (int l = 0; l < 8; ++l) boxMove(box, ek[l], ex[l], ey[l]);
 }
 }  // namespace
 

@@ -47,6 +47,15 @@ struct TileBoxes {
   float* box = nullptr;
 };
 
+/// One displacement into its tile's box (TileBoxes).
+inline void boxMove(float* box, std::int32_t tile, float dx, float dy) {
+  float* const b = box + 4 * static_cast<std::size_t>(tile);
+  b[0] = -dx > b[0] ? -dx : b[0];
+  b[1] = dx > b[1] ? dx : b[1];
+  b[2] = -dy > b[2] ? -dy : b[2];
+  b[3] = dy > b[3] ? dy : b[3];
+}
+
 /// World::trackMotion's work on agents [0, count), one at a time: lastX and
 /// lastY take px and py, kin the AgentKin records, and the largest
 /// displacement squared since lastX/lastY (in double, from the float
@@ -65,11 +74,7 @@ inline double trackMotionOneByOne(const float* px, const float* py, const float*
     std::int32_t tile = 0;
     if (tiles) {
       tile = tileOf(tiles->shape, lastX[i], lastY[i]);
-      float* const b = tiles->box + 4 * static_cast<std::size_t>(tile);
-      b[0] = -fx > b[0] ? -fx : b[0];
-      b[1] = fx > b[1] ? fx : b[1];
-      b[2] = -fy > b[2] ? -fy : b[2];
-      b[3] = fy > b[3] ? fy : b[3];
+      boxMove(tiles->box, tile, fx, fy);
     }
     lastX[i] = px[i];
     lastY[i] = py[i];

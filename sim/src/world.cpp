@@ -472,6 +472,14 @@ constexpr std::int32_t kNearBackoff = 8;
 /// A list whose proof has less than this fraction of its skin left is
 /// rebuilt with the failing ones (refreshIfSpent).
 constexpr float kSpentSkin = 0.5f;
+/// How far a walker now at p has moved since its list `h` was built, and
+/// every other agent at most (`moved`: StepScratch's running sum). In float
+/// (a double square root here was 5% of the circle's time); the absolute
+/// term covers squares that underflow (moves below 1e-19).
+inline void movesSince(const StepScratch::NearHead& h, Vec2 p, double moved, float& own, float& others) {
+  own = (p - Vec2{h.x, h.y}).length() * (1.0f + 1e-6f) + 2e-19f;
+  others = static_cast<float>(moved - h.moved);
+}
 /// The head of a walker that has no list yet.
 constexpr StepScratch::NearHead kNoList{};
 }  // namespace
@@ -499,12 +507,8 @@ constexpr StepScratch::NearHead kNoList{};
   // An upper bound of the k-th distance (squared): the k-th of any k agents.
   base = sp.perceptionRadiusSq;
   if (head.count >= 0) {
-    // In float (a double square root here was 5% of the circle's time);
-    // the absolute term covers squares that underflow (moves below 1e-19).
-    const Vec2 d = p - Vec2{head.x, head.y};
-    const float own = d.length() * (1.0f + 1e-6f) + 2e-19f;
-    const float others = static_cast<float>(sc.moved - head.moved);
-    float reachSq;
+    float own, others, reachSq;
+    movesSince(head, p, sc.moved, own, others);
     if (spread) {
       out.rel = (head.rel + spread[av.kin[i].tile]) * (1.0f + 1e-6f);  // (the sum's rounding)
       reachSq = listReachSq(head.radius, own, others, sc.tiles.side, out.rel);
@@ -540,8 +544,8 @@ void World::refreshIfSpent(std::int32_t i, std::int32_t slot, const AgentsView& 
   StepScratch& sc = scratch;
   const StepScratch::NearHead& h = sc.nearHead[sc.nearTo][slot];
   if (h.count < 0) return;
-  const float own = (Vec2{px[i], py[i]} - Vec2{h.x, h.y}).length() * (1.0f + 1e-6f) + 2e-19f;
-  const float others = static_cast<float>(sc.moved - h.moved);
+  float own, others;
+  movesSince(h, Vec2{px[i], py[i]}, sc.moved, own, others);
   const float reach = std::sqrt(listReachSq(h.radius, own, others, sc.tiles.side, h.rel));
   const float needed = std::sqrt(base);
   if (!(reach - needed < kSpentSkin * (h.radius - needed))) return;
@@ -748,7 +752,7 @@ void World::stepCpu(const Settings& s, float dt, const std::function<Vec2(const 
       bool listed = true;
       if (!gridFresh) {
         deferred[slot] = got < 0;
-        deferBase[slot] = base;
+        deferBase[slot] = base;  // a refresh (below) starts from it too
       }
       if (got < 0) {
         ++failed;

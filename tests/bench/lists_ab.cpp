@@ -53,7 +53,8 @@ int main(int argc, char** argv) {
   std::sort(global.begin(), global.end());
   std::sort(relative.begin(), relative.end());
   const double g = global[global.size() / 2], r = relative[relative.size() / 2];
-  std::printf("%s n=%d threads=%d: global bound %.4f ms/step, relative %.4f (%+.1f%%), relative faster in %d of %zu blocks\n",
+  std::printf("%s n=%d threads=%d: global bound %.4f ms/step, relative %.4f (%+.1f%%), "
+              "relative faster in %d of %zu blocks\n",
               argv[1], n, threads, g, r, 100 * (r - g) / g, wins, global.size());
   return 0;
 }

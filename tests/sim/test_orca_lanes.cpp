@@ -360,6 +360,26 @@ void programLines(Rng& rng, int trial, int count, Line* out) {
     if (trial % 13 == 0 && i == count / 2) l.point = {3 * rng.unit(), nan};     // NaN
   }
 }
+
+/// A batch of up to eight walkers' programs as the programs' lanes tests
+/// draw them: the `counted`-th line count in turn, programLines' lines,
+/// obstacle lines first in a third of the trials, top speeds from 0 (a
+/// standstill) to 2.
+struct ProgramBatch {
+  Line storage[8][kMaxLines];
+  const Line* lines[8];
+  int counts[8], obstacles[8];
+  float radius[8];
+
+  void draw(Rng& rng, int trial, int& counted, int w) {
+    const int count = counted++ % (kMaxLines + 1);
+    programLines(rng, trial, count, storage[w]);
+    lines[w] = storage[w];
+    counts[w] = count;
+    obstacles[w] = trial % 3 == 0 ? count / 3 : 0;
+    radius[w] = trial % 10 == 0 ? 0.0f : 0.5f + 1.5f * (rng.unit() + 1) / 2;  // 0: a standstill
+  }
+};
 }  // namespace
 
 TEST_CASE("linearPrograms8 gives each walker linearProgram2's and linearProgram3's results bit for bit") {
@@ -376,20 +396,16 @@ TEST_CASE("linearPrograms8 gives each walker linearProgram2's and linearProgram3
   int counted = 0;
   for (int trial = 0; trial < 3000; ++trial) {
     const int walkers = trial % 8 + 1;
-    Line storage[8][kMaxLines];
-    const Line* lines[8];
-    int counts[8], obstacles[8];
-    float radius[8];
+    ProgramBatch batch;
+    const Line* const* lines = batch.lines;
+    const int *counts = batch.counts, *obstacles = batch.obstacles;
+    const float* radius = batch.radius;
     Vec2 wish[8];
     for (int w = 0; w < walkers; ++w) {
-      const int count = counted++ % (kMaxLines + 1);
-      programLines(rng, trial, count, storage[w]);
-      if (trial % 4 == 0)
-        for (int i = 0; i < count; ++i) storage[w][i].point = storage[w][i].point * 0.25f;  // mostly feasible
-      lines[w] = storage[w];
-      counts[w] = count;
-      obstacles[w] = trial % 3 == 0 ? count / 3 : 0;
-      radius[w] = trial % 10 == 0 ? 0.0f : 0.5f + 1.5f * (rng.unit() + 1) / 2;  // 0: a standstill
+      batch.draw(rng, trial, counted, w);
+      if (trial % 4 == 0) {  // mostly feasible
+        for (int i = 0; i < counts[w]; ++i) batch.storage[w][i].point = batch.storage[w][i].point * 0.25f;
+      }
       wish[w] = trial % 9 == 0 ? Vec2{} : Vec2{3 * rng.unit(), 3 * rng.unit()};
     }
     Vec2 eight[8];
@@ -428,18 +444,15 @@ TEST_CASE("linearProgram3x8 gives each walker linearProgram3's velocity and deep
   int counted = 0;
   for (int trial = 0; trial < 3000; ++trial) {
     const int walkers = trial % 8 + 1;
-    Line storage[8][kMaxLines];
-    const Line* lines[8];
-    int counts[8], obstacles[8], begin[8];
-    float radius[8];
+    ProgramBatch batch;
+    const Line* const* lines = batch.lines;
+    const int *counts = batch.counts, *obstacles = batch.obstacles;
+    const float* radius = batch.radius;
+    int begin[8];
     Vec2 start[8];
     for (int w = 0; w < walkers; ++w) {
-      const int count = counted++ % (kMaxLines + 1);
-      programLines(rng, trial, count, storage[w]);
-      lines[w] = storage[w];
-      counts[w] = count;
-      obstacles[w] = trial % 3 == 0 ? count / 3 : 0;
-      radius[w] = trial % 10 == 0 ? 0.0f : 0.5f + 1.5f * (rng.unit() + 1) / 2;
+      batch.draw(rng, trial, counted, w);
+      const int count = counts[w];
       const Vec2 wish{3 * rng.unit(), 3 * rng.unit()};
       begin[w] = linearProgram2(lines[w], count, radius[w], wish, false, start[w]);
       if (trial % 4 == 1 && count > 0) {  // any start
@@ -723,11 +736,13 @@ TEST_CASE("points nearer than a tiling's side land in tiles at most one apart, i
       lanesChecked += 64;
     }
     for (int i = 0; i < 64; ++i) {
-      if (!(std::fabs(static_cast<double>(bx[i]) - ax[i]) < side && std::fabs(static_cast<double>(by[i]) - ay[i]) < side))
-        continue;  // rounded to `side` or past it
+      const double apartX = std::fabs(static_cast<double>(bx[i]) - ax[i]);
+      const double apartY = std::fabs(static_cast<double>(by[i]) - ay[i]);
+      if (!(apartX < side && apartY < side)) continue;  // rounded to `side` or past it
       ++tried;
       const std::int32_t ta = tileOf(shape, ax[i], ay[i]), tb = tileOf(shape, bx[i], by[i]);
-      const bool near = std::abs(ta % shape.cols - tb % shape.cols) <= 1 && std::abs(ta / shape.cols - tb / shape.cols) <= 1;
+      const bool near =
+          std::abs(ta % shape.cols - tb % shape.cols) <= 1 && std::abs(ta / shape.cols - tb / shape.cols) <= 1;
       far += !near || (lanes && (ka[i].tile != ta || kb[i].tile != tb));
       atEdges += ta != tb;
     }
