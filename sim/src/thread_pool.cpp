@@ -80,17 +80,18 @@ void ThreadPool::drain(int self, std::uint32_t generation, const Phase& phase) {
   for (int k = 0; k < threads; ++k) drainShare((self + k) % threads, generation, phase);
 }
 
-void ThreadPool::parallelFor(std::size_t n, const Job& fn) {
+void ThreadPool::parallelFor(std::size_t n, const Job& fn, int chunksPerThread) {
   if (workers_.empty() || n < 64 || n > std::numeric_limits<std::uint32_t>::max() / 2) {
     if (n > 0) fn(0, n);
     return;
   }
-  // About 8 chunks per thread, of at least 32 agents: fewer to claim than
-  // 16 (the 1k circle at 2 threads: 0.067-0.077 -> 0.062-0.065 ms per step
-  // over four rounds), and still enough for a thread with jammed walkers
-  // to hand some to the other (the 10k crowds: even).
+  // For the solve about 8 chunks per thread, of at least 32 agents: fewer
+  // to claim than 16 (the 1k circle at 2 threads: 0.067-0.077 -> 0.062-0.065
+  // ms per step over four rounds), and still enough for a thread with
+  // jammed walkers to hand some to the other (the 10k crowds: even).
   const std::size_t threads = static_cast<std::size_t>(size());
-  const std::size_t grain = std::max<std::size_t>(32, n / (8 * threads));
+  const std::size_t perThread = static_cast<std::size_t>(std::max(chunksPerThread, 1));
+  const std::size_t grain = std::max<std::size_t>(32, n / (perThread * threads));
   Phase phase;
   phase.job = &fn;
   phase.n = static_cast<std::uint32_t>(n);

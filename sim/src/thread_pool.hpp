@@ -43,8 +43,18 @@ class ThreadPool {
   /// caller of parallelFor (and any thread not of this pool).
   int currentThread() const;
   /// Calls fn(begin, end) over chunks of [0, n), on the caller and the
-  /// workers; returns when every chunk is done.
-  void parallelFor(std::size_t n, const Job& fn);
+  /// workers; returns when every chunk is done. About `chunksPerThread`
+  /// chunks a thread: 8 where agents cost unlike amounts (the solve, so a
+  /// thread left with jammed walkers hands some on), 2 where each costs a
+  /// few instructions and the claims would cost more than the work.
+  void parallelFor(std::size_t n, const Job& fn, int chunksPerThread = 8);
+  /// [shareEnd(n, t - 1), shareEnd(n, t)) is the part of [0, n) thread t
+  /// takes first in every parallelFor (shareEnd(n, -1) == 0): a phase by
+  /// agent index leaves those agents' data in t's cache.
+  std::uint32_t shareEnd(std::uint32_t n, int t) const {
+    return static_cast<std::uint32_t>(std::uint64_t{n} * static_cast<std::uint64_t>(t + 1) /
+                                      static_cast<std::uint64_t>(size()));
+  }
 
  private:
   /// What a phase is: read by a worker under the mutex.
@@ -58,11 +68,6 @@ class ThreadPool {
   struct alignas(64) Share {
     std::atomic<std::uint64_t> claim{0};
   };
-  /// [shareEnd(t - 1), shareEnd(t)) is thread t's share of n.
-  std::uint32_t shareEnd(std::uint32_t n, int t) const {
-    return static_cast<std::uint32_t>(std::uint64_t{n} * static_cast<std::uint64_t>(t + 1) /
-                                      static_cast<std::uint64_t>(size()));
-  }
   void run(int self);
   /// Takes and runs chunks of phase `generation`, its own share first
   /// (thread `self`), until none is left.

@@ -20,13 +20,15 @@ TEST_CASE("parallelFor visits every index exactly once, phase after phase") {
       CAPTURE(n);
       std::vector<std::atomic<int>> hits(n);
       // back to back, as a step's phases run: a worker still on the last
-      // phase must not take a chunk of this one with the last one's function
+      // phase must not take a chunk of this one with the last one's
+      // function, and whatever the chunks a thread (the solve's 8, the light
+      // phases' 2, or 1)
       for (int phase = 0; phase < 5; ++phase) {
         pool.parallelFor(n, [&, phase](std::size_t b, std::size_t e) {
           REQUIRE(b < e);
           REQUIRE(e <= n);
           for (std::size_t i = b; i < e; ++i) hits[i].fetch_add(phase + 1, std::memory_order_relaxed);
-        });
+        }, phase % 3 == 0 ? 8 : phase % 3 == 1 ? 2 : 1);
       }
       int wrong = 0;
       for (std::size_t i = 0; i < n; ++i) wrong += hits[i].load() != 15;  // 1 + 2 + 3 + 4 + 5

@@ -43,9 +43,13 @@ struct StepScratch {
   // The order the solve runs in and its results are kept by: the grid's
   // slots when it was last built (a step with candidate lists builds the
   // grid only when a walker's list fails; a ring's fail together, about
-  // one step in 20). order[slot] is an agent.
+  // one step in 20), split by the pool's shares of agent index where the
+  // grid lasts (World::takeOrder). order[slot] is an agent.
   std::vector<std::int32_t> order;
-  std::uint64_t orderVersion = ~0ull;  ///< the gridVersion order was taken from
+  std::uint64_t orderVersion = 0;      ///< bumped whenever order is taken
+  std::uint64_t orderGrid = ~0ull;     ///< the gridVersion order was taken from
+  int orderSplit = 0;                  ///< the threads it was split for (1: not split)
+  std::vector<std::int32_t> splitAt;   ///< takeOrder's: each block's next slot for each share
   // Walkers whose lists failed while the grid was stale, by slot, with the
   // bound their rebuild starts from; taken once the grid is built.
   std::vector<std::uint8_t> deferred;
@@ -170,6 +174,10 @@ class World {
   /// trackMotion's relative part (StepScratch::MotionTiles), once the
   /// boxes are filled: the spreads, given the step's largest displacement.
   void tileSpreads(double largestStep, int copies);
+  /// The solve's order from the grid just built (StepScratch::order):
+  /// with `split` > 1 (the pool's size), each thread's share of the slots
+  /// holds the agents of its share of agent index, in grid order.
+  void takeOrder(int split);
   /// Makes every list's relative sum unknown (its steps were not counted).
   void forgetRelativeMotion();
   /// Phase 3 on the CPU, first half: walker i's neighbours into ss from its
@@ -198,8 +206,9 @@ class World {
   /// Lists proved by relative motion too (StepScratch::MotionTiles; tests
   /// turn it off to compare).
   bool relativeLists = true;
-  /// fn over chunks of [0, n), on the step's pool when there is one.
-  void forEach(std::size_t n, const std::function<void(std::size_t, std::size_t)>& fn);
+  /// fn over chunks of [0, n), on the step's pool when there is one
+  /// (ThreadPool::parallelFor).
+  void forEach(std::size_t n, const std::function<void(std::size_t, std::size_t)>& fn, int chunksPerThread = 8);
 
   Agent agentAt(std::size_t i) const;
   SolveParams solveParams(const Settings& s, float dt) const;
