@@ -131,6 +131,21 @@ THRONG_AVX2 inline void loadLines(const Line* lines, int n, F& px, F& py, F& dx,
 }
 }  // namespace
 
+/// withinSpeed in lanes: (ox, oy), or scaled down to length r when longer;
+/// normalized() as Vec2's (a reciprocal, then two products; zero stays
+/// zero), then times r.
+THRONG_AVX2 inline void withinSpeedLanes(F ox, F oy, F r, F& x, F& y) {
+  const F zero = F{}, one = zero + 1.0f;
+  const F lengthSq = ox * ox + oy * oy;
+  const F length = sqrtLanes(lengthSq);
+  const F inv = one / length;
+  const M some = length > zero;
+  const F nx = some ? ox * inv : zero, ny = some ? oy * inv : zero;
+  const M over = lengthSq > r * r;
+  x = over ? nx * r : ox;
+  y = over ? ny * r : oy;
+}
+
 /// One group of eight agent lines (agentLine's, lane by lane): walker A
 /// (px, py, vx, vy, rA) against neighbour B (pjx, ... rB) in each lane
 /// where `real`; the other lanes compute nothing undefined and are left
@@ -255,14 +270,40 @@ THRONG_AVX2 void agentLines8(const AgentsView& a, std::int32_t self, const std::
   }
 }
 
-THRONG_AVX2 void agentLinePairs8(const AgentsView& a, const std::int32_t* walkers, int walkerCount,
-                                 const std::int32_t* walkerOf, const std::int32_t* others, int count, float invTau,
-                                 float invDt, Line* const* outs) {
+namespace {
+/// agentLinePairs8, and with kStarts the starts and the walkers that break
+/// them (without, a dense crowd's lines took 39 more instructions per
+/// agent-step in registers spilled for them).
+template <bool kStarts>
+THRONG_AVX2 unsigned linePairs(const AgentsView& a, const std::int32_t* walkers, int walkerCount,
+                               const std::int32_t* walkerOf, const std::int32_t* others, int count, float invTau,
+                               float invDt, Line* const* outs, const Vec2* wishes, const float* speeds,
+                               Vec2* starts) {
   const F tau = F{} + invTau, dt = F{} + invDt;
   // The walkers' own records once, lane w holding walker w; each group
   // then picks its lanes' walkers out of them.
   F wpx, wpy, wvx, wvy, wr;
   kinLanes(a.kin, walkers, walkerCount, wpx, wpy, wvx, wvy, wr);
+  // Each walker's linear program start (linearProgram2's, withinSpeed of
+  // its wish), lane w holding walker w's, and the walkers whose start
+  // breaks a line (det(direction, point - start) > 0, as the program
+  // tests it) or whose line was built one at a time.
+  F startX = F{}, startY = F{};
+  if constexpr (kStarts) {
+    alignas(32) float wishX[8] = {}, wishY[8] = {}, speed[8] = {};
+    for (int w = 0; w < walkerCount; ++w) {
+      wishX[w] = wishes[w].x;
+      wishY[w] = wishes[w].y;
+      speed[w] = speeds[w];
+    }
+    withinSpeedLanes(load(wishX), load(wishY), load(speed), startX, startY);
+    alignas(32) float sx[8], sy[8];
+    _mm256_store_ps(sx, startX);
+    _mm256_store_ps(sy, startY);
+    for (int w = 0; w < walkerCount; ++w) starts[w] = {sx[w], sy[w]};
+  }
+  __m256i broken = _mm256_setzero_si256();  // lane by lane, the bit of its walker
+  const __m256i one = _mm256_set1_epi32(1);
   for (int base = 0; base < count; base += 8) {
     const int n = count - base;
     const M real = lanesBelow(n);
@@ -274,6 +315,12 @@ THRONG_AVX2 void agentLinePairs8(const AgentsView& a, const std::int32_t* walker
     kinLanes(a.kin, others + base, n, pjx, pjy, vjx, vjy, rB);
     M coincident;
     lineGroup(px, py, vx, vy, rA, pjx, pjy, vjx, vjy, rB, real, tau, dt, pointX, pointY, dirX, dirY, coincident);
+    if constexpr (kStarts) {
+      const F ox = _mm256_permutevar8x32_ps(startX, w), oy = _mm256_permutevar8x32_ps(startY, w);
+      const M breaks = real & ((dirX * (pointY - oy) - dirY * (pointX - ox) > F{}) | coincident);
+      broken = _mm256_or_si256(broken, _mm256_and_si256(_mm256_sllv_epi32(one, w),
+                                                        _mm256_castps_si256(reinterpret_cast<F>(breaks))));
+    }
     // Each lane's line to its own place.
     F t[4];
     transposeLines(pointX, pointY, dirX, dirY, t);
@@ -288,6 +335,24 @@ THRONG_AVX2 void agentLinePairs8(const AgentsView& a, const std::int32_t* walker
           agentLines(a, walkers[walkerOf[base + l]], others + base + l, 1, invTau, invDt, o[l]);
     }
   }
+  if constexpr (!kStarts) return (1u << walkerCount) - 1u;
+  // The lanes' bits, or-ed together.
+  __m128i bits = _mm_or_si128(_mm256_castsi256_si128(broken), _mm256_extracti128_si256(broken, 1));
+  bits = _mm_or_si128(bits, _mm_shuffle_epi32(bits, _MM_SHUFFLE(1, 0, 3, 2)));
+  bits = _mm_or_si128(bits, _mm_shuffle_epi32(bits, _MM_SHUFFLE(2, 3, 0, 1)));
+  return static_cast<unsigned>(_mm_cvtsi128_si32(bits));
+}
+
+}  // namespace
+
+THRONG_AVX2 unsigned agentLinePairs8(const AgentsView& a, const std::int32_t* walkers, int walkerCount,
+                                     const std::int32_t* walkerOf, const std::int32_t* others, int count,
+                                     float invTau, float invDt, Line* const* outs, const Vec2* wishes,
+                                     const float* speeds, Vec2* starts) {
+  return wishes ? linePairs<true>(a, walkers, walkerCount, walkerOf, others, count, invTau, invDt, outs, wishes,
+                                  speeds, starts)
+                : linePairs<false>(a, walkers, walkerCount, walkerOf, others, count, invTau, invDt, outs, wishes,
+                                   speeds, starts);
 }
 
 THRONG_AVX2 int queuePairs8(int walkers, const std::int32_t* const* neighbors, const int* count, Line* const* lines,
@@ -508,22 +573,16 @@ struct LaneLines {
 /// that stopped; failAt takes the line they stopped at.
 THRONG_AVX2 M lanesProgram2(const LaneLines& l, int count, __m256i counts, M lanes, F r, F ox, F oy,
                             bool directionOpt, F& rx, F& ry, __m256i& failAt) {
-  const F zero = F{}, one = zero + 1.0f, epsilon = zero + kOrcaEpsilon;
+  const F zero = F{}, epsilon = zero + kOrcaEpsilon;
   const F signBit = _mm256_set1_ps(-0.0f);  // negation flips it, fabs clears it
   if (directionOpt) {  // optVelocity * radius
     rx = lanes ? ox * r : rx;
     ry = lanes ? oy * r : ry;
   } else {
-    // withinSpeed(optVelocity, radius): normalized() (a reciprocal, then
-    // two products; zero stays zero), then times the radius.
-    const F lengthSq = ox * ox + oy * oy;
-    const F length = sqrtLanes(lengthSq);
-    const F inv = one / length;
-    const M some = length > zero;
-    const F nx = some ? ox * inv : zero, ny = some ? oy * inv : zero;
-    const M over = lengthSq > r * r;
-    rx = lanes ? (over ? nx * r : ox) : rx;
-    ry = lanes ? (over ? ny * r : oy) : ry;
+    F x, y;
+    withinSpeedLanes(ox, oy, r, x, y);
+    rx = lanes ? x : rx;
+    ry = lanes ? y : ry;
   }
   M failed = M{};
   for (int i = 0; i < count; ++i) {
@@ -903,10 +962,18 @@ int queuePairs8(int walkers, const std::int32_t* const* neighbors, const int* co
   }
   return pairs;
 }
-void agentLinePairs8(const AgentsView& a, const std::int32_t* walkers, int walkerCount, const std::int32_t* walkerOf,
-                     const std::int32_t* others, int count, float invTau, float invDt, Line* const* outs) {
-  (void)walkerCount;
+unsigned agentLinePairs8(const AgentsView& a, const std::int32_t* walkers, int walkerCount,
+                         const std::int32_t* walkerOf, const std::int32_t* others, int count, float invTau,
+                         float invDt, Line* const* outs, const Vec2* wishes, const float* speeds, Vec2* starts) {
   for (int m = 0; m < count; ++m) agentLines(a, walkers[walkerOf[m]], others + m, 1, invTau, invDt, outs[m]);
+  if (!wishes) return (1u << walkerCount) - 1u;
+  for (int w = 0; w < walkerCount; ++w) starts[w] = withinSpeed(wishes[w], speeds[w]);
+  unsigned broken = 0;
+  for (int m = 0; m < count; ++m) {
+    const Line& l = *outs[m];
+    broken |= det(l.direction, l.point - starts[walkerOf[m]]) > 0.0f ? 1u << walkerOf[m] : 0u;
+  }
+  return broken;
 }
 int projectLines8(const Line* lines, int from, int to, const Line& onto, Line* out) {
   return projectLines(lines, from, to, onto, out);

@@ -437,8 +437,13 @@ template <class Keep>
 class SolveBatch {
  public:
   static constexpr int kWalkers = 8;
-  SolveBatch(const AgentsView& a, const ObstacleView& ov, const SolveParams& sp, const Keep& keep)
-      : a_(a), ov_(ov), sp_(sp), keep_(keep) {}
+  /// lookForFree: look for batches whose programs all end at their
+  /// starts (StepScratch::lookForFree).
+  SolveBatch(const AgentsView& a, const ObstacleView& ov, const SolveParams& sp, const Keep& keep, bool lookForFree)
+      : a_(a), ov_(ov), sp_(sp), keep_(keep), lookForFree_(lookForFree) {}
+  /// Batches flushed, and how many of them had their programs skipped.
+  int batches() const { return batches_; }
+  int freeBatches() const { return free_; }
   /// Where the next walker's neighbours go (neighbors, neighborCount).
   SolveScratch& next() { return ss_[fill_]; }
   /// Takes the walker whose neighbours next() holds; keep(i, velocity, ok)
@@ -468,8 +473,10 @@ class SolveBatch {
     const Line* lines[kWalkers];
     float speeds[kWalkers], deepest[kWalkers];
     Vec2 outs[kWalkers];
+    bool withObstacles = false;
     for (int w = 0; w < fill_; ++w) {
       SolveScratch& s = ss_[w];
+      withObstacles |= s.obstacleLineCount > 0;
       neighbors[w] = s.neighbors;
       neighborCounts[w] = s.neighborCount;
       agentLinesAt[w] = s.lines + s.obstacleLineCount;
@@ -481,11 +488,22 @@ class SolveBatch {
     }
     const int pairs = queuePairs8(fill_, neighbors, neighborCounts, agentLinesAt, walkerOf_, others_, outs_);
     for (int m = pairs; m % 8 != 0; ++m) outs_[m] = &spare_;
-    agentLinePairs8(a_, who_, fill_, walkerOf_, others_, pairs, sp_.invTimeHorizon, sp_.invDt, outs_);
-    linearPrograms8(lines, counts, obstacleLines, speeds, wish_, fill_, outs, fails, deepest);
-    for (int w = 0; w < fill_; ++w)
-      if (fails[w] < counts[w])
-        leanTowardWish8(lines[w], counts[w], obstacleLines[w], speeds[w], wish_[w], deepest[w], outs[w]);
+    const bool look = lookForFree_ && !withObstacles;
+    const unsigned broken = agentLinePairs8(a_, who_, fill_, walkerOf_, others_, pairs, sp_.invTimeHorizon,
+                                            sp_.invDt, outs_, look ? wish_ : nullptr, speeds, outs);
+    // Where no walker's start breaks a line, each program ends there (a
+    // ring's batches, all of them: its walkers make room long before any
+    // line binds), and the programs are skipped.
+    ++batches_;
+    if (broken != 0 || !look) {
+      linearPrograms8(lines, counts, obstacleLines, speeds, wish_, fill_, outs, fails, deepest);
+      for (int w = 0; w < fill_; ++w)
+        if (fails[w] < counts[w])
+          leanTowardWish8(lines[w], counts[w], obstacleLines[w], speeds[w], wish_[w], deepest[w], outs[w]);
+    } else {
+      std::copy(counts, counts + fill_, fails);
+      ++free_;
+    }
     for (int w = 0; w < fill_; ++w) keep_(who_[w], outs[w], fails[w] >= counts[w]);
     fill_ = 0;
   }
@@ -500,6 +518,8 @@ class SolveBatch {
   std::int32_t who_[kWalkers];
   Vec2 wish_[kWalkers];
   int fill_ = 0;
+  const bool lookForFree_;
+  int batches_ = 0, free_ = 0;
   std::int32_t walkerOf_[kPairs], others_[kPairs];
   Line* outs_[kPairs];
   Line spare_;
@@ -774,7 +794,8 @@ void World::stepCpu(const Settings& s, float dt, const std::function<Vec2(const 
   };
   // In place when the rows were written in this step's order.
   sc.nearTo = sc.nearOrderVersion == sc.orderVersion ? sc.nearFlip : sc.nearFlip ^ 1;
-  std::atomic<std::size_t> served{0}, failing{0};
+  std::atomic<std::size_t> served{0}, failing{0}, batchesFlushed{0}, freeBatches{0};
+  const bool lookForFree = skipFreePrograms && sc.lookForFree;
   const AgentGridView gv = sc.gridView();  // this step's only when gridFresh
   pool_->parallelFor(n, [&](std::size_t b, std::size_t e) {
     const auto keepHere = keep;
@@ -784,7 +805,7 @@ void World::stepCpu(const Settings& s, float dt, const std::function<Vec2(const 
     std::uint8_t* const deferred = arrays.deferred;
     float* const deferBase = arrays.deferBase;
     const float* const spread = sc.tiles.live ? sc.tiles.spread.data() : nullptr;
-    SolveBatch batch(av, ov, sp, keepHere);
+    SolveBatch batch(av, ov, sp, keepHere, lookForFree);
     std::size_t fromLists = 0, failed = 0;
     for (std::size_t slot = b; slot < e; ++slot) {
       const std::int32_t i = order[slot];
@@ -818,6 +839,8 @@ void World::stepCpu(const Settings& s, float dt, const std::function<Vec2(const 
     batch.flush();
     served += fromLists;
     failing += failed;
+    batchesFlushed += static_cast<std::size_t>(batch.batches());
+    freeBatches += static_cast<std::size_t>(batch.freeBatches());
   });
   sc.failingSteps = failing > n / 64 ? sc.failingSteps + 1 : 0;
   if (!gridFresh && failing > 0) {
@@ -835,7 +858,7 @@ void World::stepCpu(const Settings& s, float dt, const std::function<Vec2(const 
       const std::int32_t* const order = arrays.order;
       const std::uint8_t* const deferred = arrays.deferred;
       const float* const deferBase = arrays.deferBase;
-      SolveBatch batch(av, ov, sp, keepHere);
+      SolveBatch batch(av, ov, sp, keepHere, lookForFree);
       std::size_t fromLists = 0;
       for (std::size_t slot = b; slot < e; ++slot) {
         if (!deferred[slot]) {
@@ -855,12 +878,20 @@ void World::stepCpu(const Settings& s, float dt, const std::function<Vec2(const 
       }
       batch.flush();
       served += fromLists;
+      batchesFlushed += static_cast<std::size_t>(batch.batches());
+      freeBatches += static_cast<std::size_t>(batch.freeBatches());
     });
   }
   // The rows just written are next step's to read, in this step's order.
   sc.nearFlip = lists ? sc.nearTo : sc.nearFlip;
   sc.nearOrderVersion = lists ? sc.orderVersion : ~0ull;
   sc.nearServed = served;
+  // Free batches are looked for while a quarter of this step's were, and
+  // probed one step in 16 otherwise (a dense crowd has none, and looking
+  // cost it 2% of its instructions).
+  sc.batches = batchesFlushed;
+  sc.freeBatches = freeBatches;
+  sc.lookForFree = freeBatches * 4 >= batchesFlushed || (step + 1) % 16 == 0;
 
   // 5. integrate, land, gates
   integrate(dt);

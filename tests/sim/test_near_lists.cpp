@@ -13,6 +13,7 @@
 
 #include "throng/agent_step.hpp"
 #include "throng/crowd.hpp"
+#include "throng/orca_lanes.hpp"
 #include "throng/world.hpp"
 #include "../bench/scenarios.hpp"
 
@@ -360,6 +361,40 @@ TEST_CASE("the solve's order is split by the threads' shares of agent index wher
     for (int step = 0; step < 20; ++step) dense.advance(bench::kStep);
     CHECK(dense.world().scratch.orderSplit == 1);
     CHECK(checkOrder(dense.world(), threads).plain);
+  }
+}
+
+TEST_CASE("batches whose programs end at their starts skip them, and nothing changes") {
+  // A small ring: free batches while its walkers close in, programs once
+  // they meet at the middle; and a dense crowd, whose batches are probed
+  // now and then. Each step against the same crowd with the skip off.
+  for (int threads : {1, 2}) {
+    CAPTURE(threads);
+    Crowd ring = bench::circle(200, threads), ringOff = bench::circle(200, threads);
+    ringOff.world().skipFreePrograms = false;
+    std::size_t free = 0, programs = 0, freeOff = 0;
+    for (int step = 0; step < 400; ++step) {
+      ring.advance(bench::kStep);
+      ringOff.advance(bench::kStep);
+      REQUIRE(ring.stateHash() == ringOff.stateHash());
+      const StepScratch& sc = ring.world().scratch;
+      free += sc.freeBatches;
+      programs += sc.batches - sc.freeBatches;
+      freeOff += ringOff.world().scratch.freeBatches;
+    }
+    if (lineLanesAvailable()) {
+      CHECK(free > 200 * 200 / 8 / 2);
+      CHECK(programs > 100);
+    }
+    CHECK(freeOff == 0);
+    Crowd dense = bench::dense(1500, threads), denseOff = bench::dense(1500, threads);
+    denseOff.world().skipFreePrograms = false;
+    for (int step = 0; step < 40; ++step) {
+      dense.advance(bench::kStep);
+      denseOff.advance(bench::kStep);
+      REQUIRE(dense.stateHash() == denseOff.stateHash());
+    }
+    if (lineLanesAvailable()) CHECK_FALSE(dense.world().scratch.lookForFree);  // (no batches without lanes)
   }
 }
 

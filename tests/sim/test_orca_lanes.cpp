@@ -183,7 +183,7 @@ TEST_CASE("agentLines8 with no neighbours writes nothing") {
   for (const Line& l : out) CHECK(sameBits(l, marker));
 }
 
-TEST_CASE("agentLinePairs8 gives agentLine's lines bit for bit, for batches of walkers") {
+TEST_CASE("agentLinePairs8 gives agentLine's lines bit for bit, for batches of walkers, and whose programs can skip") {
   // Batches of 1-8 walkers, each with its own place and velocity and 0-32
   // neighbours (random pairs and every branch's), queued by queuePairs8
   // behind some obstacle lines, as the CPU step does; each walker's lines
@@ -196,6 +196,7 @@ TEST_CASE("agentLinePairs8 gives agentLine's lines bit for bit, for batches of w
   const Line marker{{7, 7}, {0, 1}};
   std::size_t next = 0;
   int mismatches = 0, linesChecked = 0, batches = 0, partial = 0;
+  int wrongStarts = 0, wrongFlags = 0, brokenSeen = 0, freeSeen = 0;
   while (next < pool.size()) {
     const int walkers = 1 + batches % 8;
     ++batches;
@@ -251,8 +252,17 @@ TEST_CASE("agentLinePairs8 gives agentLine's lines bit for bit, for batches of w
     CHECK(pairs == std::accumulate(counts.begin(), counts.end(), 0));
     Line spare = marker;
     for (int m = pairs; m % 8 != 0; ++m) outs[m] = &spare;
-    agentLinePairs8(a, who.data(), walkers, walkerOf.data(), others.data(), pairs, 0.1f + 0.05f * (batches % 5),
-                    batches % 2 ? 4.0f : 60.0f, outs.data());
+    // Wishes near and past the walkers' speeds (1), and at rest, for the
+    // programs' starts; odd batches build the lines alone.
+    std::vector<Vec2> wishes, starts(walkers, Vec2{-9, -9});
+    std::vector<float> speeds(walkers, 1.0f);
+    for (int w = 0; w < walkers; ++w)
+      wishes.push_back(w == 3 ? Vec2{} : Vec2{1.5f * rng.unit(), 1.5f * rng.unit()});
+    const bool withStarts = batches % 3 != 0;
+    const unsigned broken =
+        agentLinePairs8(a, who.data(), walkers, walkerOf.data(), others.data(), pairs, 0.1f + 0.05f * (batches % 5),
+                        batches % 2 ? 4.0f : 60.0f, outs.data(), withStarts ? wishes.data() : nullptr,
+                        speeds.data(), starts.data());
     for (int w = 0; w < walkers; ++w) {
       const int count = static_cast<int>(neighbors[w].size());
       Line one[kMaxNeighbors];
@@ -263,12 +273,35 @@ TEST_CASE("agentLinePairs8 gives agentLine's lines bit for bit, for batches of w
         mismatches += !sameBits(lines[w][k], want);
         linesChecked += agentLine >= 0 && agentLine < count;
       }
+      const bool flagged = (broken >> w & 1u) != 0;
+      if (!withStarts) {
+        wrongStarts += !flagged;  // every walker's program runs
+        continue;
+      }
+      // The start is linearProgram2's, bit for bit; the walker is flagged
+      // when its start breaks one of its agent lines (as the program tests
+      // it), and otherwise only for a pair on one spot (built one at a time).
+      const Vec2 start = withinSpeed(wishes[w], speeds[w]);
+      wrongStarts += std::memcmp(&start, &starts[w], sizeof start) != 0;
+      bool breaks = false, sharesSpot = false;
+      for (int m = 0; m < count; ++m) {
+        breaks |= det(one[m].direction, one[m].point - start) > 0.0f;
+        const float dx = px[neighbors[w][m]] - px[w], dy = py[neighbors[w][m]] - py[w];
+        sharesSpot |= dx * dx + dy * dy <= 1e-11f;
+      }
+      wrongFlags += breaks ? !flagged : flagged && !sharesSpot;
+      brokenSeen += breaks;
+      freeSeen += !flagged;
     }
   }
   CHECK(mismatches == 0);
   CHECK(linesChecked == static_cast<int>(pool.size()));
   CHECK(batches > 50);
   CHECK(partial > 100);
+  CHECK(wrongStarts == 0);
+  CHECK(wrongFlags == 0);
+  CHECK(brokenSeen > 20);
+  CHECK(freeSeen > 20);
 }
 
 TEST_CASE("projectLines8 gives projectLines' lines bit for bit") {

@@ -88,8 +88,17 @@ void agentLines8(const AgentsView& a, std::int32_t self, const std::int32_t* nei
 /// with few neighbours each fill the lanes. At most eight walkers; needs
 /// a.kin, and outs up to count rounded up to eight (those past count may
 /// all point at one spare Line). Only where lineLanesAvailable().
-void agentLinePairs8(const AgentsView& a, const std::int32_t* walkers, int walkerCount, const std::int32_t* walkerOf,
-                     const std::int32_t* others, int count, float invTau, float invDt, Line* const* outs);
+/// With wishes (else null), also each walker's linear program start into
+/// starts (linearProgram2's: withinSpeed(wishes[w], speeds[w])), and
+/// returns the walkers (bit w for walker w) whose start breaks one of the
+/// lines built, or that had a line built one at a time (coincident pairs;
+/// the scalar form tells exactly); without, returns every walker's bit.
+/// A walker without its bit and without obstacle lines ends its program
+/// at its start, so the CPU step skips the programs of a batch whose
+/// walkers all do (a ring's, every batch).
+unsigned agentLinePairs8(const AgentsView& a, const std::int32_t* walkers, int walkerCount,
+                         const std::int32_t* walkerOf, const std::int32_t* others, int count, float invTau,
+                         float invDt, Line* const* outs, const Vec2* wishes, const float* speeds, Vec2* starts);
 /// Queues a batch's pairs for agentLinePairs8, walker after walker: for
 /// walker w, walkerOf[k] = w, others[k] = neighbors[w][n], outs[k] =
 /// lines[w] + n for its n in [0, count[w]), k counting on over the batch;

@@ -55,6 +55,11 @@ struct StepScratch {
   std::vector<std::uint8_t> deferred;
   std::vector<float> deferBase;
   int failingSteps = 0;  ///< steps in a row in which over 1/64 of the lists failed
+  /// Whether the solve looks for batches of walkers whose linear programs
+  /// all end at their starts, and skips those programs (SolveBatch); and
+  /// last step's batches and how many of them skipped.
+  bool lookForFree = true;
+  std::size_t batches = 0, freeBatches = 0;
   std::vector<float> wishX, wishY;     // preferred velocities
   std::vector<std::uint8_t> landing;   // wish lands exactly on the goal
   // The solve's results, by agent index: the step's end reads them in order
@@ -206,6 +211,9 @@ class World {
   /// Lists proved by relative motion too (StepScratch::MotionTiles; tests
   /// turn it off to compare).
   bool relativeLists = true;
+  /// Batches whose linear programs all end at their starts skip them
+  /// (SolveBatch; tests turn it off to compare).
+  bool skipFreePrograms = true;
   /// fn over chunks of [0, n), on the step's pool when there is one
   /// (ThreadPool::parallelFor).
   void forEach(std::size_t n, const std::function<void(std::size_t, std::size_t)>& fn, int chunksPerThread = 8);
