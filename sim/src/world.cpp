@@ -369,10 +369,11 @@ void World::tileSpreads(double largestStep, int copies) {
   if (used > 0 && sum > kUselessSpread * 2 * largestStep * static_cast<double>(used)) t.quiet = kQuietSteps;
 }
 
-void World::trackMotion(bool lists) {
+void World::trackMotion(bool lists, const std::function<void(std::size_t, std::size_t)>& alongside) {
   StepScratch& sc = scratch;
   const std::size_t n = size();
   bool reset = sc.lastX.size() != n || sc.nearRow.size() != n;
+  const bool pass = !reset;  // over the agents, taking each one's move
   sc.kin.resize(n);
   StepScratch::MotionTiles& tiles = sc.tiles;
   tiles.live = false;
@@ -395,6 +396,7 @@ void World::trackMotion(bool lists) {
     std::atomic<std::uint64_t> largest{0};
     const bool lanes = lineLanesAvailable();
     forEach(n, [&](std::size_t b, std::size_t e) {
+      if (alongside) alongside(b, e);
       const int self = pool_ ? pool_->currentThread() : 0;
       const TileBoxes boxes{tiles.shape, relative ? &tiles.box[boxFloats * static_cast<std::size_t>(self)] : nullptr};
       const double m = (lanes ? trackMotion8 : trackMotionOneByOne)(&px[b], &py[b], &vx[b], &vy[b], &radius[b],
@@ -414,6 +416,7 @@ void World::trackMotion(bool lists) {
     if (relative && !reset) tileSpreads(std::sqrt(step), copies);
   }
   if (reset) {
+    if (alongside && !pass) forEach(n, alongside, kLightChunks);
     for (std::size_t i = 0; i < n; ++i) sc.kin[i] = {px[i], py[i], vx[i], vy[i], radius[i]};
     sc.lastX = px;
     sc.lastY = py;
@@ -678,7 +681,55 @@ void World::stepCpu(const Settings& s, float dt, const std::function<Vec2(const 
   // grid last built; without them, or when the walkers changed, it is built
   // now.
   const bool lists = nearLists && s.maxNeighbors > 0;
-  trackMotion(lists);
+  // 2. preferred velocities: by the user's closure one at a time, else in
+  // the pass of step 1 that takes the moves (one parallel phase fewer).
+  const SolveParams sp = solveParams(s, dt);
+  sc.wishX.resize(n);
+  sc.wishY.resize(n);
+  sc.landing.resize(n);
+  // Eight walkers at a time where all eight head for a goal of their own
+  // (no route, no stream): goalWish in lanes, then each one's shake.
+  const bool laneWishes = sp.lineLanes && streamGroups.empty();
+  const auto plainGoals = [&](std::size_t i) {
+    bool all = true;
+    for (std::size_t l = i; l < i + 8; ++l) all &= hasGoal[l] != 0 && route[l] < 0;
+    return all;
+  };
+  const auto wishes = [&](std::size_t b, std::size_t e) {
+    for (std::size_t i = b; i < e;) {
+      if (laneWishes && i + 8 <= e && plainGoals(i)) {
+        goalWishes8(&px[i], &py[i], &gx[i], &gy[i], &prefSpeed[i], &maxSpeed[i], s.slowingRadius, dt,
+                    &sc.wishX[i], &sc.wishY[i], &sc.landing[i]);
+        if (!(s.jitter <= 0.0f)) {  // as jitterWish tests it
+          for (std::size_t l = i; l < i + 8; ++l) {
+            if (sc.landing[l]) continue;  // the landing step is exact: no shake
+            const Vec2 w = jitterWish({sc.wishX[l], sc.wishY[l]}, maxSpeed[l], s.jitter, s.seed, id[l], step);
+            sc.wishX[l] = w.x;
+            sc.wishY[l] = w.y;
+          }
+        }
+        i += 8;
+        continue;
+      }
+      bool landing;
+      const Vec2 w = wishOf(i, s, dt, landing);
+      sc.wishX[i] = w.x;
+      sc.wishY[i] = w.y;
+      sc.landing[i] = landing;
+      ++i;
+    }
+  };
+  if (closure) {
+    for (std::size_t i = 0; i < n; ++i) {
+      const Vec2 w = jitterWish(closure(agentAt(i)), maxSpeed[i], s.jitter, s.seed, id[i], step);
+      sc.wishX[i] = w.x;
+      sc.wishY[i] = w.y;
+      sc.landing[i] = 0;
+    }
+    trackMotion(lists, nullptr);
+  } else {
+    trackMotion(lists, [&wishes](std::size_t b, std::size_t e) { wishes(b, e); });
+  }
   // Steps without the lists leave their sums behind.
   if (lists && !sc.tiles.lists) forgetRelativeMotion();
   sc.tiles.lists = lists;
@@ -698,53 +749,6 @@ void World::stepCpu(const Settings& s, float dt, const std::function<Vec2(const 
       obstacles.cell = std::max(reach, 1e-3f);
       obstacles.rebuildGrid();
     }
-  }
-
-  // 2. preferred velocities
-  const SolveParams sp = solveParams(s, dt);
-  sc.wishX.resize(n);
-  sc.wishY.resize(n);
-  sc.landing.resize(n);
-  if (closure) {
-    for (std::size_t i = 0; i < n; ++i) {
-      const Vec2 w = jitterWish(closure(agentAt(i)), maxSpeed[i], s.jitter, s.seed, id[i], step);
-      sc.wishX[i] = w.x;
-      sc.wishY[i] = w.y;
-      sc.landing[i] = 0;
-    }
-  } else {
-    // Eight walkers at a time where all eight head for a goal of their own
-    // (no route, no stream): goalWish in lanes, then each one's shake.
-    const bool laneWishes = sp.lineLanes && streamGroups.empty();
-    const auto plainGoals = [&](std::size_t i) {
-      bool all = true;
-      for (std::size_t l = i; l < i + 8; ++l) all &= hasGoal[l] != 0 && route[l] < 0;
-      return all;
-    };
-    pool_->parallelFor(n, [&](std::size_t b, std::size_t e) {
-      for (std::size_t i = b; i < e;) {
-        if (laneWishes && i + 8 <= e && plainGoals(i)) {
-          goalWishes8(&px[i], &py[i], &gx[i], &gy[i], &prefSpeed[i], &maxSpeed[i], s.slowingRadius, dt,
-                      &sc.wishX[i], &sc.wishY[i], &sc.landing[i]);
-          if (!(s.jitter <= 0.0f)) {  // as jitterWish tests it
-            for (std::size_t l = i; l < i + 8; ++l) {
-              if (sc.landing[l]) continue;  // the landing step is exact: no shake
-              const Vec2 w = jitterWish({sc.wishX[l], sc.wishY[l]}, maxSpeed[l], s.jitter, s.seed, id[l], step);
-              sc.wishX[l] = w.x;
-              sc.wishY[l] = w.y;
-            }
-          }
-          i += 8;
-          continue;
-        }
-        bool landing;
-        const Vec2 w = wishOf(i, s, dt, landing);
-        sc.wishX[i] = w.x;
-        sc.wishY[i] = w.y;
-        sc.landing[i] = landing;
-        ++i;
-      }
-    }, kLightChunks);
   }
 
   // 3-4. neighbours and ORCA, in the grid's order for locality; writes the

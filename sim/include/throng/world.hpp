@@ -174,8 +174,10 @@ class World {
   /// Phase 5: commit new velocities, move, land, advance gates.
   void integrate(float dt);
   /// Before the grid: how far agents moved since the last step (for the
-  /// candidate lists; resets them when the agent count changed).
-  void trackMotion(bool lists);
+  /// candidate lists; resets them when the agent count changed). Calls
+  /// `alongside` (if any) over every agent once, in the same pass, chunk
+  /// by chunk: the step's wishes.
+  void trackMotion(bool lists, const std::function<void(std::size_t, std::size_t)>& alongside);
   /// trackMotion's relative part (StepScratch::MotionTiles), once the
   /// boxes are filled: the spreads, given the step's largest displacement.
   void tileSpreads(double largestStep, int copies);
