@@ -448,7 +448,10 @@ class SolveBatch {
   int batches() const { return batches_; }
   int freeBatches() const { return free_; }
   /// Where the next walker's neighbours go (neighbors, neighborCount).
-  SolveScratch& next() { return ss_[fill_]; }
+  SolveScratch& next() {
+    ss_[fill_].unordered = false;
+    return ss_[fill_];
+  }
   /// Takes the walker whose neighbours next() holds; keep(i, velocity, ok)
   /// gets its result by flush() at the latest. Forced inline (circle
   /// 10k 971 -> 953, dense 10k 2,876 -> 2,857 instructions per agent-step).
@@ -499,6 +502,12 @@ class SolveBatch {
     // line binds), and the programs are skipped.
     ++batches_;
     if (broken != 0 || !look) {
+      // The programs read the lines nearest first.
+      for (int w = 0; w < fill_; ++w) {
+        SolveScratch& s = ss_[w];
+        if (s.unordered)
+          orderNeighbors(a_, Vec2{a_.px[who_[w]], a_.py[who_[w]]}, s.neighbors, s.neighborCount, agentLinesAt[w]);
+      }
       linearPrograms8(lines, counts, obstacleLines, speeds, wish_, fill_, outs, fails, deepest);
       for (int w = 0; w < fill_; ++w)
         if (fails[w] < counts[w])
@@ -564,7 +573,8 @@ constexpr StepScratch::NearHead kNoList{};
 // agent-step: the call's arguments and spills; wall within noise).
 [[gnu::always_inline]] inline int World::listNeighbors(std::int32_t i, std::int32_t slot, const AgentsView& av,
                                                       const SolveParams& sp, const std::int32_t* hintRow,
-                                                      const float* spread, SolveScratch& ss, float& base) {
+                                                      const float* spread, bool inListOrder, SolveScratch& ss,
+                                                      float& base) {
   StepScratch& sc = scratch;
   const Vec2 p{px[i], py[i]};
   const int k = std::min(sp.maxNeighbors, kMaxNeighbors);
@@ -591,10 +601,18 @@ constexpr StepScratch::NearHead kNoList{};
       out.rel = std::numeric_limits<float>::infinity();  // a step the tiles did not see
       reachSq = nearReachSq(head.radius, own, others);
     }
+    const std::int32_t* const listed = sc.near[from].data() + static_cast<std::size_t>(row) * kNearCapacity;
+    if (inListOrder && head.count < k && sp.perceptionRadiusSq <= reachSq) {
+      // Everyone listed in range is a neighbour: no keys, no sort (a ring's
+      // walkers, nearly all of them); the list stays as it was.
+      if (list != listed) std::copy(listed, listed + head.count, list);
+      out.fresh = false;
+      ss.unordered = true;
+      return inRangeFromList(av, p, sp.perceptionRadiusSq, listed, head.count, ss.neighbors);
+    }
     int found;
-    const int got = nearestFromList(av, p, sp.perceptionRadiusSq, k,
-                                    sc.near[from].data() + static_cast<std::size_t>(row) * kNearCapacity,
-                                    head.count, reachSq, list, ss.neighbors, base, found);
+    const int got = nearestFromList(av, p, sp.perceptionRadiusSq, k, listed, head.count, reachSq, list,
+                                    ss.neighbors, base, found);
     if (got >= 0) {
       out.fresh = false;
       return got;
@@ -800,6 +818,10 @@ void World::stepCpu(const Settings& s, float dt, const std::function<Vec2(const 
   sc.nearTo = sc.nearOrderVersion == sc.orderVersion ? sc.nearFlip : sc.nearFlip ^ 1;
   std::atomic<std::size_t> served{0}, failing{0}, batchesFlushed{0}, freeBatches{0};
   const bool lookForFree = skipFreePrograms && sc.lookForFree;
+  // Neighbours in their list's order where a linear program is unlikely to
+  // read them (orderNeighbors orders them when one does): with lanes, while
+  // batches are free.
+  const bool inListOrder = lookForFree && sp.lineLanes;
   const AgentGridView gv = sc.gridView();  // this step's only when gridFresh
   pool_->parallelFor(n, [&](std::size_t b, std::size_t e) {
     const auto keepHere = keep;
@@ -825,7 +847,7 @@ void World::stepCpu(const Settings& s, float dt, const std::function<Vec2(const 
         continue;
       }
       float base;
-      int got = listNeighbors(i, at, av, sp, row, spread, ss, base);
+      int got = listNeighbors(i, at, av, sp, row, spread, inListOrder, ss, base);
       bool listed = true;
       if (!gridFresh) {
         deferred[slot] = got < 0;

@@ -181,7 +181,7 @@ TEST_CASE("nearestFromList gives the grid scan's answer whenever it proves it, a
     w.buildGrid(s);
     const AgentGridView g = w.scratch.gridView();
     const AgentsView a = w.view();
-    int proven = 0, tried = 0;
+    int proven = 0, tried = 0, inListOrder = 0, unordered = 0;
     for (int k : {1, 4, 10}) {
       for (int i = 0; i < n; ++i) {
         if (counts[i] < 0) continue;
@@ -200,6 +200,23 @@ TEST_CASE("nearestFromList gives the grid scan's answer whenever it proves it, a
         REQUIRE(c == cw);
         for (int m = 0; m < c; ++m) CHECK(got[m] == want[m]);
         CHECK(kth == (c == k ? wantD[k - 1] : -1.0f));  // the k-th's distance, only when there are k
+        // A list of fewer than k that proves its range: its agents in range
+        // in the list's order (inRangeFromList), then ordered nearest first
+        // with their lines (each tagged with its agent), as a program reads them.
+        if (counts[i] < k && rangeSq <= nearReachSq(radii[i], own, largest)) {
+          std::int32_t inOrder[kNearCapacity];
+          const int ci = inRangeFromList(a, p, rangeSq, lists[i].data(), counts[i], inOrder);
+          REQUIRE(ci == c);
+          Line tagged[kNearCapacity];
+          for (int m = 0; m < ci; ++m) tagged[m] = {{static_cast<float>(inOrder[m]), 0}, {0, 1}};
+          orderNeighbors(a, p, inOrder, ci, tagged);
+          for (int m = 0; m < ci; ++m) {
+            CHECK(inOrder[m] == want[m]);
+            CHECK(tagged[m].point.x == static_cast<float>(want[m]));
+          }
+          unordered += ci > 1 && !std::equal(want, want + ci, lists[i].begin());
+          ++inListOrder;
+        }
         // The list comes back reordered, never changed as a set.
         std::vector<std::int32_t> before(lists[i].begin(), lists[i].begin() + counts[i]);
         std::vector<std::int32_t> after(sorted, sorted + counts[i]);
@@ -210,6 +227,10 @@ TEST_CASE("nearestFromList gives the grid scan's answer whenever it proves it, a
     }
     // Small moves leave most lists able to answer; large ones, fewer.
     CHECK(tried > 3 * n / 2);
+    if (step <= 0.01f) {
+      CHECK(inListOrder > 20);
+      CHECK(unordered > 10);  // lists not nearest first, for orderNeighbors to order
+    }
     if (step <= 0.01f) CHECK(proven > tried * 3 / 4);
     if (step >= 0.3f) CHECK(proven < tried / 2);
   }

@@ -689,6 +689,53 @@ THRONG_HD_HOT int nearestFromList(const AgentsView& a, Vec2 p, float rangeSq, in
   return answerFromHead(keys, head, k, rangeSq, reachSq, sorted, outIndex, kthDistSq, found);
 }
 
+/// nearestFromList's answer, but in the list's order rather than nearest
+/// first, for a list of fewer than k that proves the range (its range is
+/// within reach, so every listed agent strictly in range is a neighbour):
+/// them into outIndex (room for listCount), returning how many. The keys
+/// and their sort are left to orderNeighbors, for the walkers whose linear
+/// program reads their order (SolveBatch: on a ring, none).
+THRONG_HD int inRangeFromList(const AgentsView& a, Vec2 p, float rangeSq, const std::int32_t* list, int listCount,
+                              std::int32_t* outIndex) {
+  // In range as a key is (answerFromHead): its distance's bits below the
+  // range's, so a NaN distance is out.
+  const std::uint32_t range = floatBits(rangeSq);
+  int found = 0;
+  for (int m = 0; m < listCount; ++m) {
+    const std::int32_t j = list[m];
+    const float dx = a.px[j] - p.x;
+    const float dy = a.py[j] - p.y;
+    outIndex[found] = j;
+    found += floatBits(dx * dx + dy * dy) < range;
+  }
+  return found;
+}
+
+/// Orders a walker's neighbours[0, count) at p nearest first, by (distance
+/// squared, index) as every neighbour search gives them, moving lines[m]
+/// (its agent lines, built in the neighbours' order) along with them.
+THRONG_HD void orderNeighbors(const AgentsView& a, Vec2 p, std::int32_t* neighbors, int count, Line* lines) {
+  std::uint64_t keys[kMaxNeighbors];
+  for (int m = 0; m < count; ++m) {
+    const std::int32_t j = neighbors[m];
+    const float dx = a.px[j] - p.x;
+    const float dy = a.py[j] - p.y;
+    keys[m] = neighborKey(dx * dx + dy * dy, j);
+  }
+  for (int m = 1; m < count; ++m) {
+    const std::uint64_t key = keys[m];
+    const Line line = lines[m];
+    int b = m;
+    for (; b > 0 && keys[b - 1] > key; --b) {
+      keys[b] = keys[b - 1];
+      lines[b] = lines[b - 1];
+    }
+    keys[b] = key;
+    lines[b] = line;
+  }
+  for (int m = 0; m < count; ++m) neighbors[m] = static_cast<std::int32_t>(static_cast<std::uint32_t>(keys[m]));
+}
+
 /// nearestFromList for a list just gathered, as keys (gatherNear), which
 /// it permutes: the same answer without taking the distances again, and
 /// the whole list written to `sorted` (its nearest first) whatever it is.
@@ -722,6 +769,9 @@ struct SolveScratch {
   std::int32_t edges[kMaxObstacleLines];
   float edgeDistSq[kMaxObstacleLines];
   int neighborCount = 0, edgeCount = 0, obstacleLineCount = 0, lineCount = 0;
+  /// The neighbours are in their list's order, not nearest first
+  /// (inRangeFromList): orderNeighbors before a linear program reads them.
+  bool unordered = false;
 };
 
 /// solveWithNeighbors' first part: agent i's obstacle edges and lines,

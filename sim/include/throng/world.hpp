@@ -194,7 +194,8 @@ class World {
   /// scan's hint (count, then indices); `spread`: the tiles' spreads
   /// this step, or null (MotionTiles).
   int listNeighbors(std::int32_t i, std::int32_t slot, const AgentsView& av, const SolveParams& sp,
-                    const std::int32_t* hintRow, const float* spread, SolveScratch& ss, float& base);
+                    const std::int32_t* hintRow, const float* spread, bool inListOrder, SolveScratch& ss,
+                    float& base);
   /// The second half, after listNeighbors returned -1: rebuilds the list
   /// from the grid (fresh: built from this step's positions), or scans it
   /// (`listed` says which), and keeps the scan's hint. Together, the same
