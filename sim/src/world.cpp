@@ -486,10 +486,6 @@ class SolveBatch {
       neighbors[w] = s.neighbors;
       neighborCounts[w] = s.neighborCount;
       agentLinesAt[w] = s.lines + s.obstacleLineCount;
-      s.lineCount = s.obstacleLineCount + s.neighborCount;
-      lines[w] = s.lines;
-      counts[w] = s.lineCount;
-      obstacleLines[w] = s.obstacleLineCount;
       speeds[w] = a_.maxSpeed[who_[w]];
     }
     const int pairs = queuePairs8(fill_, neighbors, neighborCounts, agentLinesAt, walkerOf_, others_, outs_);
@@ -502,21 +498,25 @@ class SolveBatch {
     // line binds), and the programs are skipped.
     ++batches_;
     if (broken != 0 || !look) {
-      // The programs read the lines nearest first.
       for (int w = 0; w < fill_; ++w) {
         SolveScratch& s = ss_[w];
+        // The programs read the lines nearest first.
         if (s.unordered)
           orderNeighbors(a_, Vec2{a_.px[who_[w]], a_.py[who_[w]]}, s.neighbors, s.neighborCount, agentLinesAt[w]);
+        s.lineCount = s.obstacleLineCount + s.neighborCount;
+        lines[w] = s.lines;
+        counts[w] = s.lineCount;
+        obstacleLines[w] = s.obstacleLineCount;
       }
       linearPrograms8(lines, counts, obstacleLines, speeds, wish_, fill_, outs, fails, deepest);
       for (int w = 0; w < fill_; ++w)
         if (fails[w] < counts[w])
           leanTowardWish8(lines[w], counts[w], obstacleLines[w], speeds[w], wish_[w], deepest[w], outs[w]);
+      for (int w = 0; w < fill_; ++w) keep_(who_[w], outs[w], fails[w] >= counts[w]);
     } else {
-      std::copy(counts, counts + fill_, fails);
+      for (int w = 0; w < fill_; ++w) keep_(who_[w], outs[w], true);
       ++free_;
     }
-    for (int w = 0; w < fill_; ++w) keep_(who_[w], outs[w], fails[w] >= counts[w]);
     fill_ = 0;
   }
 
