@@ -278,7 +278,7 @@ template <bool kStarts>
 THRONG_AVX2 unsigned linePairs(const AgentsView& a, const std::int32_t* walkers, int walkerCount,
                                const std::int32_t* walkerOf, const std::int32_t* others, int count, float invTau,
                                float invDt, Line* const* outs, const Vec2* wishes, const float* speeds,
-                               Vec2* starts) {
+                               Vec2* starts, Line* packed) {
   const F tau = F{} + invTau, dt = F{} + invDt;
   // The walkers' own records once, lane w holding walker w; each group
   // then picks its lanes' walkers out of them.
@@ -321,6 +321,16 @@ THRONG_AVX2 unsigned linePairs(const AgentsView& a, const std::int32_t* walkers,
       broken = _mm256_or_si256(broken, _mm256_and_si256(_mm256_sllv_epi32(one, w),
                                                         _mm256_castps_si256(reinterpret_cast<F>(breaks))));
     }
+    if (packed) {
+      // In pair order, eight at a time.
+      storeLines(pointX, pointY, dirX, dirY, packed + base);
+      if (any(coincident)) {
+        for (int l = 0; l < 8 && l < n; ++l)
+          if (coincident[l])
+            agentLines(a, walkers[walkerOf[base + l]], others + base + l, 1, invTau, invDt, packed + base + l);
+      }
+      continue;
+    }
     // Each lane's line to its own place.
     F t[4];
     transposeLines(pointX, pointY, dirX, dirY, t);
@@ -348,11 +358,11 @@ THRONG_AVX2 unsigned linePairs(const AgentsView& a, const std::int32_t* walkers,
 THRONG_AVX2 unsigned agentLinePairs8(const AgentsView& a, const std::int32_t* walkers, int walkerCount,
                                      const std::int32_t* walkerOf, const std::int32_t* others, int count,
                                      float invTau, float invDt, Line* const* outs, const Vec2* wishes,
-                                     const float* speeds, Vec2* starts) {
+                                     const float* speeds, Vec2* starts, Line* packed) {
   return wishes ? linePairs<true>(a, walkers, walkerCount, walkerOf, others, count, invTau, invDt, outs, wishes,
-                                  speeds, starts)
+                                  speeds, starts, packed)
                 : linePairs<false>(a, walkers, walkerCount, walkerOf, others, count, invTau, invDt, outs, wishes,
-                                   speeds, starts);
+                                   speeds, starts, packed);
 }
 
 THRONG_AVX2 int queuePairs8(int walkers, const std::int32_t* const* neighbors, const int* count, Line* const* lines,
@@ -362,17 +372,20 @@ THRONG_AVX2 int queuePairs8(int walkers, const std::int32_t* const* neighbors, c
   int pairs = 0;
   for (int walker = 0; walker < walkers; ++walker) {
     const __m256i w = _mm256_set1_epi32(walker);
-    __m256i at = _mm256_add_epi64(_mm256_set1_epi64x(reinterpret_cast<long long>(lines[walker])), steps);
+    __m256i at = outs ? _mm256_add_epi64(_mm256_set1_epi64x(reinterpret_cast<long long>(lines[walker])), steps)
+                      : steps;
     const std::int32_t* const from = neighbors[walker];
     const int n = count[walker];
     for (int k = 0; k < n; k += 8) {
       const __m256i real = reinterpret_cast<__m256i>(lanesBelow(n - k));
       _mm256_storeu_si256(reinterpret_cast<__m256i*>(walkerOf + pairs + k), w);
       _mm256_storeu_si256(reinterpret_cast<__m256i*>(others + pairs + k), _mm256_maskload_epi32(from + k, real));
-      _mm256_storeu_si256(reinterpret_cast<__m256i*>(outs + pairs + k), at);
-      at = _mm256_add_epi64(at, four);
-      _mm256_storeu_si256(reinterpret_cast<__m256i*>(outs + pairs + k + 4), at);
-      at = _mm256_add_epi64(at, four);
+      if (outs) {
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(outs + pairs + k), at);
+        at = _mm256_add_epi64(at, four);
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(outs + pairs + k + 4), at);
+        at = _mm256_add_epi64(at, four);
+      }
     }
     pairs += n;
   }
@@ -957,20 +970,22 @@ int queuePairs8(int walkers, const std::int32_t* const* neighbors, const int* co
     for (int k = 0; k < count[walker]; ++k, ++pairs) {
       walkerOf[pairs] = walker;
       others[pairs] = neighbors[walker][k];
-      outs[pairs] = lines[walker] + k;
+      if (outs) outs[pairs] = lines[walker] + k;
     }
   }
   return pairs;
 }
 unsigned agentLinePairs8(const AgentsView& a, const std::int32_t* walkers, int walkerCount,
                          const std::int32_t* walkerOf, const std::int32_t* others, int count, float invTau,
-                         float invDt, Line* const* outs, const Vec2* wishes, const float* speeds, Vec2* starts) {
-  for (int m = 0; m < count; ++m) agentLines(a, walkers[walkerOf[m]], others + m, 1, invTau, invDt, outs[m]);
+                         float invDt, Line* const* outs, const Vec2* wishes, const float* speeds, Vec2* starts,
+                         Line* packed) {
+  const auto out = [&](int m) { return packed ? packed + m : outs[m]; };
+  for (int m = 0; m < count; ++m) agentLines(a, walkers[walkerOf[m]], others + m, 1, invTau, invDt, out(m));
   if (!wishes) return (1u << walkerCount) - 1u;
   for (int w = 0; w < walkerCount; ++w) starts[w] = withinSpeed(wishes[w], speeds[w]);
   unsigned broken = 0;
   for (int m = 0; m < count; ++m) {
-    const Line& l = *outs[m];
+    const Line& l = *out(m);
     broken |= det(l.direction, l.point - starts[walkerOf[m]]) > 0.0f ? 1u << walkerOf[m] : 0u;
   }
   return broken;

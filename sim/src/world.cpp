@@ -485,14 +485,24 @@ class SolveBatch {
       withObstacles |= s.obstacleLineCount > 0;
       neighbors[w] = s.neighbors;
       neighborCounts[w] = s.neighborCount;
-      agentLinesAt[w] = s.lines + s.obstacleLineCount;
       speeds[w] = a_.maxSpeed[who_[w]];
     }
-    const int pairs = queuePairs8(fill_, neighbors, neighborCounts, agentLinesAt, walkerOf_, others_, outs_);
-    for (int m = pairs; m % 8 != 0; ++m) outs_[m] = &spare_;
+    // Without obstacle lines each walker's agent lines are all its lines,
+    // so they stay where they are built, in pair order (walker after
+    // walker): eight whole lines at a time, not each to its walker's own.
+    int pairs;
+    if (withObstacles) {
+      for (int w = 0; w < fill_; ++w) agentLinesAt[w] = ss_[w].lines + ss_[w].obstacleLineCount;
+      pairs = queuePairs8(fill_, neighbors, neighborCounts, agentLinesAt, walkerOf_, others_, outs_);
+      for (int m = pairs; m % 8 != 0; ++m) outs_[m] = &spare_;
+    } else {
+      pairs = queuePairs8(fill_, neighbors, neighborCounts, nullptr, walkerOf_, others_, nullptr);
+      for (int w = 0, at = 0; w < fill_; at += neighborCounts[w++]) agentLinesAt[w] = packed_ + at;
+    }
     const bool look = lookForFree_ && !withObstacles;
-    const unsigned broken = agentLinePairs8(a_, who_, fill_, walkerOf_, others_, pairs, sp_.invTimeHorizon,
-                                            sp_.invDt, outs_, look ? wish_ : nullptr, speeds, outs);
+    const unsigned broken =
+        agentLinePairs8(a_, who_, fill_, walkerOf_, others_, pairs, sp_.invTimeHorizon, sp_.invDt, outs_,
+                        look ? wish_ : nullptr, speeds, outs, withObstacles ? nullptr : packed_);
     // Where no walker's start breaks a line, each program ends there (a
     // ring's batches, all of them: its walkers make room long before any
     // line binds), and the programs are skipped.
@@ -504,7 +514,7 @@ class SolveBatch {
         if (s.unordered)
           orderNeighbors(a_, Vec2{a_.px[who_[w]], a_.py[who_[w]]}, s.neighbors, s.neighborCount, agentLinesAt[w]);
         s.lineCount = s.obstacleLineCount + s.neighborCount;
-        lines[w] = s.lines;
+        lines[w] = withObstacles ? s.lines : agentLinesAt[w];
         counts[w] = s.lineCount;
         obstacleLines[w] = s.obstacleLineCount;
       }
@@ -535,6 +545,7 @@ class SolveBatch {
   std::int32_t walkerOf_[kPairs], others_[kPairs];
   Line* outs_[kPairs];
   Line spare_;
+  Line packed_[kPairs];  ///< a batch's agent lines in pair order, when it has no obstacle lines
 };
 
 /// How long a candidate list's skin is, in steps at the walker's top speed:

@@ -196,7 +196,7 @@ TEST_CASE("agentLinePairs8 gives agentLine's lines bit for bit, for batches of w
   const Line marker{{7, 7}, {0, 1}};
   std::size_t next = 0;
   int mismatches = 0, linesChecked = 0, batches = 0, partial = 0;
-  int wrongStarts = 0, wrongFlags = 0, brokenSeen = 0, freeSeen = 0;
+  int wrongStarts = 0, wrongFlags = 0, brokenSeen = 0, freeSeen = 0, packedSeen = 0;
   while (next < pool.size()) {
     const int walkers = 1 + batches % 8;
     ++batches;
@@ -247,11 +247,20 @@ TEST_CASE("agentLinePairs8 gives agentLine's lines bit for bit, for batches of w
       from.push_back(neighbors[w].data());
       to.push_back(lines[w].data() + obstacleLines[w]);
     }
-    const int pairs =
-        queuePairs8(walkers, from.data(), counts.data(), to.data(), walkerOf.data(), others.data(), outs.data());
+    // Every fourth batch packed: its lines in pair order into one array
+    // (queued without outs, which stay untouched), else each to its walker's.
+    const bool packedMode = batches % 4 == 1;
+    std::vector<Line> packed(8 * kMaxNeighbors + 8, marker);
+    std::vector<Line*> untouched(outs.size(), nullptr);
+    if (packedMode) outs.assign(outs.size(), nullptr);
+    const int pairs = queuePairs8(walkers, from.data(), counts.data(), packedMode ? nullptr : to.data(),
+                                  walkerOf.data(), others.data(), packedMode ? nullptr : outs.data());
     CHECK(pairs == std::accumulate(counts.begin(), counts.end(), 0));
     Line spare = marker;
-    for (int m = pairs; m % 8 != 0; ++m) outs[m] = &spare;
+    if (!packedMode)
+      for (int m = pairs; m % 8 != 0; ++m) outs[m] = &spare;
+    packedSeen += packedMode;
+    if (packedMode) CHECK(outs == untouched);
     // Wishes near and past the walkers' speeds (1), and at rest, for the
     // programs' starts; odd batches build the lines alone.
     std::vector<Vec2> wishes, starts(walkers, Vec2{-9, -9});
@@ -261,17 +270,22 @@ TEST_CASE("agentLinePairs8 gives agentLine's lines bit for bit, for batches of w
     const bool withStarts = batches % 3 != 0;
     const unsigned broken =
         agentLinePairs8(a, who.data(), walkers, walkerOf.data(), others.data(), pairs, 0.1f + 0.05f * (batches % 5),
-                        batches % 2 ? 4.0f : 60.0f, outs.data(), withStarts ? wishes.data() : nullptr,
-                        speeds.data(), starts.data());
-    for (int w = 0; w < walkers; ++w) {
+                        batches % 2 ? 4.0f : 60.0f, packedMode ? nullptr : outs.data(),
+                        withStarts ? wishes.data() : nullptr, speeds.data(), starts.data(),
+                        packedMode ? packed.data() : nullptr);
+    for (int w = 0, at = 0; w < walkers; at += static_cast<int>(neighbors[w++].size())) {
       const int count = static_cast<int>(neighbors[w].size());
       Line one[kMaxNeighbors];
       agentLines(a, w, neighbors[w].data(), count, 0.1f + 0.05f * (batches % 5), batches % 2 ? 4.0f : 60.0f, one);
       for (int k = 0; k < kMaxLines; ++k) {
         const int agentLine = k - obstacleLines[w];
-        const Line& want = agentLine >= 0 && agentLine < count ? one[agentLine] : marker;
-        mismatches += !sameBits(lines[w][k], want);
-        linesChecked += agentLine >= 0 && agentLine < count;
+        const bool built = agentLine >= 0 && agentLine < count && !packedMode;
+        mismatches += !sameBits(lines[w][k], built ? one[agentLine] : marker);
+        linesChecked += built;
+      }
+      for (int k = 0; packedMode && k < count; ++k) {
+        mismatches += !sameBits(packed[static_cast<std::size_t>(at + k)], one[k]);
+        ++linesChecked;
       }
       const bool flagged = (broken >> w & 1u) != 0;
       if (!withStarts) {
@@ -299,6 +313,7 @@ TEST_CASE("agentLinePairs8 gives agentLine's lines bit for bit, for batches of w
   CHECK(batches > 50);
   CHECK(partial > 100);
   CHECK(wrongStarts == 0);
+  CHECK(packedSeen > 10);
   CHECK(wrongFlags == 0);
   CHECK(brokenSeen > 20);
   CHECK(freeSeen > 20);

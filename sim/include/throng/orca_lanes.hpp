@@ -96,14 +96,19 @@ void agentLines8(const AgentsView& a, std::int32_t self, const std::int32_t* nei
 /// A walker without its bit and without obstacle lines ends its program
 /// at its start, so the CPU step skips the programs of a batch whose
 /// walkers all do (a ring's, every batch).
+/// With `packed` (else null), the lines go there in pair order instead, as
+/// eight whole lines at a time (room for count rounded up to eight), and
+/// outs is not read.
 unsigned agentLinePairs8(const AgentsView& a, const std::int32_t* walkers, int walkerCount,
                          const std::int32_t* walkerOf, const std::int32_t* others, int count, float invTau,
-                         float invDt, Line* const* outs, const Vec2* wishes, const float* speeds, Vec2* starts);
+                         float invDt, Line* const* outs, const Vec2* wishes, const float* speeds, Vec2* starts,
+                         Line* packed = nullptr);
 /// Queues a batch's pairs for agentLinePairs8, walker after walker: for
 /// walker w, walkerOf[k] = w, others[k] = neighbors[w][n], outs[k] =
 /// lines[w] + n for its n in [0, count[w]), k counting on over the batch;
 /// returns the pairs queued. It may write all three up to the total
 /// rounded up to eight, and each walker's up to its count so rounded.
+/// Without outs (null), neither outs nor lines is touched.
 int queuePairs8(int walkers, const std::int32_t* const* neighbors, const int* count, Line* const* lines,
                 std::int32_t* walkerOf, std::int32_t* others, Line** outs);
 
