@@ -155,6 +155,14 @@ THRONG_HD std::uint64_t neighborKey(float distSq, std::int32_t index) {
   return static_cast<std::uint64_t>(floatBits(distSq)) << 32 | static_cast<std::uint32_t>(index);
 }
 
+/// Agent j's key as seen from p (its squared distance as every search
+/// takes it: the differences, their squares, then their sum).
+THRONG_HD_HOT std::uint64_t keyAt(const AgentsView& a, Vec2 p, std::int32_t j) {
+  const float dx = a.px[j] - p.x;
+  const float dy = a.py[j] - p.y;
+  return neighborKey(dx * dx + dy * dy, j);
+}
+
 /// Sorts keys[0, count) ascending and keeps at most k; returns the count kept.
 THRONG_HD int keepNearest(std::uint64_t* keys, int count, int k) {
   for (int a = 1; a < count; ++a) {
@@ -386,16 +394,12 @@ THRONG_HD_HOT int scanNeighbors(const AgentGridView& g, Vec2 p, std::int32_t sel
 THRONG_HD_HOT std::uint64_t hintBound(const AgentsView& a, Vec2 p, std::int32_t self, const std::int32_t* hint,
                                       int k, std::uint64_t* keys) {
   std::uint64_t farthest = 0;
-  const float* const px = a.px;
-  const float* const py = a.py;
   const std::int32_t count = a.count;
   for (int n = 0; n < k; ++n) {
     const std::int32_t j = hint[n];
     // One unsigned comparison rejects both j < 0 and j >= count.
     if (static_cast<std::uint32_t>(j) >= static_cast<std::uint32_t>(count) || j == self) return ~std::uint64_t{0};
-    const float dx = px[j] - p.x;
-    const float dy = py[j] - p.y;
-    const std::uint64_t key = neighborKey(dx * dx + dy * dy, j);
+    const std::uint64_t key = keyAt(a, p, j);
     keys[n] = key;
     farthest = key > farthest ? key : farthest;
   }
@@ -659,13 +663,7 @@ THRONG_HD_HOT int nearestFromList(const AgentsView& a, Vec2 p, float rangeSq, in
   // within reach, whatever the distances: a ring's lists, all built at
   // once, fail together every few steps, and skip taking them then.
   if (listCount < k && !(rangeSq <= reachSq)) return -1;
-  const float* const px = a.px;
-  const float* const py = a.py;
-  const auto keyOf = [&](std::int32_t j) {
-    const float dx = px[j] - p.x;
-    const float dy = py[j] - p.y;
-    return neighborKey(dx * dx + dy * dy, j);
-  };
+  const auto keyOf = [&](std::int32_t j) { return keyAt(a, p, j); };
   // The head's keys, sorted; then each of the tail's offered to it as it is
   // taken, the key it leaves out written back to the tail.
   const int head = listCount < k ? listCount : k;
@@ -716,12 +714,7 @@ THRONG_HD int inRangeFromList(const AgentsView& a, Vec2 p, float rangeSq, const 
 /// (its agent lines, built in the neighbours' order) along with them.
 THRONG_HD void orderNeighbors(const AgentsView& a, Vec2 p, std::int32_t* neighbors, int count, Line* lines) {
   std::uint64_t keys[kMaxNeighbors];
-  for (int m = 0; m < count; ++m) {
-    const std::int32_t j = neighbors[m];
-    const float dx = a.px[j] - p.x;
-    const float dy = a.py[j] - p.y;
-    keys[m] = neighborKey(dx * dx + dy * dy, j);
-  }
+  for (int m = 0; m < count; ++m) keys[m] = keyAt(a, p, neighbors[m]);
   for (int m = 1; m < count; ++m) {
     const std::uint64_t key = keys[m];
     const Line line = lines[m];
