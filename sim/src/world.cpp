@@ -481,7 +481,7 @@ class SolveBatch {
     int neighborCounts[kWalkers], counts[kWalkers], obstacleLines[kWalkers], fails[kWalkers];
     Line* agentLinesAt[kWalkers];  // where each walker's agent lines go
     const Line* lines[kWalkers];
-    float speeds[kWalkers], deepest[kWalkers];
+    float speeds[kWalkers];
     Vec2 outs[kWalkers];
     bool withObstacles = false;
     for (int w = 0; w < fill_; ++w) {
@@ -522,10 +522,7 @@ class SolveBatch {
         counts[w] = s.lineCount;
         obstacleLines[w] = s.obstacleLineCount;
       }
-      linearPrograms8(lines, counts, obstacleLines, speeds, wish_, fill_, outs, fails, deepest);
-      for (int w = 0; w < fill_; ++w)
-        if (fails[w] < counts[w])
-          leanTowardWish8(lines[w], counts[w], obstacleLines[w], speeds[w], wish_[w], deepest[w], outs[w]);
+      solveVelocities8(lines, counts, obstacleLines, speeds, wish_, fill_, outs, fails);
       for (int w = 0; w < fill_; ++w) keep_(who_[w], outs[w], fails[w] >= counts[w]);
     } else {
       for (int w = 0; w < fill_; ++w) keep_(who_[w], outs[w], true);

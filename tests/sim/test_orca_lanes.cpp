@@ -482,6 +482,57 @@ TEST_CASE("linearPrograms8 gives each walker linearProgram2's and linearProgram3
   CHECK(moved > 2000);
 }
 
+TEST_CASE("solveVelocities8 gives each walker solveVelocity's velocity and verdict bit for bit") {
+  // Batches of one to eight walkers, as linearPrograms8's test draws them,
+  // most of them jammed: their lean toward the wish (leanTowardWish) runs
+  // eight walkers' lines at a time, each lane blocked by its own line and
+  // sliding along it, or not, beside lanes that are not jammed at all.
+  Rng rng{41};
+  int mismatches = 0, jammed = 0, leaned = 0, slid = 0, free = 0;
+  int counted = 0;
+  for (int trial = 0; trial < 3000; ++trial) {
+    const int walkers = trial % 8 + 1;
+    ProgramBatch batch;
+    Vec2 wish[8];
+    for (int w = 0; w < walkers; ++w) {
+      batch.draw(rng, trial, counted, w);
+      if (trial % 4 == 0) {  // mostly feasible
+        for (int i = 0; i < batch.counts[w]; ++i) batch.storage[w][i].point = batch.storage[w][i].point * 0.25f;
+      }
+      wish[w] = trial % 9 == 0 ? Vec2{} : Vec2{3 * rng.unit(), 3 * rng.unit()};
+    }
+    Vec2 eight[8];
+    int fails[8];
+    solveVelocities8(batch.lines, batch.counts, batch.obstacles, batch.radius, wish, walkers, eight, fails);
+    for (int w = 0; w < walkers; ++w) {
+      const Line* lines = batch.lines[w];
+      const int count = batch.counts[w], obstacles = batch.obstacles[w];
+      const float radius = batch.radius[w];
+      Vec2 one;
+      const bool feasible = solveVelocity(lines, count, obstacles, radius, wish[w], one);
+      if ((feasible != (fails[w] >= count) || std::memcmp(&one, &eight[w], sizeof one) != 0) && ++mismatches <= 5)
+        MESSAGE("trial " << trial << " walker " << w << ": " << feasible << " (" << one.x << ", " << one.y
+                         << ") against line " << fails[w] << " of " << count << " (" << eight[w].x << ", "
+                         << eight[w].y << ")");
+      free += feasible;
+      if (feasible) continue;
+      ++jammed;
+      // Where linearProgram3 left it, and where the lean took it from there.
+      Vec2 least;
+      const int fail = linearProgram2(lines, count, radius, wish[w], false, least);
+      linearProgram3(lines, count, obstacles, fail, radius, least);
+      leaned += !(one == least);
+      const Vec2 to = withinSpeed(wish[w], radius) - least, got = one - least;
+      slid += std::fabs(det(to, got)) > 1e-4f;  // off the straight way to the wish
+    }
+  }
+  CHECK(mismatches == 0);
+  CHECK(free > 2000);  // every kind of outcome is reached
+  CHECK(jammed > 2000);
+  CHECK(leaned > 1000);
+  CHECK(slid > 200);
+}
+
 TEST_CASE("linearProgram3x8 gives each walker linearProgram3's velocity and deepest penetration bit for bit") {
   // Batches of one to eight walkers, as linearPrograms8's test draws them,
   // some with obstacle lines first; each starts where linearProgram2 left

@@ -422,6 +422,13 @@ THRONG_HD bool solveVelocity(const Line* lines, int lineCount, int obstacleLineC
 /// (orca_lanes.cpp).
 void linearPrograms8(const Line* const* lines, const int* lineCount, const int* obstacleLineCount, const float* radius,
                      const Vec2* optVelocity, int walkers, Vec2* result, int* lineFail, float* deepest);
+/// solveVelocity for up to eight walkers at once, one to a lane:
+/// linearPrograms8, then leanTowardWish for the walkers it left jammed,
+/// eight walkers' lines at a time (lanes bit for bit as each walker's own
+/// solveVelocity). lineFail[w] < lineCount[w]: walker w is jammed. Host
+/// code where lineLanesAvailable() (orca_lanes.cpp).
+void solveVelocities8(const Line* const* lines, const int* lineCount, const int* obstacleLineCount,
+                      const float* radius, const Vec2* optVelocity, int walkers, Vec2* result, int* lineFail);
 /// linearProgram3 for up to eight walkers at once, one to a lane: walker
 /// w's lines[w][0, lineCount[w]), of which obstacleLineCount[w] obstacle
 /// lines, from beginLine[w] (lineCount[w] or more: the walker is left as
