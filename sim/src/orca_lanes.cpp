@@ -648,9 +648,15 @@ THRONG_AVX2 M lanesProgram2(const LaneLines& l, int count, __m256i counts, M lan
 /// `most`.
 THRONG_AVX2 void loadLaneLines(const Line* const* lines, const std::int32_t* count, int most, LaneLines& l) {
   static const Line kNone{};
+  int fewest = most;
+  for (int w = 0; w < 8; ++w) fewest = count[w] < fewest ? count[w] : fewest;
   for (int i = 0; i < most; ++i) {
     const float* r[8];
-    for (int w = 0; w < 8; ++w) r[w] = reinterpret_cast<const float*>(i < count[w] ? lines[w] + i : &kNone);
+    if (i < fewest) {  // every walker has line i
+      for (int w = 0; w < 8; ++w) r[w] = reinterpret_cast<const float*>(lines[w] + i);
+    } else {
+      for (int w = 0; w < 8; ++w) r[w] = reinterpret_cast<const float*>(i < count[w] ? lines[w] + i : &kNone);
+    }
     F pair[4];  // lanes q (low half) and q + 4 (high half)
     for (int q = 0; q < 4; ++q) pair[q] = _mm256_loadu2_m128(r[q + 4], r[q]);
     const F t0 = _mm256_unpacklo_ps(pair[0], pair[1]), t1 = _mm256_unpacklo_ps(pair[2], pair[3]);
