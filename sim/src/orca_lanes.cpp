@@ -830,7 +830,7 @@ int laneInputs(const int* lineCount, const int* obstacleLineCount, const float* 
 }
 
 /// The first `walkers` lanes' velocities (rx, ry) and deepest penetrations
-/// into result and deepest.
+/// into result and deepest (when not null).
 THRONG_AVX2 void storeLaneResults(F rx, F ry, F distance, int walkers, Vec2* result, float* deepest) {
   alignas(32) float outX[8], outY[8], outD[8];
   _mm256_store_ps(outX, rx);
@@ -838,7 +838,7 @@ THRONG_AVX2 void storeLaneResults(F rx, F ry, F distance, int walkers, Vec2* res
   _mm256_store_ps(outD, distance);
   for (int w = 0; w < walkers; ++w) {
     result[w] = {outX[w], outY[w]};
-    deepest[w] = outD[w];
+    if (deepest) deepest[w] = outD[w];
   }
 }
 }  // namespace
@@ -847,10 +847,11 @@ namespace {
 // linearProgram2, then linearProgram3 for those it left jammed, and with
 // `lean` leanTowardWish for them, for eight walkers, a lane each, their
 // lines read into lanes once (a walker with fewer lines reads the zero
-// line past its own, which no velocity breaks).
-THRONG_AVX2 void programsInLanes(const Line* const* lines, const int* lineCount, const int* obstacleLineCount,
-                                 const float* radius, const Vec2* optVelocity, int walkers, Vec2* result,
-                                 int* lineFail, float* deepest, bool lean) {
+// line past its own, which no velocity breaks). lineFail and deepest may
+// be null; returns the jammed walkers' bits.
+THRONG_AVX2 unsigned programsInLanes(const Line* const* lines, const int* lineCount, const int* obstacleLineCount,
+                                     const float* radius, const Vec2* optVelocity, int walkers, Vec2* result,
+                                     int* lineFail, float* deepest, bool lean) {
   alignas(32) float rad[8], optX[8] = {}, optY[8] = {};
   alignas(32) std::int32_t count[8], obstacles[8], fail[8];
   const int most = laneInputs(lineCount, obstacleLineCount, radius, walkers, count, obstacles, rad);
@@ -874,7 +875,8 @@ THRONG_AVX2 void programsInLanes(const Line* const* lines, const int* lineCount,
     }
   }
   storeLaneResults(rx, ry, distance, walkers, result, deepest);
-  std::copy(fail, fail + walkers, lineFail);
+  if (lineFail) std::copy(fail, fail + walkers, lineFail);
+  return static_cast<unsigned>(_mm256_movemask_ps(reinterpret_cast<F>(jammed)));  // none past `walkers`
 }
 }  // namespace
 
@@ -885,12 +887,10 @@ THRONG_AVX2 void linearPrograms8(const Line* const* lines, const int* lineCount,
                   false);
 }
 
-THRONG_AVX2 void solveVelocities8(const Line* const* lines, const int* lineCount, const int* obstacleLineCount,
-                                  const float* radius, const Vec2* optVelocity, int walkers, Vec2* result,
-                                  int* lineFail) {
-  float deepest[8];
-  programsInLanes(lines, lineCount, obstacleLineCount, radius, optVelocity, walkers, result, lineFail, deepest,
-                  true);
+THRONG_AVX2 unsigned solveVelocities8(const Line* const* lines, const int* lineCount, const int* obstacleLineCount,
+                                      const float* radius, const Vec2* optVelocity, int walkers, Vec2* result) {
+  return programsInLanes(lines, lineCount, obstacleLineCount, radius, optVelocity, walkers, result, nullptr,
+                         nullptr, true);
 }
 
 THRONG_AVX2 void linearProgram3x8(const Line* const* lines, const int* lineCount, const int* obstacleLineCount,
@@ -1122,16 +1122,13 @@ void linearPrograms8(const Line* const* lines, const int* lineCount, const int* 
                                             : 0.0f;
   }
 }
-void solveVelocities8(const Line* const* lines, const int* lineCount, const int* obstacleLineCount,
-                      const float* radius, const Vec2* optVelocity, int walkers, Vec2* result, int* lineFail) {
-  for (int w = 0; w < walkers; ++w) {
-    lineFail[w] = linearProgram2(lines[w], lineCount[w], radius[w], optVelocity[w], false, result[w]);
-    if (lineFail[w] < lineCount[w]) {
-      const float deepest =
-          linearProgram3(lines[w], lineCount[w], obstacleLineCount[w], lineFail[w], radius[w], result[w]);
-      leanTowardWish(lines[w], lineCount[w], obstacleLineCount[w], radius[w], optVelocity[w], deepest, result[w]);
-    }
-  }
+unsigned solveVelocities8(const Line* const* lines, const int* lineCount, const int* obstacleLineCount,
+                          const float* radius, const Vec2* optVelocity, int walkers, Vec2* result) {
+  unsigned jammed = 0;
+  for (int w = 0; w < walkers; ++w)
+    if (!solveVelocity(lines[w], lineCount[w], obstacleLineCount[w], radius[w], optVelocity[w], result[w]))
+      jammed |= 1u << w;
+  return jammed;
 }
 void linearProgram3x8(const Line* const* lines, const int* lineCount, const int* obstacleLineCount,
                       const int* beginLine, const float* radius, int walkers, Vec2* result, float* deepest) {

@@ -478,7 +478,7 @@ class SolveBatch {
     // its linear programs in lanes (what solveWithLines does one walker at
     // a time), and each jammed walker leans toward its wish on its own.
     const std::int32_t* neighbors[kWalkers];
-    int neighborCounts[kWalkers], counts[kWalkers], obstacleLines[kWalkers], fails[kWalkers];
+    int neighborCounts[kWalkers], counts[kWalkers], obstacleLines[kWalkers];
     Line* agentLinesAt[kWalkers];  // where each walker's agent lines go
     const Line* lines[kWalkers];
     float speeds[kWalkers];
@@ -522,8 +522,8 @@ class SolveBatch {
         counts[w] = s.lineCount;
         obstacleLines[w] = s.obstacleLineCount;
       }
-      solveVelocities8(lines, counts, obstacleLines, speeds, wish_, fill_, outs, fails);
-      for (int w = 0; w < fill_; ++w) keep_(who_[w], outs[w], fails[w] >= counts[w]);
+      const unsigned jammed = solveVelocities8(lines, counts, obstacleLines, speeds, wish_, fill_, outs);
+      for (int w = 0; w < fill_; ++w) keep_(who_[w], outs[w], (jammed >> w & 1u) == 0);
     } else {
       for (int w = 0; w < fill_; ++w) keep_(who_[w], outs[w], true);
       ++free_;

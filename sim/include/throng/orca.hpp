@@ -425,10 +425,11 @@ void linearPrograms8(const Line* const* lines, const int* lineCount, const int* 
 /// solveVelocity for up to eight walkers at once, one to a lane:
 /// linearPrograms8, then leanTowardWish for the walkers it left jammed,
 /// eight walkers' lines at a time (lanes bit for bit as each walker's own
-/// solveVelocity). lineFail[w] < lineCount[w]: walker w is jammed. Host
-/// code where lineLanesAvailable() (orca_lanes.cpp).
-void solveVelocities8(const Line* const* lines, const int* lineCount, const int* obstacleLineCount,
-                      const float* radius, const Vec2* optVelocity, int walkers, Vec2* result, int* lineFail);
+/// solveVelocity): result[w]; returns the walkers (bit w for walker w)
+/// whose solveVelocity returns false, jammed. Host code where
+/// lineLanesAvailable() (orca_lanes.cpp).
+unsigned solveVelocities8(const Line* const* lines, const int* lineCount, const int* obstacleLineCount,
+                          const float* radius, const Vec2* optVelocity, int walkers, Vec2* result);
 /// linearProgram3 for up to eight walkers at once, one to a lane: walker
 /// w's lines[w][0, lineCount[w]), of which obstacleLineCount[w] obstacle
 /// lines, from beginLine[w] (lineCount[w] or more: the walker is left as
