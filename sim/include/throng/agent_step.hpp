@@ -155,12 +155,17 @@ THRONG_HD std::uint64_t neighborKey(float distSq, std::int32_t index) {
   return static_cast<std::uint64_t>(floatBits(distSq)) << 32 | static_cast<std::uint32_t>(index);
 }
 
-/// Agent j's key as seen from p (its squared distance as every search
-/// takes it: the differences, their squares, then their sum).
-THRONG_HD_HOT std::uint64_t keyAt(const AgentsView& a, Vec2 p, std::int32_t j) {
+/// Agent j's squared distance from p as every search takes it: the
+/// differences, their squares, then their sum.
+THRONG_HD_HOT float distSqAt(const AgentsView& a, Vec2 p, std::int32_t j) {
   const float dx = a.px[j] - p.x;
   const float dy = a.py[j] - p.y;
-  return neighborKey(dx * dx + dy * dy, j);
+  return dx * dx + dy * dy;
+}
+
+/// Agent j's key as seen from p.
+THRONG_HD_HOT std::uint64_t keyAt(const AgentsView& a, Vec2 p, std::int32_t j) {
+  return neighborKey(distSqAt(a, p, j), j);
 }
 
 /// Sorts keys[0, count) ascending and keeps at most k; returns the count kept.
@@ -701,10 +706,8 @@ THRONG_HD int inRangeFromList(const AgentsView& a, Vec2 p, float rangeSq, const 
   std::int32_t* out = outIndex;  // (an index into outIndex took three more instructions an agent)
   for (const std::int32_t* at = list; at != list + listCount; ++at) {
     const std::int32_t j = *at;
-    const float dx = a.px[j] - p.x;
-    const float dy = a.py[j] - p.y;
     *out = j;
-    out += floatBits(dx * dx + dy * dy) < range;
+    out += floatBits(distSqAt(a, p, j)) < range;
   }
   return static_cast<int>(out - outIndex);
 }
