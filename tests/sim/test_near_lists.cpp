@@ -237,6 +237,17 @@ TEST_CASE("nearestFromList gives the grid scan's answer whenever it proves it, a
 }
 
 namespace {
+/// Steps crowds a and b together, `steps` steps of `by`, requiring the same
+/// state after each, and then calls each() (when given).
+void stepAlike(Crowd& a, Crowd& b, int steps, const std::function<void()>& each = {}, double by = bench::kStep) {
+  for (int step = 0; step < steps; ++step) {
+    a.advance(by);
+    b.advance(by);
+    REQUIRE(a.stateHash() == b.stateHash());
+    if (each) each();
+  }
+}
+
 Crowd ringOf(int n, float radius, Settings s) {
   Crowd c(s);
   for (int i = 0; i < n; ++i) {
@@ -255,13 +266,10 @@ TEST_CASE("candidate lists change no result: benchmark crowds at 1 and 2 threads
     Crowd on = bench::dense(2000, threads), off = bench::dense(2000, threads);
     off.world().nearLists = false;
     std::size_t fromLists = 0;
-    for (int step = 0; step < 60; ++step) {
-      on.advance(bench::kStep);
-      off.advance(bench::kStep);
-      REQUIRE(on.stateHash() == off.stateHash());
+    stepAlike(on, off, 60, [&] {
       fromLists += served(std::as_const(on));
       CHECK(served(std::as_const(off)) == 0);
-    }
+    });
     CHECK(fromLists > 60 * 2000 * 7 / 10);  // the lists answer most walkers
     Crowd ringOn = bench::circle(1000, threads), ringOff = bench::circle(1000, threads);
     ringOff.world().nearLists = false;
@@ -313,11 +321,7 @@ TEST_CASE("with lists the grid is built only on the steps a list fails, and noth
     // it builds the grid first, each step, as without lists.
     Crowd dense = bench::dense(1500, threads), denseOff = bench::dense(1500, threads);
     denseOff.world().nearLists = false;
-    for (int step = 0; step < 40; ++step) {
-      dense.advance(bench::kStep);
-      denseOff.advance(bench::kStep);
-      REQUIRE(dense.stateHash() == denseOff.stateHash());
-    }
+    stepAlike(dense, denseOff, 40);
     CHECK(dense.world().scratch.failingSteps >= 2);
   }
 }
@@ -394,15 +398,12 @@ TEST_CASE("batches whose programs end at their starts skip them, and nothing cha
     Crowd ring = bench::circle(200, threads), ringOff = bench::circle(200, threads);
     ringOff.world().skipFreePrograms = false;
     std::size_t free = 0, programs = 0, freeOff = 0;
-    for (int step = 0; step < 400; ++step) {
-      ring.advance(bench::kStep);
-      ringOff.advance(bench::kStep);
-      REQUIRE(ring.stateHash() == ringOff.stateHash());
+    stepAlike(ring, ringOff, 400, [&] {
       const StepScratch& sc = ring.world().scratch;
       free += sc.freeBatches;
       programs += sc.batches - sc.freeBatches;
       freeOff += ringOff.world().scratch.freeBatches;
-    }
+    });
     if (lineLanesAvailable()) {
       CHECK(free > 200 * 200 / 8 / 2);
       CHECK(programs > 100);
@@ -410,11 +411,7 @@ TEST_CASE("batches whose programs end at their starts skip them, and nothing cha
     CHECK(freeOff == 0);
     Crowd dense = bench::dense(1500, threads), denseOff = bench::dense(1500, threads);
     denseOff.world().skipFreePrograms = false;
-    for (int step = 0; step < 40; ++step) {
-      dense.advance(bench::kStep);
-      denseOff.advance(bench::kStep);
-      REQUIRE(dense.stateHash() == denseOff.stateHash());
-    }
+    stepAlike(dense, denseOff, 40);
     if (lineLanesAvailable()) CHECK_FALSE(dense.world().scratch.lookForFree);  // (no batches without lanes)
   }
 }
@@ -497,12 +494,7 @@ TEST_CASE("relative motion: flocks that meet within a tile block are seen as the
     }
     off.world().nearLists = false;
     int live = 0;
-    for (int step = 0; step < 120; ++step) {
-      on.advance(0.25);
-      off.advance(0.25);
-      REQUIRE(on.stateHash() == off.stateHash());
-      live += on.world().scratch.tiles.live;
-    }
+    stepAlike(on, off, 120, [&] { live += on.world().scratch.tiles.live; }, 0.25);
     CHECK(live > 60);
   }
 }

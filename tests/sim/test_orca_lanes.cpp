@@ -427,6 +427,16 @@ struct ProgramBatch {
     obstacles[w] = trial % 3 == 0 ? count / 3 : 0;
     radius[w] = trial % 10 == 0 ? 0.0f : 0.5f + 1.5f * (rng.unit() + 1) / 2;  // 0: a standstill
   }
+  /// draw, made mostly feasible in a quarter of the trials (the lines
+  /// nearer the origin), then walker w's wish: inside and beyond the speed
+  /// limit, and zero.
+  Vec2 drawWithWish(Rng& rng, int trial, int& counted, int w) {
+    draw(rng, trial, counted, w);
+    if (trial % 4 == 0) {
+      for (int i = 0; i < counts[w]; ++i) storage[w][i].point = storage[w][i].point * 0.25f;
+    }
+    return trial % 9 == 0 ? Vec2{} : Vec2{3 * rng.unit(), 3 * rng.unit()};
+  }
 };
 }  // namespace
 
@@ -449,13 +459,7 @@ TEST_CASE("linearPrograms8 gives each walker linearProgram2's and linearProgram3
     const int *counts = batch.counts, *obstacles = batch.obstacles;
     const float* radius = batch.radius;
     Vec2 wish[8];
-    for (int w = 0; w < walkers; ++w) {
-      batch.draw(rng, trial, counted, w);
-      if (trial % 4 == 0) {  // mostly feasible
-        for (int i = 0; i < counts[w]; ++i) batch.storage[w][i].point = batch.storage[w][i].point * 0.25f;
-      }
-      wish[w] = trial % 9 == 0 ? Vec2{} : Vec2{3 * rng.unit(), 3 * rng.unit()};
-    }
+    for (int w = 0; w < walkers; ++w) wish[w] = batch.drawWithWish(rng, trial, counted, w);
     Vec2 eight[8];
     int fails[8];
     float deepest8[8];
@@ -494,13 +498,7 @@ TEST_CASE("solveVelocities8 gives each walker solveVelocity's velocity and verdi
     const int walkers = trial % 8 + 1;
     ProgramBatch batch;
     Vec2 wish[8];
-    for (int w = 0; w < walkers; ++w) {
-      batch.draw(rng, trial, counted, w);
-      if (trial % 4 == 0) {  // mostly feasible
-        for (int i = 0; i < batch.counts[w]; ++i) batch.storage[w][i].point = batch.storage[w][i].point * 0.25f;
-      }
-      wish[w] = trial % 9 == 0 ? Vec2{} : Vec2{3 * rng.unit(), 3 * rng.unit()};
-    }
+    for (int w = 0; w < walkers; ++w) wish[w] = batch.drawWithWish(rng, trial, counted, w);
     Vec2 eight[8];
     const unsigned jammed8 = solveVelocities8(batch.lines, batch.counts, batch.obstacles, batch.radius, wish, walkers,
                                               eight);
