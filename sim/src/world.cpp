@@ -758,6 +758,8 @@ void World::stepCpu(const Settings& s, float dt, const std::function<Vec2(const 
     }
     trackMotion(lists, nullptr);
   } else {
+    // (A lambda of one reference fits in std::function's own storage;
+    // `wishes` itself would be copied to the heap every step.)
     trackMotion(lists, [&wishes](std::size_t b, std::size_t e) { wishes(b, e); });
   }
   // Steps without the lists leave their sums behind.
