@@ -273,12 +273,15 @@ THRONG_AVX2 void agentLines8(const AgentsView& a, std::int32_t self, const std::
 namespace {
 /// agentLinePairs8, and with kStarts the starts and the walkers that break
 /// them (without, a dense crowd's lines took 39 more instructions per
-/// agent-step in registers spilled for them).
-template <bool kStarts>
+/// agent-step in registers spilled for them), with kListed for walkers
+/// that queued lists (a dense crowd's lines took 11 more per agent-step
+/// with the test for them in every group).
+template <bool kStarts, bool kListed>
 THRONG_AVX2 unsigned linePairs(const AgentsView& a, const std::int32_t* walkers, int walkerCount,
                                const std::int32_t* walkerOf, const std::int32_t* others, int count, float invTau,
                                float invDt, Line* const* outs, const Vec2* wishes, const float* speeds,
-                               Vec2* starts, Line* packed) {
+                               Vec2* starts, Line* packed, unsigned unfiltered, float rangeSq,
+                               std::uint8_t* inRange) {
   const F tau = F{} + invTau, dt = F{} + invDt;
   // The walkers' own records once, lane w holding walker w; each group
   // then picks its lanes' walkers out of them.
@@ -304,6 +307,11 @@ THRONG_AVX2 unsigned linePairs(const AgentsView& a, const std::int32_t* walkers,
   }
   __m256i broken = _mm256_setzero_si256();  // lane by lane, the bit of its walker
   const __m256i one = _mm256_set1_epi32(1);
+  // In range as inRangeFromList tests it: the distance's bits below the
+  // range's, as unsigned (flipped sign bits, compared signed).
+  const __m256i flip = _mm256_set1_epi32(static_cast<int>(0x80000000u));
+  const __m256i range = _mm256_xor_si256(_mm256_set1_epi32(static_cast<int>(floatBits(rangeSq))), flip);
+  const __m256i listing = _mm256_set1_epi32(static_cast<int>(unfiltered));
   for (int base = 0; base < count; base += 8) {
     const int n = count - base;
     const M real = lanesBelow(n);
@@ -315,9 +323,20 @@ THRONG_AVX2 unsigned linePairs(const AgentsView& a, const std::int32_t* walkers,
     kinLanes(a.kin, others + base, n, pjx, pjy, vjx, vjy, rB);
     M coincident;
     lineGroup(px, py, vx, vy, rA, pjx, pjy, vjx, vjy, rB, real, tau, dt, pointX, pointY, dirX, dirY, coincident);
+    // The pairs that count: all, but of a listing walker's only those in
+    // range (distSqAt's distance: the same differences and squares).
+    M counts = real;
+    if constexpr (kListed) {
+      const F dx = pjx - px, dy = pjy - py;
+      const __m256i bits = _mm256_xor_si256(_mm256_castps_si256(dx * dx + dy * dy), flip);
+      const __m256i listed = _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_srlv_epi32(listing, w), one), one);
+      counts &= reinterpret_cast<M>(_mm256_castsi256_ps(_mm256_andnot_si256(listed, _mm256_set1_epi32(-1)) |
+                                                        _mm256_cmpgt_epi32(range, bits)));
+      inRange[base >> 3] = static_cast<std::uint8_t>(_mm256_movemask_ps(reinterpret_cast<F>(counts)));
+    }
     if constexpr (kStarts) {
       const F ox = _mm256_permutevar8x32_ps(startX, w), oy = _mm256_permutevar8x32_ps(startY, w);
-      const M breaks = real & ((dirX * (pointY - oy) - dirY * (pointX - ox) > F{}) | coincident);
+      const M breaks = counts & ((dirX * (pointY - oy) - dirY * (pointX - ox) > F{}) | coincident);
       broken = _mm256_or_si256(broken, _mm256_and_si256(_mm256_sllv_epi32(one, w),
                                                         _mm256_castps_si256(reinterpret_cast<F>(breaks))));
     }
@@ -358,11 +377,18 @@ THRONG_AVX2 unsigned linePairs(const AgentsView& a, const std::int32_t* walkers,
 THRONG_AVX2 unsigned agentLinePairs8(const AgentsView& a, const std::int32_t* walkers, int walkerCount,
                                      const std::int32_t* walkerOf, const std::int32_t* others, int count,
                                      float invTau, float invDt, Line* const* outs, const Vec2* wishes,
-                                     const float* speeds, Vec2* starts, Line* packed) {
-  return wishes ? linePairs<true>(a, walkers, walkerCount, walkerOf, others, count, invTau, invDt, outs, wishes,
-                                  speeds, starts, packed)
-                : linePairs<false>(a, walkers, walkerCount, walkerOf, others, count, invTau, invDt, outs, wishes,
-                                   speeds, starts, packed);
+                                     const float* speeds, Vec2* starts, Line* packed, unsigned unfiltered,
+                                     float rangeSq, std::uint8_t* inRange) {
+  if (unfiltered != 0) {
+    return wishes ? linePairs<true, true>(a, walkers, walkerCount, walkerOf, others, count, invTau, invDt, outs,
+                                          wishes, speeds, starts, packed, unfiltered, rangeSq, inRange)
+                  : linePairs<false, true>(a, walkers, walkerCount, walkerOf, others, count, invTau, invDt, outs,
+                                           wishes, speeds, starts, packed, unfiltered, rangeSq, inRange);
+  }
+  return wishes ? linePairs<true, false>(a, walkers, walkerCount, walkerOf, others, count, invTau, invDt, outs,
+                                         wishes, speeds, starts, packed, 0, 0.0f, nullptr)
+                : linePairs<false, false>(a, walkers, walkerCount, walkerOf, others, count, invTau, invDt, outs,
+                                          wishes, speeds, starts, packed, 0, 0.0f, nullptr);
 }
 
 THRONG_AVX2 int queuePairs8(int walkers, const std::int32_t* const* neighbors, const int* count, Line* const* lines,
@@ -1090,15 +1116,25 @@ int queuePairs8(int walkers, const std::int32_t* const* neighbors, const int* co
 unsigned agentLinePairs8(const AgentsView& a, const std::int32_t* walkers, int walkerCount,
                          const std::int32_t* walkerOf, const std::int32_t* others, int count, float invTau,
                          float invDt, Line* const* outs, const Vec2* wishes, const float* speeds, Vec2* starts,
-                         Line* packed) {
+                         Line* packed, unsigned unfiltered, float rangeSq, std::uint8_t* inRange) {
   const auto out = [&](int m) { return packed ? packed + m : outs[m]; };
   for (int m = 0; m < count; ++m) agentLines(a, walkers[walkerOf[m]], others + m, 1, invTau, invDt, out(m));
+  // The pairs that count (all but a listing walker's out of range), a bit each.
+  const auto counts = [&](int m) {
+    if ((unfiltered >> walkerOf[m] & 1u) == 0) return true;
+    const std::int32_t self = walkers[walkerOf[m]];
+    return floatBits(distSqAt(a, Vec2{a.px[self], a.py[self]}, others[m])) < floatBits(rangeSq);
+  };
+  if (unfiltered != 0) {
+    for (int m = 0; m < count; m += 8) inRange[m >> 3] = 0;
+    for (int m = 0; m < count; ++m) inRange[m >> 3] |= static_cast<std::uint8_t>(counts(m) ? 1u << (m & 7) : 0u);
+  }
   if (!wishes) return (1u << walkerCount) - 1u;
   for (int w = 0; w < walkerCount; ++w) starts[w] = withinSpeed(wishes[w], speeds[w]);
   unsigned broken = 0;
   for (int m = 0; m < count; ++m) {
     const Line& l = *out(m);
-    broken |= det(l.direction, l.point - starts[walkerOf[m]]) > 0.0f ? 1u << walkerOf[m] : 0u;
+    broken |= counts(m) && det(l.direction, l.point - starts[walkerOf[m]]) > 0.0f ? 1u << walkerOf[m] : 0u;
   }
   return broken;
 }

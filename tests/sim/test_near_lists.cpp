@@ -416,6 +416,35 @@ TEST_CASE("batches whose programs end at their starts skip them, and nothing cha
   }
 }
 
+TEST_CASE("walkers keep their lists beside obstacles, whose batches find their neighbours first") {
+  // A ring, whose batches are free (their walkers queue lists, and the
+  // lanes tell which listed agents are neighbours), and far off two sparse
+  // columns meeting head-on beside an obstacle: their batches run their
+  // programs, with obstacle lines, and their lists are filtered before
+  // their lines are built (an agent listed but out of range would bind
+  // them). Against the grid scan, step by step.
+  for (int threads : {1, 2}) {
+    CAPTURE(threads);
+    Crowd on = bench::circle(400, threads), off = bench::circle(400, threads);
+    for (Crowd* c : {&on, &off}) {
+      for (int k = 0; k < 5; ++k) {
+        const float y = 6.0f * static_cast<float>(k);
+        c->add({2000, y}, Vec2{2100, y}, 1.5f, 2.0f);
+        c->add({2060, y + 1}, Vec2{1960, y + 1}, 1.5f, 2.0f);
+      }
+      c->addObstacle(Rect{2027, -22, 6, 6});
+    }
+    off.world().nearLists = false;
+    std::size_t free = 0, fromLists = 0;
+    stepAlike(on, off, 160, [&] {
+      free += on.world().scratch.freeBatches;
+      fromLists += served(std::as_const(on));
+    });
+    if (lineLanesAvailable()) CHECK(free > 160 * 400 / 8 / 2);
+    CHECK(fromLists > 160 * 400 * 7 / 10);
+  }
+}
+
 namespace {
 /// Walkers of radius 0.5 and speed 1 stepping a quarter second, no shake.
 Settings flockSettings(int threads) {

@@ -188,6 +188,8 @@ TEST_CASE("agentLinePairs8 gives agentLine's lines bit for bit, for batches of w
   // neighbours (random pairs and every branch's), queued by queuePairs8
   // behind some obstacle lines, as the CPU step does; each walker's lines
   // against agentLines for it alone. Lines outside the agent lines stay.
+  // In some batches some walkers queue lists: only their pairs in range
+  // count (inRangeFromList's), and the lanes say which.
   Rng rng{99};
   std::vector<Pair> pool = edgeCases(rng);
   for (int i = 0; i < 2000; ++i)
@@ -197,6 +199,7 @@ TEST_CASE("agentLinePairs8 gives agentLine's lines bit for bit, for batches of w
   std::size_t next = 0;
   int mismatches = 0, linesChecked = 0, batches = 0, partial = 0;
   int wrongStarts = 0, wrongFlags = 0, brokenSeen = 0, freeSeen = 0, packedSeen = 0;
+  int wrongInRange = 0, listedIn = 0, listedOut = 0, freedByRange = 0;
   while (next < pool.size()) {
     const int walkers = 1 + batches % 8;
     ++batches;
@@ -268,11 +271,16 @@ TEST_CASE("agentLinePairs8 gives agentLine's lines bit for bit, for batches of w
     for (int w = 0; w < walkers; ++w)
       wishes.push_back(w == 3 ? Vec2{} : Vec2{1.5f * rng.unit(), 1.5f * rng.unit()});
     const bool withStarts = batches % 3 != 0;
+    // Every other batch: the odd walkers' lists, at a range that keeps about
+    // a fifth of their pairs (their distances up to 20 and more).
+    const unsigned unfiltered = batches % 2 == 0 ? 0xAAu & ((1u << walkers) - 1u) : 0u;
+    const float rangeSq = 100.0f;
+    std::vector<std::uint8_t> inRange((pairs + 7) / 8, 0x5a);
     const unsigned broken =
         agentLinePairs8(a, who.data(), walkers, walkerOf.data(), others.data(), pairs, 0.1f + 0.05f * (batches % 5),
                         batches % 2 ? 4.0f : 60.0f, packedMode ? nullptr : outs.data(),
                         withStarts ? wishes.data() : nullptr, speeds.data(), starts.data(),
-                        packedMode ? packed.data() : nullptr);
+                        packedMode ? packed.data() : nullptr, unfiltered, rangeSq, inRange.data());
     for (int w = 0, at = 0; w < walkers; at += static_cast<int>(neighbors[w++].size())) {
       const int count = static_cast<int>(neighbors[w].size());
       Line one[kMaxNeighbors];
@@ -287,6 +295,16 @@ TEST_CASE("agentLinePairs8 gives agentLine's lines bit for bit, for batches of w
         mismatches += !sameBits(packed[static_cast<std::size_t>(at + k)], one[k]);
         ++linesChecked;
       }
+      // A listing walker's pairs count only in range.
+      std::vector<bool> counts(count, true);
+      const bool listing = (unfiltered >> w & 1u) != 0;
+      for (int m = 0; m < count && unfiltered != 0; ++m) {
+        counts[m] = !listing || floatBits(distSqAt(a, Vec2{px[w], py[w]}, neighbors[w][m])) < floatBits(rangeSq);
+        const int pair = at + m;
+        wrongInRange += ((inRange[pair / 8] >> (pair % 8) & 1) != 0) != counts[m];
+        listedIn += listing && counts[m];
+        listedOut += listing && !counts[m];
+      }
       const bool flagged = (broken >> w & 1u) != 0;
       if (!withStarts) {
         wrongStarts += !flagged;  // every walker's program runs
@@ -297,13 +315,16 @@ TEST_CASE("agentLinePairs8 gives agentLine's lines bit for bit, for batches of w
       // it), and otherwise only for a pair on one spot (built one at a time).
       const Vec2 start = withinSpeed(wishes[w], speeds[w]);
       wrongStarts += std::memcmp(&start, &starts[w], sizeof start) != 0;
-      bool breaks = false, sharesSpot = false;
+      bool breaks = false, sharesSpot = false, breaksOutOfRange = false;
       for (int m = 0; m < count; ++m) {
-        breaks |= det(one[m].direction, one[m].point - start) > 0.0f;
+        const bool breaksThis = det(one[m].direction, one[m].point - start) > 0.0f;
+        breaks |= counts[m] && breaksThis;
+        breaksOutOfRange |= !counts[m] && breaksThis;
         const float dx = px[neighbors[w][m]] - px[w], dy = py[neighbors[w][m]] - py[w];
-        sharesSpot |= dx * dx + dy * dy <= 1e-11f;
+        sharesSpot |= counts[m] && dx * dx + dy * dy <= 1e-11f;
       }
       wrongFlags += breaks ? !flagged : flagged && !sharesSpot;
+      freedByRange += !breaks && breaksOutOfRange;
       brokenSeen += breaks;
       freeSeen += !flagged;
     }
@@ -317,6 +338,10 @@ TEST_CASE("agentLinePairs8 gives agentLine's lines bit for bit, for batches of w
   CHECK(wrongFlags == 0);
   CHECK(brokenSeen > 20);
   CHECK(freeSeen > 20);
+  CHECK(wrongInRange == 0);
+  CHECK(listedIn > 100);
+  CHECK(listedOut > 100);
+  CHECK(freedByRange > 5);  // free only because their breaking pairs are out of range
 }
 
 TEST_CASE("projectLines8 gives projectLines' lines bit for bit") {

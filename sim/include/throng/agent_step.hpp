@@ -697,7 +697,9 @@ THRONG_HD_HOT int nearestFromList(const AgentsView& a, Vec2 p, float rangeSq, in
 /// within reach, so every listed agent strictly in range is a neighbour):
 /// them into outIndex (room for listCount), returning how many. The keys
 /// and their sort are left to orderNeighbors, for the walkers whose linear
-/// program reads their order (SolveBatch: on a ring, none).
+/// program reads their order (SolveBatch: on a ring, none). SolveBatch
+/// takes it for a batch with obstacle lines; elsewhere agentLinePairs8
+/// tells the same in its lanes.
 THRONG_HD int inRangeFromList(const AgentsView& a, Vec2 p, float rangeSq, const std::int32_t* list, int listCount,
                               std::int32_t* outIndex) {
   // In range as a key is (answerFromHead): its distance's bits below the
@@ -765,9 +767,13 @@ struct SolveScratch {
   std::int32_t edges[kMaxObstacleLines];
   float edgeDistSq[kMaxObstacleLines];
   int neighborCount = 0, edgeCount = 0, obstacleLineCount = 0, lineCount = 0;
-  /// The neighbours are in their list's order, not nearest first
-  /// (inRangeFromList): orderNeighbors before a linear program reads them.
-  bool unordered = false;
+  /// A list stands in for the neighbours (the CPU step's SolveBatch):
+  /// `list`, of neighborCount agents, whose ones in range are the
+  /// neighbours (inRangeFromList), in the list's order rather than nearest
+  /// first. The batch finds them with their lines, and orders them
+  /// (orderNeighbors) before a linear program reads them.
+  bool fromList = false;
+  const std::int32_t* list = nullptr;  ///< read only with fromList
 };
 
 /// solveWithNeighbors' first part: agent i's obstacle edges and lines,

@@ -99,10 +99,17 @@ void agentLines8(const AgentsView& a, std::int32_t self, const std::int32_t* nei
 /// With `packed` (else null), the lines go there in pair order instead, as
 /// eight whole lines at a time (room for count rounded up to eight), and
 /// outs is not read.
+/// The walkers in `unfiltered` (bit w for walker w) queued a list rather
+/// than their neighbours: of their pairs, only those strictly in range
+/// (rangeSq, as inRangeFromList tests it) are neighbours, and only theirs
+/// can flag the walker. With any, bit m % 8 of inRange[m / 8] (room for
+/// count / 8 rounded up) tells whether pair m is a neighbour (every other
+/// walker's pair is).
 unsigned agentLinePairs8(const AgentsView& a, const std::int32_t* walkers, int walkerCount,
                          const std::int32_t* walkerOf, const std::int32_t* others, int count, float invTau,
                          float invDt, Line* const* outs, const Vec2* wishes, const float* speeds, Vec2* starts,
-                         Line* packed = nullptr);
+                         Line* packed = nullptr, unsigned unfiltered = 0, float rangeSq = 0,
+                         std::uint8_t* inRange = nullptr);
 /// Queues a batch's pairs for agentLinePairs8, walker after walker: for
 /// walker w, walkerOf[k] = w, others[k] = neighbors[w][n], outs[k] =
 /// lines[w] + n for its n in [0, count[w]), k counting on over the batch;
