@@ -331,13 +331,14 @@ namespace {
 /// pool's split: n (t + 1) / threads), the agents of its share of agent
 /// index, in the grid's order; and whether it is the grid's order itself.
 struct OrderCheck {
-  bool split = true, plain = true;
+  bool split = true, plain = true, index = true;
 };
 OrderCheck checkOrder(const World& w, int threads) {
   const StepScratch& sc = w.scratch;
   const std::size_t n = sc.sortedIndex.size();
   OrderCheck c;
   c.plain = sc.order == sc.sortedIndex;
+  for (std::size_t k = 0; k < sc.order.size(); ++k) c.index &= sc.order[k] == static_cast<std::int32_t>(k);
   const auto shareEnd = [&](int t) { return n * static_cast<std::size_t>(t + 1) / static_cast<std::size_t>(threads); };
   std::size_t begin = 0;
   for (int t = 0; t < threads; ++t) {
@@ -350,38 +351,68 @@ OrderCheck checkOrder(const World& w, int threads) {
   }
   return c;
 }
+
+/// The benchmark's ring of n, its walkers added in an order that jumps
+/// about it: agent k is walker 919 k mod n of bench::circle's (for n =
+/// 1000, every one of them once).
+Crowd shuffledRing(int n, int threads) {
+  Crowd c(bench::rvo2Settings(threads));
+  const float r = 0.8f * static_cast<float>(n);
+  for (int k = 0; k < n; ++k) {
+    const double a = 2.0 * 3.14159265358979323846 * ((919 * k) % n) / n;
+    const Vec2 p{static_cast<float>(r * std::cos(a)), static_cast<float>(r * std::sin(a))};
+    bench::addWalker(c, p, -p);
+  }
+  return c;
+}
 }  // namespace
 
-TEST_CASE("the solve's order is split by the threads' shares of agent index where the grid lasts") {
-  // A ring's first agents walk its upper half, which the grid (by rows,
-  // upward) puts last: in plain grid order each thread would solve the
-  // walkers the other moved.
-  const Crowd reference = [] {
-    Crowd c = bench::circle(1000, 1);
-    for (int step = 0; step < 100; ++step) c.advance(bench::kStep);
-    return c;
-  }();
-  for (int threads : {2, 3}) {
-    CAPTURE(threads);
-    Crowd ring = bench::circle(1000, threads);
-    int splitSteps = 0;
-    for (int step = 0; step < 100; ++step) {
-      ring.advance(bench::kStep);
-      // (A grid built for failing lists during the step gives the next
-      // step its order.)
-      if (ring.world().scratch.orderGrid != ring.world().scratch.gridVersion) continue;
-      const OrderCheck c = checkOrder(ring.world(), threads);
-      if (ring.world().scratch.orderSplit == 1) {
-        CHECK(c.plain);
-        continue;
+TEST_CASE("where the grid lasts the solve runs by agent index if that follows the grid, else split by shares") {
+  // A ring whose walkers were added in turn around it is solved in index
+  // order: each thread's share of the order is its share of agent index.
+  // Added in an order that jumps about it, each thread's share holds the
+  // agents of its share of agent index, in grid order (in plain grid order
+  // each thread would solve the walkers the other moved). Either way, the
+  // same state as one thread's.
+  for (const bool shuffled : {false, true}) {
+    CAPTURE(shuffled);
+    const auto make = [shuffled](int threads) {
+      return shuffled ? shuffledRing(1000, threads) : bench::circle(1000, threads);
+    };
+    const Crowd reference = [&] {
+      Crowd c = make(1);
+      for (int step = 0; step < 100; ++step) c.advance(bench::kStep);
+      return c;
+    }();
+    for (int threads : {1, 2, 3}) {
+      CAPTURE(threads);
+      Crowd ring = make(threads);
+      int checked = 0;
+      for (int step = 0; step < 100; ++step) {
+        ring.advance(bench::kStep);
+        // (A grid built for failing lists during the step gives the next
+        // step its order.)
+        if (ring.world().scratch.orderGrid != ring.world().scratch.gridVersion) continue;
+        ++checked;
+        const OrderCheck c = checkOrder(ring.world(), threads);
+        CHECK(ring.world().scratch.orderSplit == threads);
+        if (!shuffled) {
+          CHECK(c.index);
+        } else if (threads == 1) {
+          CHECK(c.plain);
+        } else {
+          CHECK(c.split);
+          CHECK_FALSE(c.plain);
+          CHECK_FALSE(c.index);
+        }
       }
-      CHECK(c.split);
-      CHECK_FALSE(c.plain);
-      ++splitSteps;
+      CHECK(checked > 90);
+      CHECK(ring.stateHash() == reference.stateHash());
     }
-    CHECK(splitSteps > 90);
-    CHECK(ring.stateHash() == reference.stateHash());
-    // A crowd that builds its grid every step keeps the grid's order.
+  }
+  // A crowd that builds its grid every step keeps the grid's order, though
+  // its indices follow the grid (its rows were added in turn).
+  for (int threads : {1, 2}) {
     Crowd dense = bench::dense(1500, threads);
     for (int step = 0; step < 20; ++step) dense.advance(bench::kStep);
     CHECK(dense.world().scratch.orderSplit == 1);

@@ -44,7 +44,8 @@ struct StepScratch {
   // slots when it was last built (a step with candidate lists builds the
   // grid only when a walker's list fails; a ring's fail together, about
   // one step in 20), split by the pool's shares of agent index where the
-  // grid lasts (World::takeOrder). order[slot] is an agent.
+  // grid lasts, or agent index itself there when it follows the grid
+  // (World::takeOrder). order[slot] is an agent.
   std::vector<std::int32_t> order;
   std::uint64_t orderVersion = 0;      ///< bumped whenever order is taken
   std::uint64_t orderGrid = ~0ull;     ///< the gridVersion order was taken from
@@ -183,8 +184,14 @@ class World {
   void tileSpreads(double largestStep, int copies);
   /// The solve's order from the grid just built (StepScratch::order):
   /// with `split` > 1 (the pool's size), each thread's share of the slots
-  /// holds the agents of its share of agent index, in grid order.
-  void takeOrder(int split);
+  /// holds the agents of its share of agent index, in grid order. For a
+  /// grid that lasts (`lasting`) whose agents mostly follow each other in
+  /// index order (indicesFollowGrid), agent index order itself.
+  void takeOrder(int split, bool lasting);
+  /// Whether at least three in four agents are in the same grid cell as
+  /// the agent before by index, or in a cell next to it (a ring's walkers
+  /// added in turn around it, a block's row by row).
+  bool indicesFollowGrid() const;
   /// Makes every list's relative sum unknown (its steps were not counted).
   void forgetRelativeMotion();
   /// Phase 3 on the CPU, first half: walker i's neighbours into ss from its
