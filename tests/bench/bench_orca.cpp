@@ -25,7 +25,9 @@ void run(benchmark::State& state, Crowd (*make)(int, int)) {
       benchmark::Counter(static_cast<double>(state.iterations()) * n, benchmark::Counter::kIsRate);
 }
 
-void circle(benchmark::State& state) { run(state, bench::circle); }
+void circle(benchmark::State& state) {
+  run(state, [](int n, int threads) { return bench::circle(n, threads); });
+}
 void dense(benchmark::State& state) { run(state, bench::dense); }
 
 double median(const std::vector<double>& v) {

@@ -33,10 +33,13 @@ inline void addWalker(Crowd& c, Vec2 at, Vec2 goal) {
 }
 
 /// N walkers on a ring of radius 0.8 N, each crossing to the antipode.
-inline Crowd circle(int n, int threads) {
+/// Agent k is the ring's walker stride k mod N: in turn around it, or, for
+/// a stride coprime to N, jumping about it.
+inline Crowd circle(int n, int threads, int stride = 1) {
   Crowd c(rvo2Settings(threads));
   const float r = 0.8f * static_cast<float>(n);
-  for (int i = 0; i < n; ++i) {
+  for (int k = 0; k < n; ++k) {
+    const int i = static_cast<int>(static_cast<long long>(stride) * k % n);
     const double a = 2.0 * 3.14159265358979323846 * i / n;
     const Vec2 p{static_cast<float>(r * std::cos(a)), static_cast<float>(r * std::sin(a))};
     addWalker(c, p, -p);
