@@ -98,6 +98,61 @@ constexpr int kQuietSteps = 64;
 /// 8 (with 2: +4.9%).
 constexpr int kLightChunks = 2;
 
+/// The agents' bounds, NaN positions left out (max and lowest when none
+/// is a number), four agents at a time: the bound of each lane, then of the
+/// lanes (min and max are exact, so their order changes at most the sign
+/// of a zero bound, and the grid's shape never changes what a scan finds).
+void boundsOf(const float* px, const float* py, std::size_t n, float& minX, float& minY, float& maxX, float& maxY) {
+  using V = float __attribute__((vector_size(16), aligned(4)));
+  const float big = std::numeric_limits<float>::max(), low = std::numeric_limits<float>::lowest();
+  V loX = {big, big, big, big}, loY = loX, hiX = {low, low, low, low}, hiY = hiX;
+  std::size_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    const V x = *reinterpret_cast<const V*>(px + i), y = *reinterpret_cast<const V*>(py + i);
+    loX = x < loX ? x : loX;  // a NaN compares false: the bound stays
+    loY = y < loY ? y : loY;
+    hiX = hiX < x ? x : hiX;
+    hiY = hiY < y ? y : hiY;
+  }
+  minX = big, minY = big, maxX = low, maxY = low;
+  for (int l = 0; l < 4; ++l) {
+    minX = loX[l] < minX ? loX[l] : minX;
+    minY = loY[l] < minY ? loY[l] : minY;
+    maxX = maxX < hiX[l] ? hiX[l] : maxX;
+    maxY = maxY < hiY[l] ? hiY[l] : maxY;
+  }
+  for (; i < n; ++i) {
+    minX = px[i] < minX ? px[i] : minX;
+    minY = py[i] < minY ? py[i] : minY;
+    maxX = maxX < px[i] ? px[i] : maxX;
+    maxY = maxY < py[i] ? py[i] : maxY;
+  }
+}
+
+/// gridCellOf of agents [b, e), four at a time: each lane does gridCoord's
+/// operations (the same floats, truncated alike), its tests as masks.
+void cellsOf(const GridShape& g, const float* px, const float* py, std::int32_t* cell, std::size_t b, std::size_t e) {
+  using V = float __attribute__((vector_size(16), aligned(4)));
+  using I = std::int32_t __attribute__((vector_size(16), aligned(4)));
+  // The shape's fields as locals: a store to cell[] might otherwise alias
+  // them, and each round would load and broadcast them again.
+  const float ox = g.origin.x, oy = g.origin.y, invCell = g.invCell, invRow = g.invRow;
+  const std::int32_t cols = g.cols;
+  const V colsF = V{} + static_cast<float>(g.cols), rowsF = V{} + static_cast<float>(g.rows);
+  const I lastCol = I{} + (g.cols - 1), lastRow = I{} + (g.rows - 1);
+  const auto coord = [](V f, V size, I last) {
+    const I inside = f < size ? __builtin_convertvector(f, I) : last;
+    return f >= 0.0f ? inside : I{};  // also NaN
+  };
+  std::size_t i = b;
+  for (; i + 4 <= e; i += 4) {
+    const I cx = coord((*reinterpret_cast<const V*>(px + i) - ox) * invCell, colsF, lastCol);
+    const I cy = coord((*reinterpret_cast<const V*>(py + i) - oy) * invRow, rowsF, lastRow);
+    *reinterpret_cast<I*>(cell + i) = cy * cols + cx;
+  }
+  for (; i < e; ++i) cell[i] = gridCellOf(g, px[i], py[i]);
+}
+
 /// Fits the tiles to the agents' bounds; true when their width changed.
 bool shapeTiles(StepScratch::MotionTiles& t, float minX, float minY, float maxX, float maxY, float perception,
                 std::size_t n) {
@@ -130,12 +185,8 @@ void World::buildGrid(const Settings& s) {
   StepScratch& sc = scratch;
   ++sc.gridVersion;
   const std::size_t n = size();
-  float minX = std::numeric_limits<float>::max(), minY = minX;
-  float maxX = std::numeric_limits<float>::lowest(), maxY = maxX;
-  for (std::size_t i = 0; i < n; ++i) {
-    minX = std::min(minX, px[i]); maxX = std::max(maxX, px[i]);
-    minY = std::min(minY, py[i]); maxY = std::max(maxY, py[i]);
-  }
+  float minX, minY, maxX, maxY;
+  boundsOf(px.data(), py.data(), n, minX, minY, maxX, maxY);
   sc.grid =
       gridShapeFromBounds(minX, minY, maxX, maxY, s.perceptionRadius, static_cast<std::int64_t>(n), s.maxNeighbors);
   if (shapeTiles(sc.tiles, minX, minY, maxX, maxY, s.perceptionRadius, n)) {
@@ -145,11 +196,7 @@ void World::buildGrid(const Settings& s) {
   const std::size_t cells = static_cast<std::size_t>(shape.cells);
   sc.cellOf.resize(n);
   sc.cellStart.assign(cells + 1, 0);
-  forEach(n, [&](std::size_t b, std::size_t e) {
-    for (std::size_t i = b; i < e; ++i) {
-      sc.cellOf[i] = gridCellOf(shape, px[i], py[i]);
-    }
-  });
+  forEach(n, [&](std::size_t b, std::size_t e) { cellsOf(shape, px.data(), py.data(), sc.cellOf.data(), b, e); });
   // Counts, then running sums: cellStart[c] is first the end of cell c; the
   // placement below counts it down to the cell's start.
   for (std::size_t i = 0; i < n; ++i) ++sc.cellStart[sc.cellOf[i]];
@@ -167,12 +214,20 @@ void World::buildGrid(const Settings& s) {
   sc.slotOf.resize(n);
   sc.sx.resize(n);
   sc.sy.resize(n);
+  std::int32_t* const sorted = sc.sortedIndex.data();
+  std::int32_t* const slotOf = sc.slotOf.data();
+  float* const sx = sc.sx.data();
+  float* const sy = sc.sy.data();
+  const std::int32_t* const cellStart = sc.cellStart.data();
+  // Each agent's slot is written as it is placed; the sort below rewrites
+  // those of the agents it moves.
   for (std::size_t k = n; k-- > 0;) {  // backwards, filling each cell from its end
     const std::size_t i = again ? static_cast<std::size_t>(sc.previousOrder[k]) : k;
     const std::int32_t slot = --sc.cellStart[sc.cellOf[i]];
-    sc.sortedIndex[slot] = static_cast<std::int32_t>(i);
-    sc.sx[slot] = px[i];
-    sc.sy[slot] = py[i];
+    sorted[slot] = static_cast<std::int32_t>(i);
+    slotOf[i] = slot;
+    sx[slot] = px[i];
+    sy[slot] = py[i];
   }
   // Within each cell, by x then index: a total order, so the grid is the
   // same whatever order the agents were placed in. An insertion sort, as
@@ -180,21 +235,25 @@ void World::buildGrid(const Settings& s) {
   // independent, so they are sorted in parallel.
   forEach(cells, [&](std::size_t cb, std::size_t ce) {
     for (std::size_t c = cb; c < ce; ++c) {
-      for (std::int32_t a = sc.cellStart[c] + 1; a < sc.cellStart[c + 1]; ++a) {
-        const float x = sc.sx[a], y = sc.sy[a];
-        const std::int32_t idx = sc.sortedIndex[a];
+      const std::int32_t start = cellStart[c], end = cellStart[c + 1];
+      for (std::int32_t a = start + 1; a < end; ++a) {
+        const float x = sx[a];
+        // Most come in order (last step's): one comparison, nothing moved.
+        if (sx[a - 1] < x) continue;
+        const float y = sy[a];
+        const std::int32_t idx = sorted[a];
         std::int32_t b = a;
-        for (; b > sc.cellStart[c] && (sc.sx[b - 1] > x || (sc.sx[b - 1] == x && sc.sortedIndex[b - 1] > idx));
-             --b) {
-          sc.sx[b] = sc.sx[b - 1];
-          sc.sy[b] = sc.sy[b - 1];
-          sc.sortedIndex[b] = sc.sortedIndex[b - 1];
+        for (; b > start && (sx[b - 1] > x || (sx[b - 1] == x && sorted[b - 1] > idx)); --b) {
+          sx[b] = sx[b - 1];
+          sy[b] = sy[b - 1];
+          sorted[b] = sorted[b - 1];
+          slotOf[sorted[b]] = b;
         }
-        sc.sx[b] = x;
-        sc.sy[b] = y;
-        sc.sortedIndex[b] = idx;
+        sx[b] = x;
+        sy[b] = y;
+        sorted[b] = idx;
+        slotOf[idx] = b;
       }
-      for (std::int32_t a = sc.cellStart[c]; a < sc.cellStart[c + 1]; ++a) sc.slotOf[sc.sortedIndex[a]] = a;
     }
   });
 }

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <vector>
 
 #include "throng/agent_step.hpp"
@@ -345,6 +346,52 @@ TEST_CASE("the agent grid sorts each cell by x then index, whatever order it was
   for (int i = 0; i < n; ++i) badSlot += g.sortedIndex[g.slotOf[i]] != i;
   CHECK(unordered == 0);
   CHECK(badSlot == 0);
+}
+
+TEST_CASE("the agent grid spans every agent and puts each in gridCellOf's cell, NaN positions left out") {
+  // The bounds and cells are taken four agents at a time, then the rest one
+  // by one: every count from 1 to 11, with the crowd's extremes at each
+  // index in turn (so in the lanes, in the last lanes' reduction and in the
+  // tail), and a NaN agent among them.
+  for (int n = 1; n <= 11; ++n) {
+    for (int at = 0; at < n; ++at) {
+      World w;
+      w.resize(static_cast<std::size_t>(n));
+      for (int i = 0; i < n; ++i) {
+        w.px[i] = 10.0f + static_cast<float>(i % 3);
+        w.py[i] = 20.0f + static_cast<float>(i % 2);
+      }
+      w.px[at] = -35.5f;  // the least x and the most y
+      w.py[at] = 60.25f;
+      const int other = (at + n / 2) % n;
+      if (other != at) {
+        w.px[other] = 71.0f;  // the most x and the least y
+        w.py[other] = -3.0f;
+      }
+      const int nan = n > 2 ? (at + 1) % n : -1;
+      if (nan >= 0 && nan != other) w.px[nan] = std::nanf("");
+      Settings s;
+      s.perceptionRadius = 4;
+      w.buildGrid(s);
+      const float inf = std::numeric_limits<float>::infinity();
+      float minX = inf, minY = inf, maxX = -inf, maxY = -inf;
+      for (int i = 0; i < n; ++i) {
+        if (!std::isnan(w.px[i])) minX = std::min(minX, w.px[i]), maxX = std::max(maxX, w.px[i]);
+        minY = std::min(minY, w.py[i]), maxY = std::max(maxY, w.py[i]);
+      }
+      const GridShape want = gridShapeFromBounds(minX, minY, maxX, maxY, s.perceptionRadius, n, s.maxNeighbors);
+      const GridShape& got = w.scratch.grid;
+      CAPTURE(n);
+      CAPTURE(at);
+      CHECK(got.origin.x == want.origin.x);
+      CHECK(got.origin.y == want.origin.y);
+      CHECK(got.cols == want.cols);
+      CHECK(got.rows == want.rows);
+      int wrongCell = 0;
+      for (int i = 0; i < n; ++i) wrongCell += w.scratch.cellOf[i] != gridCellOf(want, w.px[i], w.py[i]);
+      CHECK(wrongCell == 0);
+    }
+  }
 }
 
 TEST_CASE("selectObstacleEdges keeps the nearest front faces in range, by distance then edge, up to its capacity") {
