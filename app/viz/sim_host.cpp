@@ -35,7 +35,7 @@ class BuiltinHost final : public SimHost {
       knobs_ = {{"count", "walkers in the ring", 2, 2000, 60, 60, true},
                 {"ringRadius", "radius of the ring, points", 50, 4000, 440, 440, false}};
     } else {
-      knobs_ = {{"count", "walkers in the two blocks", 2, 400000, 10000, 10000, true},
+      knobs_ = {{"count", "walkers in the two blocks", 2, 10000000, 10000, 10000, true},
                 {"spacing", "grid spacing, points (radius 8)", 17, 60, 22, 22, false}};
     }
     std::string err;

@@ -373,8 +373,9 @@ int runVisualizer(int argc, char** argv) {
     const double f = median(frameMs);
     std::printf(
         "throng bench: agents %zu  ms/step %.3f  canvas %.3f ms  render+UI+swap %.3f ms  frame %.3f ms  (%.1f fps)  "
-        "[medians]\n",
-        app.host().crowd().count(), median(stepMs), median(canvasMs), median(renderMs), f, f > 0 ? 1000.0 / f : 0.0);
+        "[medians; %s, %s]\n",
+        app.host().crowd().count(), median(stepMs), median(canvasMs), median(renderMs), f, f > 0 ? 1000.0 / f : 0.0,
+        app.host().crowd().backendName(), app.lastDrawUsedInterop() ? "drawn from the device" : "uploaded from the host");
   }
   return gStop ? 130 : 0;
 }

@@ -85,6 +85,28 @@ inline void randomCrowd(Crowd& c, int n, std::uint64_t seed = 7, float density =
   }
 }
 
+/// n walkers at `density` per square metre as randomCrowd, but spread
+/// without overlaps: one to each cell of a square grid, at a random spot at
+/// least a radius from the cell's edges, so two walkers start at least a
+/// diameter apart (randomCrowd's walkers start overlapping about half of
+/// them, and its first steps untangle them).
+inline void spreadCrowd(Crowd& c, int n, std::uint64_t seed = 7, float density = 1.0f) {
+  c.settings.perceptionRadius = 3;
+  c.settings.maxNeighbors = 10;
+  c.settings.timeHorizon = 2;
+  c.settings.obstacleTimeHorizon = 1;
+  const int cols = static_cast<int>(std::ceil(std::sqrt(static_cast<double>(n))));
+  const float cell = 1.0f / std::sqrt(density), r = 0.25f, side = cell * static_cast<float>(cols);
+  const float room = cell - 2 * r;  // where a walker's centre may be within its cell
+  Lcg g(seed);
+  for (int i = 0; i < n; ++i) {
+    const Vec2 p{cell * static_cast<float>(i % cols) + r + g.next() * room,
+                 cell * static_cast<float>(i / cols) + r + g.next() * room};
+    const Vec2 goal{g.next() * side, g.next() * side};
+    c.add(p, goal, r, 1.4f);
+  }
+}
+
 /// RVO2's Circle scaled to n (issue 2's benchmark settings, goals on the device).
 inline void rvoCircle(Crowd& c, int n) {
   c.settings.perceptionRadius = 15;

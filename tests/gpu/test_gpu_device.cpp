@@ -82,6 +82,7 @@ int main() {
   compare("crossing (goals, streams, routes)", [](Crowd& c) { crossing(c); }, 600, 5);
   compare("RVO2 circle 2000", [](Crowd& c) { rvoCircle(c, 2000); }, 200, 10);
   compare("random 100k", [](Crowd& c) { randomCrowd(c, 100000); }, 30, 10);
+  compare("spread 100k", [](Crowd& c) { spreadCrowd(c, 100000); }, 30, 10);
   compare("closure (slow path)",
           [](Crowd& c) {
             ring(c, 60);

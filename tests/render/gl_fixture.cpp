@@ -20,7 +20,12 @@ bool glContext(std::string* error) {
   return win != nullptr;
 }
 
-std::string outPath(const std::string& name) { return std::string(THRONG_TEST_OUT) + "/" + name; }
+// THRONG_TEST_OUT in the environment overrides the build folder baked in
+// (scripts/gpu_check.sh runs a binary built elsewhere and collects its PNGs).
+std::string outPath(const std::string& name) {
+  const char* dir = std::getenv("THRONG_TEST_OUT");
+  return std::string(dir && *dir ? dir : THRONG_TEST_OUT) + "/" + name;
+}
 
 int colorDistance(const Image& im, int x, int y, std::uint32_t c) {
   const std::uint8_t* p = im.at(x, y);
