@@ -360,16 +360,10 @@ class CudaBackend final : public Backend {
     ObstacleSet& o = w.obstacles;
     if (o.vertices.empty()) return true;
     if (walkersChanged || s.obstacleTimeHorizon != reachHorizon_) {
-      float reach = 0;
-      for (std::size_t i = 0; i < w.size(); ++i)
-        reach = std::max(reach, w.maxSpeed[i] * s.obstacleTimeHorizon + w.radius[i]);
-      reach_ = reach;
+      reach_ = w.obstacleReach(s);
       reachHorizon_ = s.obstacleTimeHorizon;
     }
-    if (o.cols == 0 || reach_ > 2 * o.cell || reach_ < 0.5f * o.cell) {
-      o.cell = std::max(reach_, 1e-3f);
-      o.rebuildGrid();
-    }
+    if (w.size() > 0) o.fitToReach(reach_);
     const bool same = uploadedObstacles_ && o.version == obstacleVersion_ && o.cell == obstacleCell_ &&
                       o.cols == obstacleCols_ && o.rows == obstacleRows_;
     if (same) return true;

@@ -25,7 +25,17 @@ void ObstacleSet::addLoop(std::span<const Vec2> loop) {
   cols = rows = 0;  // the grid is rebuilt before the next use
 }
 
+bool ObstacleSet::fitToReach(float reach) {
+  const float want = std::isfinite(reach) && reach > 1e-3f ? reach : 1e-3f;
+  if (cols != 0 && want <= 2 * fittedReach && want >= 0.5f * fittedReach) return false;
+  fittedReach = want;
+  cell = want;
+  rebuildGrid();
+  return true;
+}
+
 void ObstacleSet::rebuildGrid() {
+  ++gridBuilds;
   cellStart.assign(1, 0);
   cellEdges.clear();
   cols = rows = 0;
@@ -43,26 +53,45 @@ void ObstacleSet::rebuildGrid() {
   origin = lo;
   cols = static_cast<std::int32_t>((hi.x - lo.x) / cell) + 1;
   rows = static_cast<std::int32_t>((hi.y - lo.y) / cell) + 1;
-  const float pad = 1e-4f * cell;
-  std::vector<std::vector<std::int32_t>> buckets(static_cast<std::size_t>(cols) * rows);
-  const float inv = 1.0f / cell;
-  auto coord = [&](float v, float o, int size) {
-    const int c = static_cast<int>(std::floor((v - o) * inv));
-    return std::clamp(c, 0, size - 1);
+  // An edge is listed in the cells it passes through, widened by `pad`
+  // (far above the rounding of a cell index): row by row, the span of x the
+  // edge covers within the row's band. A superset is harmless (the query
+  // tests each edge's distance); a long diagonal wall costs cells in
+  // proportion to its length, not to its bounding box's area.
+  const double pad = 0.01 * cell, inv = 1.0 / cell;
+  auto coord = [&](double v, float o, int size) {
+    const double c = std::floor((v - o) * inv);
+    return c < 0 ? 0 : (c >= size ? size - 1 : static_cast<int>(c));
   };
-  for (std::int32_t e = 0; e < static_cast<std::int32_t>(vertices.size()); ++e) {
+  // Calls visit(cellIndex) for every cell listing edge e, in ascending order.
+  auto cellsOfEdge = [&](std::int32_t e, auto&& visit) {
     const Vec2 a = vertices[e].point, b = vertices[vertices[e].next].point;
-    const int x0 = coord(std::min(a.x, b.x) - pad, origin.x, cols), x1 = coord(std::max(a.x, b.x) + pad, origin.x, cols);
-    const int y0 = coord(std::min(a.y, b.y) - pad, origin.y, rows), y1 = coord(std::max(a.y, b.y) + pad, origin.y, rows);
-    for (int y = y0; y <= y1; ++y)
-      for (int x = x0; x <= x1; ++x) buckets[static_cast<std::size_t>(y) * cols + x].push_back(e);
-  }
-  cellStart.resize(buckets.size() + 1);
-  cellStart[0] = 0;
-  for (std::size_t c = 0; c < buckets.size(); ++c) {
-    cellEdges.insert(cellEdges.end(), buckets[c].begin(), buckets[c].end());
-    cellStart[c + 1] = static_cast<std::int32_t>(cellEdges.size());
-  }
+    const double ylo = std::min(a.y, b.y) - pad, yhi = std::max(a.y, b.y) + pad;
+    const int y0 = coord(ylo, origin.y, rows), y1 = coord(yhi, origin.y, rows);
+    for (int y = y0; y <= y1; ++y) {
+      double xa = std::min(a.x, b.x), xb = std::max(a.x, b.x);
+      if (a.y != b.y) {
+        const double bandLo = std::max(ylo, static_cast<double>(origin.y) + y * static_cast<double>(cell) - pad);
+        const double bandHi = std::min(yhi, static_cast<double>(origin.y) + (y + 1) * static_cast<double>(cell) + pad);
+        const double t0 = std::clamp((bandLo - a.y) / (static_cast<double>(b.y) - a.y), 0.0, 1.0);
+        const double t1 = std::clamp((bandHi - a.y) / (static_cast<double>(b.y) - a.y), 0.0, 1.0);
+        const double u = a.x + t0 * (static_cast<double>(b.x) - a.x), v = a.x + t1 * (static_cast<double>(b.x) - a.x);
+        xa = std::min(u, v);
+        xb = std::max(u, v);
+      }
+      const int x0 = coord(xa - pad, origin.x, cols), x1 = coord(xb + pad, origin.x, cols);
+      for (int x = x0; x <= x1; ++x) visit(static_cast<std::size_t>(y) * cols + x);
+    }
+  };
+  // A CSR by counting: each cell's count, the starts, then the edges in
+  // ascending order within each cell.
+  const auto edges = static_cast<std::int32_t>(vertices.size());
+  std::vector<std::int32_t> fill(static_cast<std::size_t>(cols) * rows + 1, 0);
+  for (std::int32_t e = 0; e < edges; ++e) cellsOfEdge(e, [&](std::size_t c) { ++fill[c + 1]; });
+  for (std::size_t c = 1; c < fill.size(); ++c) fill[c] += fill[c - 1];
+  cellStart = fill;
+  cellEdges.resize(static_cast<std::size_t>(cellStart.back()));
+  for (std::int32_t e = 0; e < edges; ++e) cellsOfEdge(e, [&](std::size_t c) { cellEdges[fill[c]++] = e; });
 }
 
 ObstacleView ObstacleSet::view() const {

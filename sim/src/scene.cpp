@@ -304,11 +304,18 @@ class Resolver {
   std::vector<Path> agentOrigin_;
 };
 
-/// The expression grammar of scene.hpp over the knobs.
+/// The expression grammar of scene.hpp over the knobs. A recursive descent
+/// parser, so its depth is bounded: kMaxDepth nested parentheses or unary
+/// minus signs, and kMaxLength characters in all.
 class Expr {
  public:
+  static constexpr int kMaxDepth = 64;
+  static constexpr std::size_t kMaxLength = 4096;
+
   Expr(std::string_view s, const std::vector<Knob>& knobs, const Path& p) : s_(s), knobs_(knobs), p_(p) {}
   double eval() {
+    if (s_.size() > kMaxLength)
+      bad("longer than " + std::to_string(kMaxLength) + " characters (" + std::to_string(s_.size()) + ")");
     const double v = sum();
     ws();
     if (i_ != s_.size()) bad("unexpected '" + std::string(1, s_[i_]) + "'");
@@ -317,8 +324,21 @@ class Expr {
 
  private:
   [[noreturn]] void bad(const std::string& what) const {
-    fail(p_, "in expression \"" + std::string(s_) + "\" at column " + std::to_string(i_ + 1) + ": " + what);
+    // A long expression is quoted by its first characters only.
+    const std::string quoted = s_.size() <= 80 ? std::string(s_) : std::string(s_.substr(0, 60)) + "...";
+    fail(p_, "in expression \"" + quoted + "\" at column " + std::to_string(i_ + 1) + ": " + what);
   }
+  /// Counts a level of nesting for the current factor; the next factor()
+  /// call returns it.
+  struct Nest {
+    Expr& e;
+    explicit Nest(Expr& x) : e(x) {
+      if (++e.depth_ > kMaxDepth) e.bad("nested deeper than " + std::to_string(kMaxDepth) + " levels");
+    }
+    ~Nest() { --e.depth_; }
+    Nest(const Nest&) = delete;
+    Nest& operator=(const Nest&) = delete;
+  };
   void ws() {
     while (i_ < s_.size() && s_[i_] == ' ') ++i_;
   }
@@ -355,10 +375,12 @@ class Expr {
     const char c = s_[i_];
     if (c == '-') {
       ++i_;
+      const Nest nest(*this);
       return -factor();
     }
     if (c == '(') {
       ++i_;
+      const Nest nest(*this);
       const double v = sum();
       ws();
       if (i_ >= s_.size() || s_[i_] != ')') bad("expected ')'");
@@ -390,6 +412,7 @@ class Expr {
   const std::vector<Knob>& knobs_;
   const Path& p_;
   std::size_t i_ = 0;
+  int depth_ = 0;
 };
 
 double Resolver::number(const Json& j, const Path& p) const {

@@ -264,6 +264,12 @@ void World::forEach(std::size_t n, const std::function<void(std::size_t, std::si
   else if (n > 0) fn(0, n);
 }
 
+float World::obstacleReach(const Settings& s) const {
+  float reach = 0;
+  for (std::size_t i = 0; i < size(); ++i) reach = std::max(reach, maxSpeed[i] * s.obstacleTimeHorizon + radius[i]);
+  return reach;
+}
+
 SolveParams World::solveParams(const Settings& s, float dt) const {
   SolveParams sp;
   sp.invTimeHorizon = 1.0f / s.timeHorizon;
@@ -916,14 +922,7 @@ void World::stepCpu(const Settings& s, float dt, const std::function<Vec2(const 
   const int split = lasting ? want : 1;
   if ((sc.orderGrid != sc.gridVersion || sc.orderSplit != split) && sc.sortedIndex.size() == n)
     takeOrder(split, lasting);
-  if (!obstacles.vertices.empty()) {
-    float reach = 0;
-    for (std::size_t i = 0; i < n; ++i) reach = std::max(reach, maxSpeed[i] * s.obstacleTimeHorizon + radius[i]);
-    if (obstacles.cols == 0 || reach > 2 * obstacles.cell || reach < 0.5f * obstacles.cell) {
-      obstacles.cell = std::max(reach, 1e-3f);
-      obstacles.rebuildGrid();
-    }
-  }
+  if (!obstacles.vertices.empty() && n > 0) obstacles.fitToReach(obstacleReach(s));
 
   // 3-4. neighbours and ORCA, in the grid's order for locality; writes the
   // new velocities by agent.

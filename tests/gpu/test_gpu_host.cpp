@@ -115,13 +115,8 @@ void mirrorStep(World& w, const Settings& s, float dt) {
   }
   MirrorGrid g = mirrorGrid(w, s);
   // obstacles: the CPU step's sizing rule (the backend applies it on the host)
-  float reach = 0;
-  for (std::int32_t i = 0; i < n; ++i) reach = std::max(reach, w.maxSpeed[i] * s.obstacleTimeHorizon + w.radius[i]);
   ObstacleSet& o = w.obstacles;
-  if (!o.vertices.empty() && (o.cols == 0 || reach > 2 * o.cell || reach < 0.5f * o.cell)) {
-    o.cell = std::max(reach, 1e-3f);
-    o.rebuildGrid();
-  }
+  if (!o.vertices.empty()) o.fitToReach(w.obstacleReach(s));
   std::vector<std::int32_t> routeStart;
   std::vector<Waypoint> waypoints;
   const WorldView wv = viewOf(w, routeStart, waypoints);

@@ -157,6 +157,26 @@ TEST_CASE("expressions: arithmetic over knobs, errors name the column") {
   CHECK(parseError("{\"agents\": [{\"at\": [\"(2\", 0]}]}").find("expected ')'") != std::string::npos);
 }
 
+TEST_CASE("expressions: nesting and length are bounded with a clear message, never a crash") {
+  const auto scene = [](const std::string& expr) { return "{\"agents\": [{\"at\": [\"" + expr + "\", 0]}]}"; };
+  // 100,000 parentheses and 200,000 minus signs once overflowed the stack.
+  const std::string deep = parseError(scene(std::string(100000, '(') + "1" + std::string(100000, ')')));
+  CHECK(deep.find("/agents/0/at/0: in expression") != std::string::npos);
+  CHECK(deep.find("longer than 4096 characters (200001)") != std::string::npos);
+  CHECK(deep.size() < 300);  // the expression is quoted by its start only
+  const std::string minus = parseError(scene(std::string(2000, '-') + "1"));
+  CHECK(minus.find("nested deeper than 64 levels") != std::string::npos);
+  CHECK(parseError(scene(std::string(65, '(') + "1" + std::string(65, ')'))).find("nested deeper than 64 levels") !=
+        std::string::npos);
+  // At the bound itself it still evaluates.
+  std::string err;
+  const auto ok = Scene::parse(scene(std::string(64, '(') + "7" + std::string(64, ')') + " + " + std::string(64, '-') + "1"),
+                               "e.json", &err);
+  INFO(err);
+  REQUIRE(ok);
+  CHECK(ok->spec().agents[0].at.x == 8.0f);
+}
+
 TEST_CASE("a knob that puts an agent into a wall is refused and changes nothing") {
   std::string err;
   auto s = Scene::parse(

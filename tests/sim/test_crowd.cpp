@@ -3,9 +3,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 #include <vector>
 
 #include "throng/crowd.hpp"
+#include "throng/world.hpp"
 #include "throng/verify.hpp"
 #include "../bench/scenarios.hpp"
 
@@ -480,4 +482,24 @@ TEST_CASE("with the seed's jitter RVO2's Circle of 250 clears much sooner than i
     total += steps;
   }
   CHECK(total < 3 * 2900);
+}
+
+TEST_CASE("a drained or standing crowd leaves the obstacle grid alone") {
+  // A long wall makes the grid's cells at least 1000/1024 wide, far more
+  // than a standing walker's reach: a grid sized by the clamped cell rather
+  // than the reach it was built for was rebuilt, at 1024 x 1024 cells, every step.
+  Crowd c;
+  c.addWall(Vec2{0, 0}, Vec2{1000, 0});
+  for (int i = 0; i < 20; ++i) c.add(Vec2{10.0f + 3.0f * static_cast<float>(i), 5}, std::nullopt, 0.25f, 0.0f);
+  c.advance();
+  const std::uint64_t standing = std::as_const(c).world().obstacles.gridBuilds;
+  for (int k = 0; k < 30; ++k) c.advance();
+  CHECK(std::as_const(c).world().obstacles.gridBuilds == standing);
+  c.removeAgents([](const Agent&) { return true; });
+  for (int k = 0; k < 30; ++k) c.advance();
+  CHECK(std::as_const(c).world().obstacles.gridBuilds == standing);  // nobody to look for an edge
+  // A walker that can move again refits it once.
+  c.add(Vec2{20, 5}, Vec2{900, 5}, 0.25f, 1.4f);
+  for (int k = 0; k < 30; ++k) c.advance();
+  CHECK(std::as_const(c).world().obstacles.gridBuilds == standing + 1);
 }

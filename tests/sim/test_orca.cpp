@@ -394,6 +394,62 @@ TEST_CASE("the agent grid spans every agent and puts each in gridCellOf's cell, 
   }
 }
 
+TEST_CASE("the edge grid lists every edge where it passes: random segments at every slope, far from the origin too") {
+  std::uint64_t h = 11;
+  const auto uniform = [&h] {
+    h = throng::mix64(h);
+    return 0.5f * (throng::unitFromBits(h) + 1.0f);  // [0, 1)
+  };
+  for (const Vec2 offset : {Vec2{0, 0}, Vec2{-3e4f, 7e4f}}) {
+    throng::ObstacleSet set;
+    for (int k = 0; k < 40; ++k) {
+      const Vec2 a{uniform() * 60.0f, uniform() * 60.0f};
+      // long and short, steep, shallow, axis-aligned and diagonal
+      const float len = k % 4 == 0 ? 80.0f : 1.0f + uniform() * 15.0f;
+      const float t = k % 5 == 0 ? 0.0f : (k % 7 == 0 ? 1.5707964f : uniform() * 6.2831853f);
+      const Vec2 b = a + Vec2{len * std::cos(t), len * std::sin(t)};
+      const std::vector<Vec2> wall{a + offset, b + offset, a + offset};  // along it and back
+      set.addLoop(std::span<const Vec2>(wall.data(), 2));
+    }
+    for (const float cell : {0.7f, 3.0f}) {
+      set.cell = cell;
+      set.rebuildGrid();
+      const throng::ObstacleView ov = set.view();
+      for (int q = 0; q < 300; ++q) {
+        const Vec2 p = Vec2{uniform() * 90.0f - 15.0f, uniform() * 90.0f - 15.0f} + offset;
+        const float range = 0.3f + uniform() * 4.0f;
+        std::vector<std::pair<float, std::int32_t>> expected;
+        for (std::int32_t e = 0; e < ov.vertexCount; ++e) {
+          const Vec2 a = ov.vertices[e].point, b = ov.vertices[ov.vertices[e].next].point;
+          if (throng::leftOf(a, b, p) >= 0.0f) continue;
+          const float d = throng::distSqPointSegment(a, b, p);
+          if (d < range * range) expected.emplace_back(d, e);
+        }
+        std::sort(expected.begin(), expected.end());
+        std::vector<std::int32_t> out(200);
+        std::vector<float> outDistSq(200);
+        const int count = throng::selectObstacleEdges(ov, p, range * range, out.data(), outDistSq.data(), 200);
+        CAPTURE(cell);
+        CAPTURE(q);
+        REQUIRE(count == static_cast<int>(expected.size()));
+        for (int m = 0; m < count; ++m) CHECK(out[static_cast<std::size_t>(m)] == expected[static_cast<std::size_t>(m)].second);
+      }
+    }
+  }
+}
+
+TEST_CASE("a long diagonal wall costs the edge grid cells in proportion to its length, not its bounding box") {
+  throng::ObstacleSet set;
+  const Vec2 wall[] = {{0, 0}, {1000, 1000}};
+  set.addLoop(wall);  // a wall: the loop along it and back, two edges
+  set.cell = 1;
+  set.rebuildGrid();
+  REQUIRE(set.cols >= 1000);
+  // Each edge passes through about two cells a row (a bounding box would be a million).
+  CHECK(set.cellEdges.size() < static_cast<std::size_t>(2 * 4 * set.rows));
+  CHECK(set.cellEdges.size() >= static_cast<std::size_t>(2 * set.rows));
+}
+
 TEST_CASE("selectObstacleEdges keeps the nearest front faces in range, by distance then edge, up to its capacity") {
   // Sixty small squares (counter-clockwise) scattered about the walker:
   // more front faces in range than the capacity holds, several cells each.
