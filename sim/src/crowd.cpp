@@ -2,9 +2,11 @@
 #include "throng/crowd.hpp"
 
 #include <algorithm>
-#include <cassert>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
+#include <stdexcept>
+#include <string>
 
 #include "throng/backend.hpp"
 #include "throng/world.hpp"
@@ -13,14 +15,45 @@ namespace throng {
 
 namespace {
 bool finite(Vec2 v) { return std::isfinite(v.x) && std::isfinite(v.y); }
-float validRadius(float r) { return std::isfinite(r) && r > 0 ? r : 1e-3f; }
-float validSpeed(float s) { return std::isfinite(s) && s > 0 ? s : 0.0f; }
+
+// The checks at the API boundary (see crowd.hpp's Errors): each throws with
+// the call's name and the value, before anything is changed.
+std::string num(double v) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.9g", v);
+  return b;
+}
+std::string pt(Vec2 v) {
+  std::string out = "(";  // appended: GCC 12 warns falsely (-Wrestrict) on "(" + std::string
+  out += num(v.x);
+  out += ", ";
+  out += num(v.y);
+  return out += ")";
+}
+[[noreturn]] void invalid(const char* call, const std::string& what) {
+  throw std::invalid_argument(std::string("Crowd::") + call + ": " + what);
+}
+void checkIndex(const char* call, std::size_t i, std::size_t count) {
+  if (i >= count)
+    throw std::out_of_range(std::string("Crowd::") + call + ": walker " + std::to_string(i) + " is out of range (" +
+                            std::to_string(count) + " walkers)");
+}
+void checkPoint(const char* call, const char* what, Vec2 v) {
+  if (!finite(v)) invalid(call, std::string(what) + " " + pt(v) + " is not finite");
+}
+void checkBody(const char* call, float radius, float maxSpeed) {
+  if (!(std::isfinite(radius) && radius > 0)) invalid(call, "radius " + num(radius) + " is not a finite number > 0");
+  if (!(std::isfinite(maxSpeed) && maxSpeed >= 0))
+    invalid(call, "maxSpeed " + num(maxSpeed) + " is not a finite number >= 0");
+}
+void checkPoints(const char* call, std::span<const Vec2> pts) {
+  for (const Vec2& p : pts) checkPoint(call, "point", p);
+}
 
 /// Drops repeated consecutive points (and a closing repeat of the first).
 std::vector<Vec2> cleaned(std::span<const Vec2> pts, bool closed) {
   std::vector<Vec2> out;
   for (const Vec2& p : pts) {
-    if (!finite(p)) continue;
     if (out.empty() || !(out.back() == p)) out.push_back(p);
   }
   if (closed) while (out.size() > 1 && out.front() == out.back()) out.pop_back();
@@ -34,17 +67,22 @@ Crowd::Crowd(Crowd&&) noexcept = default;
 Crowd& Crowd::operator=(Crowd&&) noexcept = default;
 
 std::size_t Crowd::add(Vec2 at, std::optional<Vec2> goal, float radius, float maxSpeed, int group) {
-  assert(finite(at) && "walker position must be finite");
+  checkPoint("add", "position", at);
+  if (goal) checkPoint("add", "goal", *goal);
+  checkBody("add", radius, maxSpeed);
+  if (world_->size() >= kMaxAgents)
+    throw std::length_error("Crowd::add: the crowd already holds kMaxAgents (" + std::to_string(kMaxAgents) +
+                            ") walkers");
   World& w = edit();
   const std::size_t i = w.size();
   w.resize(i + 1);
   w.px[i] = at.x;
   w.py[i] = at.y;
   w.vx[i] = w.vy[i] = 0;
-  w.radius[i] = validRadius(radius);
-  w.maxSpeed[i] = validSpeed(maxSpeed);
+  w.radius[i] = radius;
+  w.maxSpeed[i] = maxSpeed;
   w.prefSpeed[i] = 0;
-  w.hasGoal[i] = goal && finite(*goal);
+  w.hasGoal[i] = goal.has_value();
   w.gx[i] = w.hasGoal[i] ? goal->x : 0;
   w.gy[i] = w.hasGoal[i] ? goal->y : 0;
   w.group[i] = group;
@@ -56,31 +94,43 @@ std::size_t Crowd::add(Vec2 at, std::optional<Vec2> goal, float radius, float ma
 }
 
 void Crowd::setPreferredSpeed(std::size_t i, float speed) {
-  edit().prefSpeed[i] = std::isfinite(speed) && speed > 0 ? speed : 0.0f;
+  checkIndex("setPreferredSpeed", i, count());
+  if (!std::isfinite(speed)) invalid("setPreferredSpeed", "speed " + num(speed) + " is not finite");
+  edit().prefSpeed[i] = speed > 0 ? speed : 0.0f;
 }
 
 float Crowd::preferredSpeed(std::size_t i) const {
+  checkIndex("preferredSpeed", i, count());
   const World& w = synced();
   return cruiseSpeed(w.prefSpeed[i], w.maxSpeed[i]);
 }
 
 std::size_t Crowd::count() const { return world_->size(); }
-Agent Crowd::agent(std::size_t i) const { return synced().agentAt(i); }
-std::uint64_t Crowd::id(std::size_t i) const { return world_->id[i]; }
+Agent Crowd::agent(std::size_t i) const {
+  checkIndex("agent", i, count());
+  return synced().agentAt(i);
+}
+std::uint64_t Crowd::id(std::size_t i) const {
+  checkIndex("id", i, count());
+  return world_->id[i];
+}
 
 void Crowd::setAgent(std::size_t i, const Agent& a) {
+  checkIndex("setAgent", i, count());
+  checkPoint("setAgent", "position", a.position);
+  if (!finite(a.velocity)) invalid("setAgent", "velocity " + pt(a.velocity) + " is not finite");
+  if (a.goal) checkPoint("setAgent", "goal", *a.goal);
+  checkBody("setAgent", a.radius, a.maxSpeed);
   World& w = edit();
-  assert(i < w.size());
-  assert(finite(a.position) && finite(a.velocity));
   w.px[i] = a.position.x;
   w.py[i] = a.position.y;
   w.vx[i] = a.velocity.x;
   w.vy[i] = a.velocity.y;
-  w.hasGoal[i] = a.goal && finite(*a.goal);
+  w.hasGoal[i] = a.goal.has_value();
   w.gx[i] = w.hasGoal[i] ? a.goal->x : 0;
   w.gy[i] = w.hasGoal[i] ? a.goal->y : 0;
-  w.radius[i] = validRadius(a.radius);
-  w.maxSpeed[i] = validSpeed(a.maxSpeed);
+  w.radius[i] = a.radius;
+  w.maxSpeed[i] = a.maxSpeed;
   w.group[i] = a.group;
   w.jammed[i] = a.isJammed;
 }
@@ -94,6 +144,7 @@ void Crowd::removeAgents(const std::function<bool(const Agent&)>& pick) {
 }
 
 void Crowd::addObstacle(std::span<const Vec2> outline) {
+  checkPoints("addObstacle", outline);
   std::vector<Vec2> loop = cleaned(outline, true);
   if (loop.size() < 2) return;
   // Counter-clockwise (positive area): the solid lies left of every edge.
@@ -114,6 +165,7 @@ void Crowd::addObstacle(Rect r) {
 }
 
 void Crowd::addWall(std::span<const Vec2> polyline) {
+  checkPoints("addWall", polyline);
   std::vector<Vec2> pts = cleaned(polyline, false);
   if (pts.size() < 2) return;
   // Along the polyline and back: each segment is an edge from both sides.
@@ -140,11 +192,12 @@ std::span<const std::vector<Vec2>> Crowd::obstacles() const { return world_->obs
 std::span<const std::vector<Vec2>> Crowd::walls() const { return world_->obstacles.walls; }
 
 void Crowd::setGroupVelocity(int group, std::optional<Vec2> velocity) {
+  if (velocity && !finite(*velocity)) invalid("setGroupVelocity", "velocity " + pt(*velocity) + " is not finite");
   World& w = edit();
   const auto it = std::lower_bound(w.streamGroups.begin(), w.streamGroups.end(), group);
   const auto k = static_cast<std::size_t>(it - w.streamGroups.begin());
   const bool present = it != w.streamGroups.end() && *it == group;
-  if (velocity && finite(*velocity)) {
+  if (velocity) {
     if (present) {
       w.streamVelocity[k] = *velocity;
     } else {
@@ -158,19 +211,31 @@ void Crowd::setGroupVelocity(int group, std::optional<Vec2> velocity) {
 }
 
 int Crowd::addRoute(std::vector<Waypoint> gates) {
+  for (const Waypoint& g : gates) {
+    checkPoint("addRoute", "gate end", g.a);
+    checkPoint("addRoute", "gate end", g.b);
+  }
   World& w = edit();
   w.routes.push_back(std::move(gates));
   return static_cast<int>(w.routes.size()) - 1;
 }
 
 void Crowd::setRoute(std::size_t i, int route) {
+  checkIndex("setRoute", i, count());
+  const auto routes = static_cast<long long>(world_->routes.size());
+  if (route < -1 || route >= routes)
+    invalid("setRoute", "route " + std::to_string(route) + " is not -1 or one of the " + std::to_string(routes) +
+                            " routes added");
   World& w = edit();
-  assert(i < w.size());
-  w.route[i] = route >= 0 && route < static_cast<int>(w.routes.size()) ? route : -1;
+  w.route[i] = route;
   w.gate[i] = 0;
 }
 
-std::pair<int, int> Crowd::routeOf(std::size_t i) const { return {synced().route[i], synced().gate[i]}; }
+std::pair<int, int> Crowd::routeOf(std::size_t i) const {
+  checkIndex("routeOf", i, count());
+  const World& w = synced();
+  return {w.route[i], w.gate[i]};
+}
 
 void Crowd::advance() { advance(1.0 / 60); }
 
@@ -181,9 +246,13 @@ double stepsFor(double by, const Settings& s) { return std::max(1.0, std::ceil(b
 }  // namespace
 
 void Crowd::advance(double by) {
-  if (!(by > 0) || !std::isfinite(by)) return;
+  if (!(by >= 0 && std::isfinite(by))) invalid("advance", num(by) + " s is not a finite number >= 0");
+  if (by == 0) return;
   const Settings s = sanitized(settings);
   const double steps = stepsFor(by, s);
+  if (steps > kMaxStepsPerAdvance)
+    invalid("advance", num(by) + " s is " + num(steps) + " steps of maxStep " + num(s.maxStep) + " s, more than " +
+                           num(kMaxStepsPerAdvance) + " at once: advance in parts");
   const double dt = by / steps;
   for (double k = 0; k < steps; ++k) {
     backend_->step(*world_, s, static_cast<float>(dt), preferredVelocity);
@@ -208,6 +277,7 @@ FrameView Crowd::frame() const {
 }
 
 AgentExplain Crowd::explain(std::size_t i, double by) const {
+  checkIndex("explain", i, count());
   // The next step's decision for walker i, through the step's own functions.
   const Settings s = sanitized(settings);
   if (!(by > 0) || !std::isfinite(by)) by = 1.0 / 60;

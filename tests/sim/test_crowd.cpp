@@ -503,3 +503,58 @@ TEST_CASE("a drained or standing crowd leaves the obstacle grid alone") {
   for (int k = 0; k < 30; ++k) c.advance();
   CHECK(std::as_const(c).world().obstacles.gridBuilds == standing + 1);
 }
+
+TEST_CASE("the API refuses a bad index or a non-finite value, names the call, and leaves the crowd as it was") {
+  Crowd c;
+  c.add(Vec2{0, 0}, Vec2{100, 0});
+  c.add(Vec2{50, 0}, Vec2{-100, 0});
+  c.addWall(Vec2{0, 30}, Vec2{100, 30});
+  c.advance();
+  const std::uint64_t before = c.stateHash();
+  const float nan = std::nanf(""), inf = INFINITY;
+  const auto throwsWith = [](auto&& call, const std::string& text) {
+    try {
+      call();
+    } catch (const std::exception& e) {
+      INFO(e.what());
+      CHECK(std::string(e.what()).find(text) != std::string::npos);
+      return true;
+    }
+    return false;
+  };
+  // Indices: every call that takes one.
+  CHECK_THROWS_AS((void)c.agent(2), std::out_of_range);
+  CHECK(throwsWith([&] { (void)c.agent(2); }, "Crowd::agent: walker 2 is out of range (2 walkers)"));
+  CHECK_THROWS_AS((void)c.id(7), std::out_of_range);
+  CHECK_THROWS_AS(c.setAgent(2, Agent{}), std::out_of_range);
+  CHECK_THROWS_AS(c.setPreferredSpeed(9, 1), std::out_of_range);
+  CHECK_THROWS_AS((void)c.preferredSpeed(9), std::out_of_range);
+  CHECK_THROWS_AS(c.setRoute(5, -1), std::out_of_range);
+  CHECK_THROWS_AS((void)c.routeOf(5), std::out_of_range);
+  CHECK_THROWS_AS((void)c.explain(2), std::out_of_range);
+  // Values.
+  CHECK(throwsWith([&] { c.add(Vec2{nan, 0}); }, "Crowd::add: position (nan, 0) is not finite"));
+  CHECK(throwsWith([&] { c.add(Vec2{0, 0}, Vec2{inf, 0}); }, "Crowd::add: goal (inf, 0) is not finite"));
+  CHECK(throwsWith([&] { c.add(Vec2{0, 0}, {}, -1); }, "Crowd::add: radius -1 is not a finite number > 0"));
+  CHECK(throwsWith([&] { c.add(Vec2{0, 0}, {}, 8, nan); }, "maxSpeed nan"));
+  Agent a = c.agent(0);
+  a.velocity = Vec2{0, nan};
+  CHECK(throwsWith([&] { c.setAgent(0, a); }, "Crowd::setAgent: velocity (0, nan) is not finite"));
+  CHECK(throwsWith([&] { c.setPreferredSpeed(0, nan); }, "Crowd::setPreferredSpeed: speed nan is not finite"));
+  const Vec2 bad[] = {{0, 0}, {nan, 1}, {2, 2}};
+  CHECK(throwsWith([&] { c.addObstacle(bad); }, "Crowd::addObstacle: point (nan, 1) is not finite"));
+  CHECK(throwsWith([&] { c.addWall(bad); }, "Crowd::addWall: point"));
+  CHECK(throwsWith([&] { c.addRoute({Waypoint{{0, 0}, {inf, 0}}}); }, "Crowd::addRoute: gate end (inf, 0)"));
+  CHECK(throwsWith([&] { c.setGroupVelocity(1, Vec2{nan, 0}); }, "Crowd::setGroupVelocity"));
+  CHECK(throwsWith([&] { c.setRoute(0, 0); }, "route 0 is not -1 or one of the 0 routes added"));
+  CHECK(throwsWith([&] { c.advance(-1); }, "Crowd::advance: -1 s is not a finite number >= 0"));
+  CHECK(throwsWith([&] { c.advance(inf); }, "Crowd::advance: inf s"));
+  // 6e10 steps of 1/60 s would never end: refused at once.
+  CHECK(throwsWith([&] { c.advance(1e9); }, "more than 1000000 at once: advance in parts"));
+  c.advance(0);  // nothing
+  CHECK(c.count() == 2);
+  CHECK(c.obstacles().empty());
+  CHECK(c.walls().size() == 1);
+  CHECK(c.stateHash() == before);
+  CHECK(c.stepCount() == 1);
+}

@@ -13,6 +13,17 @@
 // arrays, so the result is independent of thread count and order.
 //
 // Movable, not copyable; thread-safe only across separate instances.
+//
+// Errors: a call with a walker index out of range throws std::out_of_range,
+// and one with a value outside its [Limit] (a non-finite number, a
+// negative radius, a count beyond kMaxAgents) throws std::invalid_argument
+// (std::length_error for the count), each with a message naming the call
+// and the value; the crowd is then unchanged. Nothing throws out of a step.
+//
+// Coordinates: any finite float. The step stays exact and deterministic
+// out to the edges of float (tests/sim/test_near_lists.cpp), but floats are
+// spaced 1 unit apart at 1e7 and 1/16 at 1e6: keep a scene within about
+// 1e6 units of the origin if a walker's step is a small fraction of a unit.
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -28,9 +39,15 @@
 
 namespace throng {
 
+/// The most walkers a crowd holds (indices are 32-bit on both backends;
+/// about 100 bytes each on the host).
+inline constexpr std::size_t kMaxAgents = 100'000'000;
+/// The most steps one advance(by) takes (by / maxStep, rounded up).
+inline constexpr double kMaxStepsPerAdvance = 1e6;
+
 struct Agent {
-  Vec2 position, velocity;    ///< world units; world units per second
-  std::optional<Vec2> goal;   ///< none: stands, but still steps aside
+  Vec2 position, velocity;    ///< world units; world units per second [Limit: finite]
+  std::optional<Vec2> goal;   ///< none: stands, but still steps aside [Limit: finite]
   float radius = 8;           ///< world units [Limit: > 0]
   float maxSpeed = 120;       ///< world units per second [Limit: >= 0]
   int group = 0;              ///< carried untouched; picks a stream velocity
@@ -87,23 +104,25 @@ class Crowd {
 
   Settings settings;  ///< editable between steps; takes effect at the next
 
-  /// Appends a walker and returns its index.
+  /// Appends a walker and returns its index. The limits are Agent's; at
+  /// most kMaxAgents walkers.
   std::size_t add(Vec2 at, std::optional<Vec2> goal = {}, float radius = 8, float maxSpeed = 120,
                   int group = 0);
   std::size_t count() const;
-  Agent agent(std::size_t i) const;            ///< a copy
-  void setAgent(std::size_t i, const Agent&);  ///< edit or shove between steps
+  Agent agent(std::size_t i) const;            ///< a copy [Limit: i < count()]
+  void setAgent(std::size_t i, const Agent&);  ///< edit or shove between steps; Agent's limits
   /// Removes every walker the predicate picks; keeps the others' order.
   void removeAgents(const std::function<bool(const Agent&)>&);
   /// The speed walker i wishes to walk at towards goals and gates, below
   /// its maxSpeed (it may speed up to maxSpeed to make room). <= 0, the
-  /// default, wishes for maxSpeed.
+  /// default, wishes for maxSpeed. [Limit: finite]
   void setPreferredSpeed(std::size_t i, float speed);
   float preferredSpeed(std::size_t i) const;
   /// A stable id, unique in this crowd, from add() until removal.
   std::uint64_t id(std::size_t i) const;
 
   /// A closed outline, either winding, convex or not; walkers stay outside.
+  /// Points finite; fewer than two distinct points add nothing.
   void addObstacle(std::span<const Vec2> outline);
   void addObstacle(Rect);
   /// A polyline of zero thickness, held from both sides and at bends.
@@ -119,18 +138,20 @@ class Crowd {
   std::function<Vec2(const Agent&)> preferredVelocity;
 
   /// Walkers of `group` wish for this constant velocity instead of a goal
-  /// (a corridor stream); std::nullopt returns them to goals.
+  /// (a corridor stream); std::nullopt returns them to goals. [Limit: finite]
   void setGroupVelocity(int group, std::optional<Vec2> velocity);
-  /// Adds a route of gates and returns its number.
+  /// Adds a route of gates (finite points) and returns its number.
   int addRoute(std::vector<Waypoint> gates);
   /// Sends walker i along a route (-1: none), from its first gate; after the
-  /// last gate it heads for its goal.
+  /// last gate it heads for its goal. [Limit: -1 <= route < routes added]
   void setRoute(std::size_t i, int route);
   /// The route and next gate of walker i (gate == route size once through).
   std::pair<int, int> routeOf(std::size_t i) const;
 
   void advance();             ///< one 1/60 s step
-  void advance(double by);    ///< equal steps of at most settings.maxStep
+  /// Equal steps of at most settings.maxStep. [Limit: 0 <= by, finite, at
+  /// most kMaxStepsPerAdvance steps]; 0 does nothing.
+  void advance(double by);
 
   std::uint64_t stepCount() const;  ///< steps taken since construction
   double time() const;              ///< simulated seconds since construction
