@@ -1,6 +1,8 @@
 // The separation gate: swept-segment pair gaps and obstacle intrusion.
 #include "throng/verify.hpp"
 
+#include "throng/orca.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <unordered_map>
@@ -117,12 +119,12 @@ GateReport checkStep(const GateStep& s, const GateGeometry& geometry, float tole
           const float gap = sweptDistance(s.from[i], s.to[i], s.from[j], s.to[j]) - rr;
           rep.minGap = std::min(rep.minGap, gap);
           if (s.jammed[i] || s.jammed[j]) continue;
-          // An overlap carried in from an earlier step may persist while it
-          // is undone; it must not deepen. A pair that starts apart must
-          // stay apart.
-          const float floor = std::min(startGap, 0.0f) - tolerance * rr;
-          if (gap < floor) ++rep.unjammedOverlaps;
-          const float excess = gap - std::min(startGap, 0.0f);
+          // The floor (verify.hpp): apart stays apart, contact stays within
+          // ORCA's contact overlap, a deeper overlap carried in from a jam
+          // never deepens.
+          const float allowed = startGap >= 0 ? 0.0f : std::min(startGap, -kContactOverlap * rr);
+          if (gap < allowed - tolerance * rr) ++rep.unjammedOverlaps;
+          const float excess = gap - allowed;
           if (excess < rep.minGapUnjammed) {
             rep.minGapUnjammed = excess;
             rep.worstA = s.id.empty() ? i : s.id[i];

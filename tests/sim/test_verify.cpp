@@ -44,6 +44,22 @@ TEST_CASE("an overlap inherited from a jam and being undone is not a new violati
   CHECK(rep.unjammedOverlaps == 0);
 }
 
+TEST_CASE("walkers in contact may close to ORCA's contact overlap and no further; apart stays apart") {
+  // r_A + r_B = 16: the contact overlap is 0.101% of it, 0.01616.
+  const std::vector<float> r = {8, 8};
+  const std::vector<std::uint8_t> free = {0, 0};
+  const auto gap = [&](float startGap, float endGap) {
+    const std::vector<Vec2> from = {{0, 0}, {16 + startGap, 0}}, to = {{0, 0}, {16 + endGap, 0}};
+    return checkStep({from, to, r, free, {}});
+  };
+  CHECK(gap(-0.0100f, -0.0161f).unjammedOverlaps == 0);  // touching, creeping within the bound
+  CHECK(gap(-0.0159f, -0.0162f).unjammedOverlaps == 0);
+  CHECK(gap(-0.0100f, -0.0200f).unjammedOverlaps == 1);  // past the contact overlap
+  CHECK(gap(0.0100f, -0.0050f).unjammedOverlaps == 1);   // apart must stay apart
+  CHECK(gap(-0.5000f, -0.4000f).unjammedOverlaps == 0);  // a jam's overlap being undone
+  CHECK(gap(-0.5000f, -0.5100f).unjammedOverlaps == 1);  // ... never deepens
+}
+
 TEST_CASE("the gate measures intrusion into walls and obstacles, swept") {
   const std::vector<std::vector<Vec2>> walls = {{{0, -5}, {0, 5}}};
   const std::vector<std::vector<Vec2>> boxes = {{{10, -1}, {12, -1}, {12, 1}, {10, 1}}};

@@ -60,6 +60,12 @@ inline constexpr float kJamSlack = 0.001f;
 /// (kContactSq = 0.999^2); they are treated as 0.001% apart.
 inline constexpr float kContactSq = 0.998001f;
 inline constexpr float kContactOut = 1.00001f;
+/// The deepest two unjammed walkers overlap, as a fraction of r_A + r_B:
+/// a pair in contact (within 0.1%) is not pushed apart, and its line, drawn
+/// as if 0.001% apart, lets it close by at most that much in a step; a
+/// deeper overlap is pushed out whole. The separation gate holds walkers to
+/// it (verify.hpp).
+inline constexpr float kContactOverlap = 0.00101f;
 
 /// 64-bit mix (splitmix64 finaliser): the counter-based hash under jitter
 /// and every other deterministic choice.

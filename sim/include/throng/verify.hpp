@@ -11,10 +11,11 @@
 //  - jammed: either walker was jammed in that step (no permitted velocity
 //    existed); ORCA allows these;
 //  - unjammed: neither was jammed. A pair that starts the step apart must
-//    stay apart; one that starts overlapping (carried in from a jam, being
-//    undone) must not overlap deeper. Either beyond the tolerance is a
-//    defect. minGapUnjammed is the gap measured against that floor: the
-//    swept gap for pairs that start apart, the deepening for the others.
+//    stay apart; one that starts in contact may close to ORCA's contact
+//    overlap (kContactOverlap of r_A + r_B, 0.101%) and no further; one that
+//    starts deeper (carried in from a jam, being undone) must not overlap
+//    deeper. Any of these beyond the tolerance is a defect. minGapUnjammed
+//    is the swept gap measured against that floor.
 // It also measures how far any disc reached into an obstacle outline or
 // across a wall (intrusion, in world units; 0 when clear).
 #include <cstddef>
