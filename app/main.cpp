@@ -1,6 +1,7 @@
 // throng: one executable. `run`, `check` and `scenes` are headless
 // (app/cli/); `record` and no subcommand belong to the visualizer (app/viz/).
-// Nothing throws out of main.
+// Every command's flags are parsed in app/cli/args.cpp. Nothing throws out of
+// main.
 #include <cstdio>
 #include <exception>
 #include <string_view>
@@ -16,12 +17,12 @@ int main(int argc, char** argv) {
       if (sub == "check") return throng::cli::runCheck(argc - 1, argv + 1);
       if (sub == "scenes") return throng::cli::runScenes(argc - 1, argv + 1);
       if (sub == "record") return throng::app::runRecord(argc - 1, argv + 1);
-      if (sub == "help" || sub == "-h" || sub == "--help") {
-        throng::cli::printUsage(stdout);
-        return 0;
+      if (sub == "help") {  // the visualizer's help lists the subcommands too
+        const char* helpArgs[] = {argv[0], "--help", nullptr};
+        return throng::app::runVisualizer(2, helpArgs);
       }
     }
-    return throng::app::runVisualizer(argc, argv);
+    return throng::app::runVisualizer(argc, argv);  // `throng [SCENE] [options]`, `throng --help`
   } catch (const std::exception& e) {
     std::fprintf(stderr, "throng: internal error: %s\n", e.what());
   } catch (...) {

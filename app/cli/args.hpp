@@ -1,82 +1,107 @@
 #pragma once
-// Small helpers for the subcommands' flags: `--name value` or `--name=value`,
-// numbers parsed whole (no trailing junk), usage errors as one line.
-#include <charconv>
+// The command line of every `throng` subcommand, parsed in one place (args.cpp)
+// with CLI11. Each parse function turns the arguments after `throng` (argv[0]
+// is the subcommand's name) into an options struct, or into what to print and
+// the exit code: the help on stdout and 0, or a one-line usage error on
+// stderr and 2. Nothing here runs a scene, opens a file or prints, so the
+// parsers are tested without the app (tests/cli/test_args.cpp).
+//
+// Every number is checked whole (no trailing junk), finite and within the
+// bounds its --help states; a flag given twice keeps its last value, --set
+// repeats.
 #include <cstdint>
 #include <cstdio>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
+
+#include "export.hpp"
+#include "throng/backend.hpp"
 
 namespace throng::cli {
 
-/// Thrown inside a subcommand for a usage error; caught by its entry point,
-/// which prints "throng SUB: message (see throng SUB --help)" and exits 2.
-struct UsageError {
-  std::string message;
+/// `throng run SCENE [options]`.
+struct RunOptions {
+  std::string scene;
+  std::optional<std::uint64_t> steps;   ///< exact step count, [0, 1e9]
+  std::optional<double> seconds;        ///< exact simulated time, s, (0, 1e6]
+  std::optional<double> dt;             ///< the fixed step (maxStep), s, (1e-6, 10]
+  std::optional<std::uint64_t> seed;    ///< any 64-bit value
+  std::optional<std::uint64_t> threads; ///< [0, 1024], 0 = every core
+  std::vector<std::string> sets;        ///< "name=value", value a finite number, in order
+  BackendKind backend = BackendKind::Auto;
+  std::string exportPath, summaryPath;  ///< empty: none
+  ExportFormat format = ExportFormat::Csv;
+  bool quiet = false;
 };
 
-/// Walks argv; `flag("--steps")` matches "--steps" and "--steps=..." and
-/// `value()` then yields the value (the next argument or the inline part).
-class ArgWalker {
- public:
-  ArgWalker(int argc, char** argv) : argc_(argc), argv_(argv) {}
-  bool next() {
-    ++i_;
-    inline_.reset();
-    if (i_ >= argc_) return false;
-    arg_ = argv_[i_];
-    return true;
-  }
-  std::string_view arg() const { return arg_; }
-  bool flag(std::string_view name) {
-    if (arg_ == name) return true;
-    if (arg_.size() > name.size() && arg_.starts_with(name) && arg_[name.size()] == '=') {
-      inline_ = arg_.substr(name.size() + 1);
-      return true;
-    }
-    return false;
-  }
-  std::string value() {
-    if (inline_) return std::string(*inline_);
-    const std::string name(arg_);
-    if (i_ + 1 >= argc_) throw UsageError{name + " needs a value"};
-    ++i_;
-    return argv_[i_];
-  }
-
- private:
-  int argc_;
-  char** argv_;
-  int i_ = 0;
-  std::string_view arg_;
-  std::optional<std::string_view> inline_;
+/// `throng check FILE [options]`.
+struct CheckOptions {
+  std::string file;
+  std::string scene;              ///< empty: no walls checked
+  std::vector<std::string> sets;  ///< knobs of scene; needs scene
+  double radius = 0.25;           ///< every walker's radius, world units, (0, 1e6]
+  bool radiusGiven = false;
+  double tolerance = 1e-4;        ///< relative slack on r_A + r_B, [0, 1]
 };
 
-inline std::optional<double> toDouble(std::string_view s) {
-  double v = 0;
-  const auto r = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (s.empty() || r.ec != std::errc() || r.ptr != s.data() + s.size()) return std::nullopt;
-  return v;
-}
+/// `throng scenes` takes no options.
+struct ScenesOptions {};
 
-inline std::optional<std::uint64_t> toUnsigned(std::string_view s) {
-  std::uint64_t v = 0;
-  const auto r = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (s.empty() || r.ec != std::errc() || r.ptr != s.data() + s.size()) return std::nullopt;
-  return v;
-}
+/// What the visualizer and `throng record` share: the scene and how it looks.
+struct ViewOptions {
+  std::string scene = "ring";     ///< a scene file, shipped name or built-in
+  bool sceneGiven = false;
+  std::vector<std::string> sets;  ///< "name=value", value a finite number, in order
+  int width = 1280, height = 720; ///< pixels, each [16, 16384]
+  long long agents = 0;           ///< 0: the scene; else the built-in "blocks" with this many walkers, [2, 1e7]
+  bool trails = true;
+  BackendKind backend = BackendKind::Auto;
+};
 
-inline double positiveNumber(std::string_view flag, const std::string& v) {
-  const auto d = toDouble(v);
-  if (!d || !(*d > 0) || *d > 1e12) throw UsageError{std::string(flag) + " expects a positive number, got '" + v + "'"};
-  return *d;
-}
+/// `throng [SCENE] [options]`; its --help is also the top-level help (`throng
+/// --help`, `throng help`), listing the subcommands.
+struct VizOptions : ViewOptions {
+  int benchFrames = 0;  ///< 0: interactive; else render this many frames and exit, [1, 1e6]
+  bool paused = false, headless = false;
+};
 
-inline std::uint64_t wholeNumber(std::string_view flag, const std::string& v) {
-  const auto n = toUnsigned(v);
-  if (!n) throw UsageError{std::string(flag) + " expects a whole number >= 0, got '" + v + "'"};
-  return *n;
-}
+/// `throng record SCENE --seconds S --out FILE [options]`.
+struct RecordOptions : ViewOptions {
+  std::string out;
+  double seconds = 0;  ///< of video, s, (0, 3600]
+  int fps = 30;        ///< frames per second of video, [1, 240]
+  double rate = 1;     ///< sim seconds per video second, [0.25, 8]
+};
+
+/// The options, or what to print instead of running.
+template <class T>
+struct Parsed {
+  std::optional<T> options;  ///< set: run the command with these
+  int exitCode = 0;          ///< without options: 0 after --help, 2 for a usage error
+  std::string text;          ///< without options: the help (stdout) or the one-line error (stderr)
+
+  /// Prints text where it belongs and returns exitCode (only without options).
+  int finish() const {
+    std::fputs(text.c_str(), exitCode == 0 ? stdout : stderr);
+    return exitCode;
+  }
+};
+
+Parsed<RunOptions> parseRun(int argc, const char* const* argv);
+Parsed<CheckOptions> parseCheck(int argc, const char* const* argv);
+Parsed<ScenesOptions> parseScenes(int argc, const char* const* argv);
+Parsed<VizOptions> parseViz(int argc, const char* const* argv);
+Parsed<RecordOptions> parseRecord(int argc, const char* const* argv);
+
+/// The one-line usage error of a subcommand ("throng run", "throng", ...) for
+/// a problem found after parsing (an unknown knob in --set): "COMMAND:
+/// message (see COMMAND --help)\n". The exit code that goes with it is 2.
+std::string usageError(std::string_view command, std::string_view message);
+
+/// "name=value" split, the value a finite number; nullopt when it is not.
+std::optional<std::pair<std::string, double>> splitAssignment(std::string_view assignment);
 
 }  // namespace throng::cli

@@ -3,11 +3,14 @@
 // present in both steps by id, and runs checkStep on each pair of steps.
 #include <algorithm>
 #include <cerrno>
+#include <charconv>
 #include <cinttypes>
 #include <cmath>
 #include <cstring>
 #include <fstream>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "args.hpp"
@@ -18,20 +21,6 @@
 namespace throng::cli {
 
 namespace {
-
-constexpr const char* kCheckHelp =
-    "usage: throng check FILE [options]\n"
-    "Runs the swept-segment separation gate over a csv trajectory written by\n"
-    "`throng run --export FILE`: for every pair of consecutive steps, the smallest gap of every\n"
-    "pair of walkers present in both. Reports the worst pair, its step and gap.\n"
-    "\n"
-    "  --radius R          every walker's radius (default 0.25, the shipped metric scenes')\n"
-    "  --scene SCENE       also check intrusion into SCENE's obstacles and walls\n"
-    "  --set NAME=VALUE    a knob of SCENE (its geometry), repeatable\n"
-    "  --tolerance T       relative slack on r_A + r_B (default 1e-4)\n"
-    "  -h, --help          this help\n"
-    "\n"
-    "Exit codes: 0 passed, 1 an overlap outside a jam, an intrusion, or a bad file, 2 usage.\n";
 
 constexpr const char* kHeader = "step,time,id,x,y,vx,vy,jammed,group";
 
@@ -44,6 +33,21 @@ struct Row {
 struct BadFile {
   std::string message;
 };
+
+/// A csv field as a number: the whole field, else nullopt.
+std::optional<double> toDouble(std::string_view s) {
+  double v = 0;
+  const auto r = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (s.empty() || r.ec != std::errc() || r.ptr != s.data() + s.size()) return std::nullopt;
+  return v;
+}
+
+std::optional<std::uint64_t> toUnsigned(std::string_view s) {
+  std::uint64_t v = 0;
+  const auto r = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (s.empty() || r.ec != std::errc() || r.ptr != s.data() + s.size()) return std::nullopt;
+  return v;
+}
 
 /// Parses one data line into row and step; throws BadFile with the reason.
 void parseLine(const std::string& line, std::uint64_t& step, Row& row) {
@@ -81,50 +85,23 @@ void parseLine(const std::string& line, std::uint64_t& step, Row& row) {
   if (fields[8].empty() || !toDouble(fields[8])) throw BadFile{"field group: expected an integer, got '" + std::string(fields[8]) + "'"};
 }
 
-int check(int argc, char** argv) {
-  std::string file, sceneName;
-  std::vector<std::string> sets;
-  float radius = 0.25f, tolerance = 1e-4f;
-  bool radiusGiven = false;
-  ArgWalker a(argc, argv);
-  while (a.next()) {
-    if (a.flag("-h") || a.flag("--help")) {
-      std::fputs(kCheckHelp, stdout);
-      return 0;
-    } else if (a.flag("--radius")) {
-      radius = static_cast<float>(positiveNumber("--radius", a.value()));
-      radiusGiven = true;
-    } else if (a.flag("--tolerance")) {
-      const std::string v = a.value();
-      const auto t = toDouble(v);
-      if (!t || !(*t >= 0) || *t > 1) throw UsageError{"--tolerance expects a number in [0, 1], got '" + v + "'"};
-      tolerance = static_cast<float>(*t);
-    } else if (a.flag("--scene")) {
-      sceneName = a.value();
-    } else if (a.flag("--set")) {
-      sets.push_back(a.value());
-    } else if (a.arg().starts_with("-") && a.arg().size() > 1) {
-      throw UsageError{"unknown option '" + std::string(a.arg()) + "'"};
-    } else if (file.empty()) {
-      file = a.arg();
-    } else {
-      throw UsageError{"one file at a time"};
-    }
-  }
-  if (file.empty()) throw UsageError{"missing FILE (a csv from throng run --export)"};
-  if (!sets.empty() && sceneName.empty()) throw UsageError{"--set needs --scene"};
-
+int check(const CheckOptions& o) {
+  const std::string& file = o.file;
+  const auto radius = static_cast<float>(o.radius), tolerance = static_cast<float>(o.tolerance);
   std::optional<Scene> scene;
-  if (!sceneName.empty()) {
+  if (!o.scene.empty()) {
     std::string err;
-    const auto path = findScene(sceneName, &err);
+    const auto path = findScene(o.scene, &err);
     if (path) scene = Scene::load(*path, &err);
     if (!scene) {
       std::fprintf(stderr, "throng check: %s\n", err.c_str());
       return 1;
     }
-    for (const std::string& s : sets)
-      if (!scene->assign(s, &err)) throw UsageError{"--set " + s + ": " + err};
+    for (const std::string& s : o.sets)
+      if (!scene->assign(s, &err)) {
+        std::fputs(usageError("throng check", "--set " + s + ": " + err).c_str(), stderr);
+        return 2;
+      }
   }
   GateGeometry geometry;
   if (scene) geometry = GateGeometry{scene->spec().obstacles, scene->spec().walls};
@@ -211,7 +188,7 @@ int check(int argc, char** argv) {
     return std::string(b);
   };
   std::printf("check      %s: %" PRIu64 " steps, %" PRIu64 " rows, %zu pair-steps, radius %g%s\n", file.c_str(), steps,
-              rows, total.pairsChecked, static_cast<double>(radius), radiusGiven ? "" : " (default; see --radius)");
+              rows, total.pairsChecked, static_cast<double>(radius), o.radiusGiven ? "" : " (default; see --radius)");
   std::printf("gap        min %s over all pairs, %s between unjammed walkers\n", gap(total.minGap).c_str(),
               gap(total.minGapUnjammed).c_str());
   if (std::isfinite(total.minGapUnjammed))
@@ -236,10 +213,8 @@ int check(int argc, char** argv) {
 
 int runCheck(int argc, char** argv) {
   try {
-    return check(argc, argv);
-  } catch (const UsageError& e) {
-    std::fprintf(stderr, "throng check: %s (see throng check --help)\n", e.message.c_str());
-    return 2;
+    const Parsed<CheckOptions> p = parseCheck(argc, argv);
+    return p.options ? check(*p.options) : p.finish();
   } catch (const std::exception& e) {
     std::fprintf(stderr, "throng check: error: %s\n", e.what());
     return 1;

@@ -3,14 +3,10 @@
 // arguments after `throng` (argv[0] is the subcommand name) and returns the
 // exit code: 0 ok, 1 failure (bad file, failed gate, runtime error), 2 usage
 // error (one line on stderr with a hint), 130 interrupted. None throws.
-#include <cstdio>
-
 namespace throng::cli {
 
 int runRun(int argc, char** argv);
 int runCheck(int argc, char** argv);
 int runScenes(int argc, char** argv);
-/// The top-level help (`throng --help`).
-void printUsage(std::FILE* out);
 
 }  // namespace throng::cli

@@ -9,6 +9,8 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <unistd.h>
+#include <utility>
+#include <vector>
 
 #include "args.hpp"
 #include "cli.hpp"
@@ -20,83 +22,6 @@
 namespace throng::cli {
 
 namespace {
-
-constexpr const char* kRunHelp =
-    "usage: throng run SCENE [options]\n"
-    "Runs a scene headless, checks every step with the separation gate and prints a summary.\n"
-    "SCENE is a scene file or the name of a shipped scene (see `throng scenes`).\n"
-    "\n"
-    "  --steps N           run exactly N steps\n"
-    "  --seconds S         run exactly S simulated seconds (rounded up to whole steps)\n"
-    "                      (default: the scene's duration, stopping early once all arrived)\n"
-    "  --dt S              the fixed step, s (sets maxStep)\n"
-    "  --seed K            the seed of jitter and of generated layouts\n"
-    "  --set NAME=VALUE    a knob of the scene or a setting (timeHorizon, obstacleTimeHorizon,\n"
-    "                      perceptionRadius, maxNeighbors, slowingRadius, jitter, seed, maxStep,\n"
-    "                      threads); repeatable\n"
-    "  --threads N         worker threads, 0 = every core (results do not depend on it)\n"
-    "  --backend KIND      cpu, cuda or auto (default auto: cuda when there is a device)\n"
-    "  --export FILE       write every step to FILE (complete or absent, even on Ctrl-C)\n"
-    "  --format F          csv (default): step,time,id,x,y,vx,vy,jammed,group\n"
-    "                      pedpy: PedPy's text trajectory (id frame x y z)\n"
-    "  --summary FILE      write the summary as JSON\n"
-    "  --quiet             no progress bar and no summary on stdout\n"
-    "  -h, --help          this help\n"
-    "\n"
-    "Exit codes: 0 done, 1 error or an unjammed overlap or wall intrusion, 2 usage, 130 interrupted.\n";
-
-struct Options {
-  std::string scene;
-  std::optional<std::uint64_t> steps;
-  std::optional<double> seconds, dt;
-  std::optional<std::uint64_t> seed, threads;
-  std::vector<std::string> sets;
-  BackendKind backend = BackendKind::Auto;
-  std::string exportPath, summaryPath;
-  ExportFormat format = ExportFormat::Csv;
-  bool formatGiven = false, quiet = false, help = false;
-};
-
-Options parse(int argc, char** argv) {
-  Options o;
-  ArgWalker a(argc, argv);
-  while (a.next()) {
-    if (a.flag("-h") || a.flag("--help")) o.help = true;
-    else if (a.flag("--steps")) o.steps = wholeNumber("--steps", a.value());
-    else if (a.flag("--seconds")) o.seconds = positiveNumber("--seconds", a.value());
-    else if (a.flag("--dt")) o.dt = positiveNumber("--dt", a.value());
-    else if (a.flag("--seed")) o.seed = wholeNumber("--seed", a.value());
-    else if (a.flag("--threads")) o.threads = wholeNumber("--threads", a.value());
-    else if (a.flag("--set")) o.sets.push_back(a.value());
-    else if (a.flag("--export")) o.exportPath = a.value();
-    else if (a.flag("--summary")) o.summaryPath = a.value();
-    else if (a.flag("--quiet") || a.flag("-q")) o.quiet = true;
-    else if (a.flag("--backend")) {
-      const std::string v = a.value();
-      const std::optional<BackendKind> k = backendFromName(v);
-      if (!k) throw UsageError{"--backend expects cpu, cuda or auto, got '" + v + "'"};
-      o.backend = *k;
-    } else if (a.flag("--format")) {
-      const std::string v = a.value();
-      if (v == "csv") o.format = ExportFormat::Csv;
-      else if (v == "pedpy") o.format = ExportFormat::Pedpy;
-      else throw UsageError{"--format expects csv or pedpy, got '" + v + "'"};
-      o.formatGiven = true;
-    } else if (a.arg().starts_with("-") && a.arg().size() > 1) {
-      throw UsageError{"unknown option '" + std::string(a.arg()) + "'"};
-    } else if (o.scene.empty()) {
-      o.scene = a.arg();
-    } else {
-      throw UsageError{"one scene at a time (got '" + o.scene + "' and '" + std::string(a.arg()) + "')"};
-    }
-  }
-  if (o.help) return o;
-  if (o.scene.empty()) throw UsageError{"missing SCENE (a file, or a name from `throng scenes`)"};
-  if (o.steps && o.seconds) throw UsageError{"give --steps or --seconds, not both"};
-  if (o.formatGiven && o.exportPath.empty()) throw UsageError{"--format needs --export FILE"};
-  if (o.threads && *o.threads > 1024) throw UsageError{"--threads expects 0..1024"};
-  return o;
-}
 
 double percentile(std::vector<double> v, double q) {
   if (v.empty()) return 0;
@@ -144,7 +69,7 @@ class Progress {
   std::chrono::steady_clock::time_point last_{};
 };
 
-int run(const Options& o) {
+int run(const RunOptions& o) {
   std::string err;
   const std::optional<std::string> path = findScene(o.scene, &err);
   if (!path) {
@@ -156,18 +81,23 @@ int run(const Options& o) {
     std::fprintf(stderr, "throng run: %s\n", err.c_str());
     return 1;
   }
-  // Flags apply in order: --seed, --dt, --threads, then each --set.
-  auto apply = [&](const std::string& assignment) {
-    if (!scene->assign(assignment, &err)) throw UsageError{"--set " + assignment + ": " + err};
-  };
-  if (o.seed) apply("seed=" + std::to_string(*o.seed));
+  // Flags apply in order: --seed, --dt, --threads, then each --set. Each is
+  // (the flag as a message names it, the assignment); the scene refuses what
+  // it does not have or what is out of its range, a usage error.
+  std::vector<std::pair<std::string, std::string>> assignments;
+  if (o.seed) assignments.emplace_back("--seed", "seed=" + std::to_string(*o.seed));
   if (o.dt) {
     char buf[64];
-    std::snprintf(buf, sizeof buf, "maxStep=%.17g", *o.dt);
-    if (!scene->assign(buf, &err)) throw UsageError{"--dt: " + err};
+    std::snprintf(buf, sizeof buf, "maxStep=%.17g", *o.dt);  // 17 digits: the same double back
+    assignments.emplace_back("--dt", buf);
   }
-  if (o.threads) apply("threads=" + std::to_string(*o.threads));
-  for (const std::string& s : o.sets) apply(s);
+  if (o.threads) assignments.emplace_back("--threads", "threads=" + std::to_string(*o.threads));
+  for (const std::string& s : o.sets) assignments.emplace_back("--set " + s, s);
+  for (const auto& [flag, assignment] : assignments)
+    if (!scene->assign(assignment, &err)) {
+      std::fputs(usageError("throng run", flag + ": " + err).c_str(), stderr);
+      return 2;
+    }
 
   SceneRun run(*scene, SceneRun::Options{.gate = true});
   if (o.backend != BackendKind::Cpu) {
@@ -313,15 +243,8 @@ int run(const Options& o) {
 
 int runRun(int argc, char** argv) {
   try {
-    const Options o = parse(argc, argv);
-    if (o.help) {
-      std::fputs(kRunHelp, stdout);
-      return 0;
-    }
-    return run(o);
-  } catch (const UsageError& e) {
-    std::fprintf(stderr, "throng run: %s (see throng run --help)\n", e.message.c_str());
-    return 2;
+    const Parsed<RunOptions> p = parseRun(argc, argv);
+    return p.options ? run(*p.options) : p.finish();
   } catch (const std::exception& e) {
     std::fprintf(stderr, "throng run: error: %s\n", e.what());
     return 1;

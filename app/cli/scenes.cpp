@@ -1,4 +1,5 @@
 // `throng scenes`: the shipped scenes with their knobs.
+#include <cstdio>
 #include <string>
 
 #include "args.hpp"
@@ -7,26 +8,8 @@
 
 namespace throng::cli {
 
-namespace {
-constexpr const char* kScenesHelp =
-    "usage: throng scenes\n"
-    "Lists the shipped scenes with their knobs (name [min, max] default), and where they were found.\n"
-    "Scenes are looked for in $THRONG_SCENES (colon-separated), scenes/ next to the executable,\n"
-    "../share/throng/scenes from it, and the source tree's assets/scenes.\n"
-    "\n"
-    "  -h, --help   this help\n";
-}
-
 int runScenes(int argc, char** argv) {
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "-h" || a == "--help") {
-      std::fputs(kScenesHelp, stdout);
-      return 0;
-    }
-    std::fprintf(stderr, "throng scenes: unexpected argument '%s' (see throng scenes --help)\n", a.c_str());
-    return 2;
-  }
+  if (const Parsed<ScenesOptions> p = parseScenes(argc, argv); !p.options) return p.finish();
   const auto scenes = listScenes();
   if (scenes.empty()) {
     std::fputs("throng scenes: no scene directory found (set THRONG_SCENES)\n", stderr);
@@ -49,17 +32,6 @@ int runScenes(int argc, char** argv) {
                   k.help.empty() ? "" : ": ", k.help.c_str());
   }
   return bad ? 1 : 0;
-}
-
-void printUsage(std::FILE* out) {
-  std::fputs(
-      "usage: throng [SCENE] [options]          the visualizer\n"
-      "       throng run SCENE [options]        run a scene headless, export, summarise\n"
-      "       throng check FILE [options]       the separation gate over an exported csv\n"
-      "       throng scenes                     list the shipped scenes and their knobs\n"
-      "       throng record SCENE [options]     record a video\n"
-      "Every subcommand takes --help.\n",
-      out);
 }
 
 }  // namespace throng::cli

@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/args.hpp"
 #include "viz/gl_window.hpp"
 #include "viz/viz_app.hpp"
 
@@ -31,153 +32,14 @@ using Clock = std::chrono::steady_clock;
 volatile std::sig_atomic_t gStop = 0;
 void onSignal(int) { gStop = 1; }
 
-struct Options {
-  std::string scene = "ring";
-  std::vector<std::string> sets;
-  int width = 1280, height = 720;
-  int benchFrames = 0;
-  long long agents = -1;  // --agents: the built-in "blocks" scene with this many
-  bool paused = false;
-  std::string out;
-  double seconds = 0;
-  int fps = 30;
-  double rate = 1;
-  bool trails = true;
-  bool headless = false;
-  BackendKind backend = BackendKind::Auto;
-};
+using cli::RecordOptions;
+using cli::ViewOptions;
+using cli::VizOptions;
 
 double ms(Clock::duration d) { return std::chrono::duration<double, std::milli>(d).count(); }
 
-bool parseSize(const char* s, int& w, int& h) {
-  int a = 0, b = 0;
-  if (std::sscanf(s, "%dx%d", &a, &b) != 2 || a < 16 || b < 16 || a > 16384 || b > 16384) return false;
-  w = a;
-  h = b;
-  return true;
-}
-
-const char* kVizUsage =
-    "usage: throng [SCENE] [--set k=v]... [--size WxH] [--paused] [--agents N]\n"
-    "              [--bench-frames N] [--no-trails] [--headless] [--backend cpu|cuda|auto]\n"
-    "Opens the visualizer on SCENE (default: ring). Without a display it runs headless.\n"
-    "  --backend KIND    where the crowd steps: cpu, cuda, or auto (default: cuda when\n"
-    "                    there is a device, else cpu; both give the same run)\n"
-    "  --agents N        the built-in 'blocks' scene with N walkers (for figures)\n"
-    "  --bench-frames N  render N frames with the UI, one step each, print frame time\n"
-    "                    and ms/step, and exit (offscreen when there is no display)\n";
-const char* kRecordUsage =
-    "usage: throng record SCENE --seconds S --out FILE.mp4 [--size 1280x720] [--fps 30]\n"
-    "                     [--rate R] [--set k=v]... [--no-trails] [--agents N]\n"
-    "                     [--backend cpu|cuda|auto]\n"
-    "Renders SCENE offscreen (no window) to an H.264 MP4 through ffmpeg; without ffmpeg,\n"
-    "a numbered PNG sequence. Each frame is rate/fps seconds of sim time.\n";
-
-// Parses argv[1..]; returns -1 to go on, else an exit code.
-int parse(int argc, char** argv, Options& o, bool record) {
-  const char* usage = record ? kRecordUsage : kVizUsage;
-  const char* prog = record ? "throng record" : "throng";
-  bool sceneGiven = false;
-  auto need = [&](int& i) -> const char* {
-    if (i + 1 >= argc) {
-      std::fprintf(stderr, "%s: %s needs a value (try --help)\n", prog, argv[i]);
-      return nullptr;
-    }
-    return argv[++i];
-  };
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    const char* v = nullptr;
-    if (a == "--help" || a == "-h") {
-      std::fputs(usage, stdout);
-      return 0;
-    } else if (a == "--set") {
-      if (!(v = need(i))) return 2;
-      o.sets.push_back(v);
-    } else if (a.rfind("--set=", 0) == 0) {
-      o.sets.push_back(a.substr(6));
-    } else if (a == "--size") {
-      if (!(v = need(i))) return 2;
-      if (!parseSize(v, o.width, o.height)) {
-        std::fprintf(stderr, "%s: --size wants WxH, e.g. 1280x720 (got '%s')\n", prog, v);
-        return 2;
-      }
-    } else if (a == "--bench-frames" && !record) {
-      if (!(v = need(i))) return 2;
-      o.benchFrames = std::atoi(v);
-      if (o.benchFrames <= 0) {
-        std::fprintf(stderr, "%s: --bench-frames wants a positive count\n", prog);
-        return 2;
-      }
-    } else if (a == "--agents") {
-      if (!(v = need(i))) return 2;
-      o.agents = std::atoll(v);
-      if (o.agents < 2) {
-        std::fprintf(stderr, "%s: --agents wants at least 2\n", prog);
-        return 2;
-      }
-    } else if (a == "--paused" && !record) {
-      o.paused = true;
-    } else if (a == "--headless" && !record) {
-      o.headless = true;
-    } else if (a == "--out" && record) {
-      if (!(v = need(i))) return 2;
-      o.out = v;
-    } else if (a == "--seconds" && record) {
-      if (!(v = need(i))) return 2;
-      o.seconds = std::atof(v);
-      if (!(o.seconds > 0)) {
-        std::fprintf(stderr, "%s: --seconds wants a positive number\n", prog);
-        return 2;
-      }
-    } else if (a == "--fps" && record) {
-      if (!(v = need(i))) return 2;
-      o.fps = std::atoi(v);
-      if (o.fps < 1 || o.fps > 240) {
-        std::fprintf(stderr, "%s: --fps wants 1..240\n", prog);
-        return 2;
-      }
-    } else if (a == "--rate" && record) {
-      if (!(v = need(i))) return 2;
-      o.rate = std::atof(v);
-      if (!(o.rate >= 0.25 && o.rate <= 8)) {
-        std::fprintf(stderr, "%s: --rate wants 0.25..8\n", prog);
-        return 2;
-      }
-    } else if (a == "--no-trails") {
-      o.trails = false;
-    } else if (a == "--backend") {
-      if (!(v = need(i))) return 2;
-      const std::optional<BackendKind> k = backendFromName(v);
-      if (!k) {
-        std::fprintf(stderr, "%s: --backend wants cpu, cuda or auto (got '%s')\n", prog, v);
-        return 2;
-      }
-      o.backend = *k;
-    } else if (!a.empty() && a[0] == '-') {
-      std::fprintf(stderr, "%s: unknown option %s (try --help)\n", prog, a.c_str());
-      return 2;
-    } else if (!sceneGiven) {
-      o.scene = a;
-      sceneGiven = true;
-    } else {
-      std::fprintf(stderr, "%s: one scene only (got '%s' after '%s')\n", prog, a.c_str(), o.scene.c_str());
-      return 2;
-    }
-  }
-  if (record && (!sceneGiven && o.agents < 0)) {
-    std::fprintf(stderr, "throng record: which scene? (try --help)\n");
-    return 2;
-  }
-  if (record && (o.seconds <= 0 || o.out.empty())) {
-    std::fprintf(stderr, "throng record: --seconds and --out are required (try --help)\n");
-    return 2;
-  }
-  return -1;
-}
-
 // The scene with --agents and --set applied; nullptr (message printed) on error.
-std::unique_ptr<SimHost> makeHost(const Options& o, const char* prog) {
+std::unique_ptr<SimHost> makeHost(const ViewOptions& o, const char* prog) {
   std::string err;
   std::unique_ptr<SimHost> h = o.agents > 0 ? makeBuiltin("blocks") : openScene(o.scene, &err);
   if (!h) {
@@ -189,15 +51,9 @@ std::unique_ptr<SimHost> makeHost(const Options& o, const char* prog) {
     return nullptr;
   }
   for (const std::string& s : o.sets) {
-    const auto eq = s.find('=');
-    char* end = nullptr;
-    const double v = eq == std::string::npos ? 0 : std::strtod(s.c_str() + eq + 1, &end);
-    if (eq == std::string::npos || eq == 0 || !end || *end != '\0' || end == s.c_str() + eq + 1) {
-      std::fprintf(stderr, "%s: --set wants name=number (got '%s')\n", prog, s.c_str());
-      return nullptr;
-    }
-    if (!h->set(s.substr(0, eq), v, &err)) {
-      std::fprintf(stderr, "%s: --set %s: %s\n", prog, s.c_str(), err.c_str());
+    const auto nv = cli::splitAssignment(s);  // the parser let only name=number through
+    if (!nv || !h->set(nv->first, nv->second, &err)) {
+      std::fprintf(stderr, "%s: --set %s: %s\n", prog, s.c_str(), nv ? err.c_str() : "expected name=number");
       return nullptr;
     }
   }
@@ -206,7 +62,7 @@ std::unique_ptr<SimHost> makeHost(const Options& o, const char* prog) {
 
 // --backend cuda needs a device: say so and stop rather than quietly
 // stepping on the CPU.
-bool backendUsable(const Options& o, const char* prog) {
+bool backendUsable(const ViewOptions& o, const char* prog) {
   std::string why;
   if (o.backend != BackendKind::Cuda || cudaAvailable(&why)) return true;
   std::fprintf(stderr, "%s: --backend cuda: CUDA backend unavailable: %s\n", prog, why.c_str());
@@ -279,9 +135,10 @@ double median(std::vector<double> v) {
 
 }  // namespace
 
-int runVisualizer(int argc, char** argv) {
-  Options o;
-  if (const int rc = parse(argc, argv, o, false); rc >= 0) return rc;
+int runVisualizer(int argc, const char* const* argv) {
+  const cli::Parsed<VizOptions> parsed = cli::parseViz(argc, argv);
+  if (!parsed.options) return parsed.finish();
+  const VizOptions& o = *parsed.options;
   std::signal(SIGINT, onSignal);
   std::signal(SIGTERM, onSignal);
   if (!backendUsable(o, "throng")) return 1;
@@ -380,15 +237,12 @@ int runVisualizer(int argc, char** argv) {
   return gStop ? 130 : 0;
 }
 
-int runRecord(int argc, char** argv) {
-  Options o;
-  if (const int rc = parse(argc, argv, o, true); rc >= 0) return rc;
+int runRecord(int argc, const char* const* argv) {
+  const cli::Parsed<RecordOptions> parsed = cli::parseRecord(argc, argv);
+  if (!parsed.options) return parsed.finish();
+  const RecordOptions& o = *parsed.options;
   std::signal(SIGINT, onSignal);
   std::signal(SIGTERM, onSignal);
-  if (o.width % 2 || o.height % 2) {
-    std::fprintf(stderr, "throng record: --size wants even numbers for H.264 (got %dx%d)\n", o.width, o.height);
-    return 2;
-  }
   if (!backendUsable(o, "throng record")) return 1;
   auto host = makeHost(o, "throng record");
   if (!host) return 2;

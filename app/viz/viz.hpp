@@ -6,9 +6,9 @@ namespace throng::app {
 
 /// `throng [SCENE] [options]`: the desktop visualizer. Without a display it
 /// says so and runs headless. Returns the process exit code.
-int runVisualizer(int argc, char** argv);
+int runVisualizer(int argc, const char* const* argv);
 
 /// `throng record SCENE --seconds S --out FILE.mp4 [--size WxH] [--set k=v]...`
-int runRecord(int argc, char** argv);
+int runRecord(int argc, const char* const* argv);
 
 }  // namespace throng::app

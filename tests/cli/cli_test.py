@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""CLI tests for `throng run|check|scenes` (issue 3). One case per ctest entry:
+"""CLI tests for `throng run|check|scenes`, and the usage errors of `throng
+record` and the visualizer (issues 3, 25). One case per ctest entry:
 
     cli_test.py CASE --throng PATH --work DIR [--venv DIR]
 
@@ -78,6 +79,12 @@ def case_help():
             expect(p, 0, stdout=rf"usage: throng {sub}")
     expect(throng("--help"), 0, stdout=r"throng run SCENE")
     expect(throng("help"), 0, stdout=r"throng check FILE")
+    expect(throng("record", "--help"), 0, stdout=r"^usage: throng record SCENE --seconds S --out FILE\.mp4")
+    # the visualizer's flags, with their bounds, whether asked with or without a scene
+    for args in [("--help",), ("ring", "--help"), ("help",)]:
+        p = throng(*args)
+        expect(p, 0, stdout=r"^usage: throng \[SCENE\]")
+        check(re.search(r"--bench-frames N .*\[1, 1000000\]", p.stdout), "the visualizer's help gives bounds", show(p))
     p = throng("run", "--help")
     for flag in ["--steps", "--seconds", "--dt", "--seed", "--set", "--threads", "--backend", "--export", "--format",
                  "--summary"]:
@@ -86,31 +93,62 @@ def case_help():
 
 def case_usage():
     hint = r"\(see throng run --help\)"
-    expect(throng("run"), 2, r"throng run: missing SCENE .*" + hint, one_line=True)
-    expect(throng("run", "ring", "--steps", "abc"), 2, r"--steps expects a whole number >= 0, got 'abc'", one_line=True)
-    expect(throng("run", "ring", "--steps"), 2, r"--steps needs a value", one_line=True)
-    expect(throng("run", "ring", "--seconds", "-1"), 2, r"--seconds expects a positive number", one_line=True)
-    expect(throng("run", "ring", "--steps", "1", "--seconds", "1"), 2, r"--steps or --seconds, not both", one_line=True)
-    expect(throng("run", "ring", "--bogus"), 2, r"unknown option '--bogus'.*" + hint, one_line=True)
-    expect(throng("run", "ring", "--export", "x.csv", "--format", "xml"), 2, r"--format expects csv or pedpy, got 'xml'",
+    expect(throng("run"), 2, r"throng run: SCENE is required .*" + hint, one_line=True)
+    expect(throng("run", "ring", "--steps", "abc"), 2, r"--steps: expects a whole number in \[0, 1000000000\], got 'abc'",
            one_line=True)
-    expect(throng("run", "ring", "--format", "csv"), 2, r"--format needs --export", one_line=True)
-    expect(throng("run", "ring", "--backend", "gpu"), 2, r"--backend expects cpu, cuda or auto", one_line=True)
-    expect(throng("run", "ring", "door"), 2, r"one scene at a time", one_line=True)
+    # trailing junk, non-finite and out-of-range numbers are refused, naming the option
+    expect(throng("run", "ring", "--steps", "10x"), 2, r"--steps: expects a whole number .* got '10x'.*" + hint,
+           one_line=True)
+    expect(throng("run", "ring", "--steps=10x"), 2, r"--steps: expects a whole number .* got '10x'", one_line=True)
+    expect(throng("run", "ring", "--steps", "1000000001"), 2, r"--steps: expects a whole number in \[0, 1000000000\]",
+           one_line=True)
+    expect(throng("run", "ring", "--seconds", "inf"), 2, r"--seconds: expects a finite number in \(0, 1e6\], got 'inf'",
+           one_line=True)
+    expect(throng("run", "ring", "--seconds", "nan"), 2, r"--seconds: expects a finite number .* got 'nan'", one_line=True)
+    expect(throng("run", "ring", "--threads", "1025"), 2, r"--threads: expects a whole number in \[0, 1024\]",
+           one_line=True)
+    expect(throng("run", "ring", "--steps"), 2, r"--steps: 1 required N missing", one_line=True)
+    expect(throng("run", "ring", "--seconds", "-1"), 2, r"--seconds: expects a finite number in \(0, 1e6\], got '-1'",
+           one_line=True)
+    expect(throng("run", "ring", "--steps", "1", "--seconds", "1"), 2, r"--steps excludes --seconds", one_line=True)
+    expect(throng("run", "ring", "--bogus"), 2, r"unknown option '--bogus'.*" + hint, one_line=True)
+    expect(throng("run", "ring", "--export", "x.csv", "--format", "xml"), 2, r"--format: xml not in \{csv,pedpy\}",
+           one_line=True)
+    expect(throng("run", "ring", "--format", "csv"), 2, r"--format requires --export", one_line=True)
+    expect(throng("run", "ring", "--backend", "gpu"), 2, r"--backend: gpu not in \{cpu,cuda,auto\}", one_line=True)
+    expect(throng("run", "ring", "door"), 2, r"unexpected argument 'door'", one_line=True)
     expect(throng("run", "door", "--set", "nosuch=1"), 2,
            r"--set nosuch=1: unknown knob or setting \"nosuch\" \(knobs of door: doorWidth, density", one_line=True)
     expect(throng("run", "door", "--set", "doorWidth=10"), 2, r"knob doorWidth = 10 is out of range \[0.6, 3\]",
            one_line=True)
     expect(throng("run", "door", "--set", "timeHorizon=-2"), 2, r"timeHorizon = -2 is out of range \(expected > 0\)",
            one_line=True)
-    expect(throng("run", "door", "--set", "doorWidth"), 2, r"expected name=value", one_line=True)
-    expect(throng("run", "door", "--dt", "0"), 2, r"--dt expects a positive number", one_line=True)
-    expect(throng("check"), 2, r"throng check: missing FILE .*\(see throng check --help\)", one_line=True)
-    expect(throng("check", "x.csv", "--radius", "-1"), 2, r"--radius expects a positive number", one_line=True)
-    expect(throng("check", "x.csv", "--set", "a=1"), 2, r"--set needs --scene", one_line=True)
+    expect(throng("run", "door", "--set", "doorWidth"), 2, r"--set: expected name=value", one_line=True)
+    expect(throng("run", "door", "--set", "doorWidth=nan"), 2, r"--set: expected name=value with a finite number",
+           one_line=True)
+    expect(throng("run", "door", "--dt", "0"), 2, r"--dt: expects a finite number in \(1e-6, 10\]", one_line=True)
+    expect(throng("check"), 2, r"throng check: FILE is required .*\(see throng check --help\)", one_line=True)
+    expect(throng("check", "x.csv", "--radius", "-1"), 2, r"--radius: expects a finite number in \(0, 1e6\]",
+           one_line=True)
+    expect(throng("check", "x.csv", "--set", "a=1"), 2, r"--set requires --scene", one_line=True)
     expect(throng("scenes", "extra"), 2, r"unexpected argument 'extra'", one_line=True)
+    # record and the visualizer: refused before any window, video or scene
+    rhint = r"\(see throng record --help\)"
+    expect(throng("record", "ring", "--seconds", "inf", "--out", "x.mp4"), 2,
+           r"throng record: --seconds: expects a finite number in \(0, 3600\], got 'inf'.*" + rhint, one_line=True)
+    expect(throng("record", "ring", "--seconds", "1", "--out", "x.mp4", "--fps", "30x"), 2,
+           r"--fps: expects a whole number in \[1, 240\], got '30x'", one_line=True)
+    expect(throng("record", "ring", "--seconds", "1", "--out", "x.mp4", "--size", "321x240"), 2,
+           r"--size: expects even numbers for H.264", one_line=True)
+    expect(throng("record", "ring", "--out", "x.mp4"), 2, r"--seconds is required", one_line=True)
+    expect(throng("--bench-frames", "3x"), 2,
+           r"^throng: --bench-frames: expects a whole number in \[1, 1000000\], got '3x' \(see throng --help\)",
+           one_line=True)
+    expect(throng("ring", "--agents", "1"), 2, r"--agents: expects a whole number in \[2, 10000000\]", one_line=True)
+    expect(throng("ring", "--size", "1280x"), 2, r"--size: expects WxH", one_line=True)
     # no output file was left behind by any of these
-    check(not work("x.csv").exists() and not work("x.csv.partial").exists(), "usage errors write nothing")
+    for name in ["x.csv", "x.csv.partial", "x.mp4", "x_frames"]:
+        check(not work(name).exists(), f"usage errors write nothing ({name})")
 
 
 def case_bad_files():
@@ -300,7 +338,8 @@ def case_backend():
     expect(throng("run", "headon", "--summary", work("d.json")), 0, stderr=r"using the (CPU|CUDA) backend")
     check(summary(work("d.json"))["hash"] == summary(work("b.json"))["hash"], "the default run is the same run")
     # The visualizer (headless here) takes the same flag.
-    expect(throng("headon", "--headless", "--backend", "gpu"), 2, r"--backend wants cpu, cuda or auto", one_line=True)
+    expect(throng("headon", "--headless", "--backend", "gpu"), 2, r"--backend: gpu not in \{cpu,cuda,auto\}",
+           one_line=True)
     p = throng("headon", "--headless", "--backend", "auto")
     expect(p, 0, stdout=r"using the (CPU|CUDA) backend")
     p = throng("headon", "--headless", "--backend", "cuda")

@@ -1,0 +1,354 @@
+// Every subcommand's flags, declared once with CLI11 (Debian's libcli11-dev);
+// the --help of each is generated from these declarations.
+//
+// Numbers go through number() rather than CLI::Range or CLI::PositiveNumber:
+// those compare with < and >, so NaN passes them, and CLI11 reads integers
+// with strtoull in base 0 ("010" is 8, "-1" wraps to 2^64 - 1). number()
+// checks the whole text with std::from_chars (decimal only), refuses
+// non-finite values and values outside the bounds, and then rewrites the text
+// in a form CLI11's own conversion reads back exactly (decimal digits for
+// integers, hex-float for reals), so the value stored is the value checked.
+#include "args.hpp"
+
+#include <CLI/CLI.hpp>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <memory>
+#include <type_traits>
+
+namespace throng::cli {
+
+namespace {
+
+// ---- numbers -----------------------------------------------------------------
+
+/// A bound for messages and help: integers exactly, reals short ("1e6", "0.25").
+template <class T>
+std::string show(T v) {
+  if constexpr (std::is_integral_v<T>) {
+    return std::to_string(v);
+  } else {
+    char b[32];
+    std::snprintf(b, sizeof b, "%g", static_cast<double>(v));
+    std::string s = b;
+    const std::size_t e = s.find('e');
+    if (e == std::string::npos) return s;
+    std::string exp = s.substr(e + 1);  // "+06" or "-06"
+    const bool negative = exp[0] == '-';
+    exp.erase(0, exp.find_first_not_of("+-0"));
+    return s.substr(0, e) + "e" + (negative ? "-" : "") + exp;
+  }
+}
+
+/// A closed range, or half-open below ((lo, hi]: "positive" when lo is 0).
+template <class T>
+struct Bounds {
+  T lo, hi;
+  bool openBelow = false;
+  std::string text() const { return (openBelow ? "(" : "[") + show(lo) + ", " + show(hi) + "]"; }
+  bool contains(T v) const { return (openBelow ? v > lo : v >= lo) && v <= hi; }
+};
+
+/// Checks and rewrites a number option's text; see the note at the top.
+template <class T>
+CLI::Validator numberIn(Bounds<T> b) {
+  return CLI::Validator(
+      [b](std::string& in) -> std::string {
+        T v{};
+        const char* end = in.data() + in.size();
+        const auto r = std::from_chars(in.data(), end, v);
+        bool ok = !in.empty() && r.ec == std::errc() && r.ptr == end && b.contains(v);
+        if constexpr (std::is_floating_point_v<T>) ok = ok && std::isfinite(v);
+        if (!ok)
+          return std::string("expects ") + (std::is_integral_v<T> ? "a whole number" : "a finite number") + " in " +
+                 b.text() + ", got '" + in + "'";
+        if constexpr (std::is_integral_v<T>) {
+          in = std::to_string(v);
+        } else {
+          char hex[64];
+          std::snprintf(hex, sizeof hex, "%a", static_cast<double>(v));
+          in = hex;
+        }
+        return {};
+      },
+      "");
+}
+
+/// Sets the placeholder shown after the flag in --help (option_text) and in
+/// CLI11's own messages (type_name), e.g. "--steps: 1 required N missing".
+CLI::Option* placeholder(CLI::Option* o, const std::string& value) { return o->type_name(value)->option_text(value); }
+
+/// A number option; "{}" in help becomes the bounds, e.g. "[0, 1000000000]".
+template <class T, class Target>
+CLI::Option* number(CLI::App& app, const std::string& name, Target& target, Bounds<T> b, const std::string& value,
+                    std::string help) {
+  if (const std::size_t at = help.find("{}"); at != std::string::npos) help.replace(at, 2, b.text());
+  return placeholder(app.add_option(name, target, help), value)->transform(numberIn(b));
+}
+
+// ---- options several subcommands share ---------------------------------------
+
+/// --set NAME=VALUE, repeatable, kept in order; the value must be a finite
+/// number (what it may be is the scene's business, checked when it loads).
+CLI::Option* addSets(CLI::App& app, std::vector<std::string>& sets, const std::string& help) {
+  CLI::Option* o = app.add_option("--set", sets, help)
+                       ->allow_extra_args(false)  // one value per --set: `--set a=1 SCENE` leaves SCENE alone
+                       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+                       ->check(
+                           [](const std::string& a) -> std::string {
+                             if (splitAssignment(a)) return {};
+                             return "expected name=value with a finite number, got '" + a + "'";
+                           },
+                           "");
+  return placeholder(o, "NAME=VALUE");
+}
+
+/// --backend cpu|cuda|auto.
+CLI::Option* addBackend(CLI::App& app, BackendKind& kind, const std::string& help) {
+  const auto set = [&kind](const std::string& v) { kind = backendFromName(v).value_or(BackendKind::Auto); };
+  return placeholder(app.add_option_function<std::string>("--backend", set, help)
+                         ->check(CLI::IsMember({"cpu", "cuda", "auto"})),
+                     "KIND");
+}
+
+/// "WxH", each side in bounds.
+bool splitSize(const std::string& s, Bounds<int> b, int& w, int& h) {
+  const std::size_t x = s.find('x');
+  if (x == std::string::npos) return false;
+  const char* end = s.data() + s.size();
+  const auto rw = std::from_chars(s.data(), s.data() + x, w);
+  const auto rh = std::from_chars(s.data() + x + 1, end, h);
+  return x > 0 && rw.ec == std::errc() && rw.ptr == s.data() + x && rh.ec == std::errc() && rh.ptr == end &&
+         b.contains(w) && b.contains(h);
+}
+
+constexpr Bounds<int> kSide{16, 16384};              // a window's or video's side, pixels
+constexpr Bounds<long long> kAgents{2, 10'000'000};  // the range of the built-in "blocks" scene's count knob
+
+/// What the visualizer and record share: SCENE, --set, --size, --agents,
+/// --no-trails, --backend. Returns the --size option (record adds a check).
+CLI::Option* addView(CLI::App& app, ViewOptions& o) {
+  app.add_option("SCENE", o.scene, "a scene file, the name of a shipped scene (see `throng scenes`) or a built-in\n"
+                                   "(ring, blocks)");
+  addSets(app, o.sets, "a knob of the scene or a setting, as in `throng run`; repeatable");
+  CLI::Option* size =
+      app.add_option_function<std::string>(
+             "--size", [&o](const std::string& s) { splitSize(s, kSide, o.width, o.height); },
+             "the window or video, pixels, each side in " + kSide.text() + " (default 1280x720)")
+          ->check(
+              [](const std::string& s) -> std::string {
+                int w = 0, h = 0;
+                if (splitSize(s, kSide, w, h)) return {};
+                return "expects WxH, e.g. 1280x720, each side a whole number in " + kSide.text() + ", got '" + s + "'";
+              },
+              "");
+  placeholder(size, "WxH");
+  number(app, "--agents", o.agents, kAgents, "N", "the built-in 'blocks' scene with N walkers, N in {} (for figures)");
+  app.add_flag_callback("--no-trails", [&o] { o.trails = false; }, "draw no trails behind the walkers");
+  addBackend(app, o.backend,
+             "where the crowd steps: cpu, cuda, or auto (default: cuda when there is a\n"
+             "device, else cpu; both give the same run)");
+  return size;
+}
+
+// ---- help and errors ---------------------------------------------------------
+
+/// --help as the commands always printed it: the usage line(s) first, then
+/// the description, the arguments and options (each with its placeholder),
+/// and the footer.
+class Help : public CLI::Formatter {
+ public:
+  explicit Help(std::string usage) : usage_(std::move(usage)) {
+    column_width(22);
+    label("Positionals", "Arguments");
+  }
+  std::string make_help(const CLI::App* app, std::string name, CLI::AppFormatMode mode) const override {
+    const std::string footer = make_footer(app);
+    return make_usage(app, name) + make_description(app) + make_positionals(app) + make_groups(app, mode) +
+           (footer.empty() ? "" : "\n" + footer);
+  }
+  std::string make_usage(const CLI::App*, std::string) const override { return usage_; }
+  std::string make_option_opts(const CLI::Option* o) const override {
+    return o->get_option_text().empty() || o->get_positional() ? "" : " " + o->get_option_text();
+  }
+
+ private:
+  std::string usage_;
+};
+
+/// A command's App: its help, `-h, --help`, and a flag given twice keeping
+/// the last value (as most commands do).
+void setUp(CLI::App& app, std::string usage, std::string footer) {
+  app.formatter(std::make_shared<Help>(std::move(usage)));
+  app.set_help_flag("-h,--help", "this help");
+  app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+  app.footer(std::move(footer));
+}
+
+/// Parses; on --help or a usage error, returns what to print instead.
+/// check (after a good parse) returns a usage error message, or "".
+template <class T, class Check>
+Parsed<T> parse(CLI::App& app, std::string_view command, int argc, const char* const* argv, T& options, Check check) {
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp&) {
+    return {std::nullopt, 0, app.help()};
+  } catch (const CLI::ExtrasError&) {
+    // CLI11 2.1 lists the leftovers last first; name the first one instead.
+    const std::vector<std::string> left = app.remaining();
+    const std::string first = left.empty() ? std::string() : left.front();
+    return {std::nullopt, 2,
+            usageError(command, (first.starts_with("-") ? "unknown option '" : "unexpected argument '") + first + "'")};
+  } catch (const CLI::ParseError& e) {
+    return {std::nullopt, 2, usageError(command, e.what())};
+  }
+  if (const std::string problem = check(); !problem.empty()) return {std::nullopt, 2, usageError(command, problem)};
+  return {std::move(options), 0, {}};
+}
+
+constexpr auto kNoCheck = [] { return std::string(); };
+
+}  // namespace
+
+std::string usageError(std::string_view command, std::string_view message) {
+  std::string line = std::string(command) + ": " + std::string(message) + " (see " + std::string(command) + " --help)";
+  for (char& c : line)
+    if (c == '\n') c = ' ';  // one line, whatever the message
+  return line + '\n';
+}
+
+std::optional<std::pair<std::string, double>> splitAssignment(std::string_view a) {
+  const std::size_t eq = a.find('=');
+  if (eq == std::string_view::npos || eq == 0) return std::nullopt;
+  const std::string_view v = a.substr(eq + 1);
+  double x = 0;
+  const auto r = std::from_chars(v.data(), v.data() + v.size(), x);
+  if (v.empty() || r.ec != std::errc() || r.ptr != v.data() + v.size() || !std::isfinite(x)) return std::nullopt;
+  return std::pair{std::string(a.substr(0, eq)), x};
+}
+
+Parsed<RunOptions> parseRun(int argc, const char* const* argv) {
+  RunOptions o;
+  CLI::App app{"Runs a scene headless, checks every step with the separation gate and prints a summary.", "throng run"};
+  setUp(app, "usage: throng run SCENE [options]\n",
+        "Exit codes: 0 done, 1 error or an unjammed overlap or wall intrusion, 2 usage, 130 interrupted.");
+  app.add_option("SCENE", o.scene, "a scene file or the name of a shipped scene (see `throng scenes`)")->required();
+  CLI::Option* steps = number(app, "--steps", o.steps, Bounds<std::uint64_t>{0, 1'000'000'000}, "N",
+                              "run exactly N steps, N in {}");
+  number(app, "--seconds", o.seconds, Bounds<double>{0, 1e6, true}, "S",
+         "run exactly S simulated seconds, S in {} (rounded up to whole steps)\n"
+         "(default: the scene's duration, stopping early once all arrived)")
+      ->excludes(steps);
+  number(app, "--dt", o.dt, Bounds<double>{1e-6, 10, true}, "S", "the fixed step, s, in {} (sets maxStep)");
+  number(app, "--seed", o.seed, Bounds<std::uint64_t>{0, std::numeric_limits<std::uint64_t>::max()}, "K",
+         "the seed of jitter and of generated layouts, a whole number below 2^64");
+  addSets(app, o.sets,
+          "a knob of the scene or a setting (timeHorizon, obstacleTimeHorizon,\n"
+          "perceptionRadius, maxNeighbors, slowingRadius, jitter, seed, maxStep,\n"
+          "threads); repeatable, applied in order after --seed, --dt and --threads");
+  number(app, "--threads", o.threads, Bounds<std::uint64_t>{0, 1024}, "N",
+         "worker threads, N in {}, 0 = every core (results do not depend on it)");
+  addBackend(app, o.backend, "cpu, cuda or auto (default auto: cuda when there is a device)");
+  CLI::Option* exportPath =
+      app.add_option("--export", o.exportPath, "write every step to FILE (complete or absent, even on Ctrl-C)");
+  placeholder(exportPath, "FILE");
+  const auto format = [&o](const std::string& f) { o.format = f == "pedpy" ? ExportFormat::Pedpy : ExportFormat::Csv; };
+  placeholder(app.add_option_function<std::string>("--format", format,
+                                                   "csv (default): step,time,id,x,y,vx,vy,jammed,group\n"
+                                                   "pedpy: PedPy's text trajectory (id frame x y z); needs --export")
+                  ->check(CLI::IsMember({"csv", "pedpy"}))
+                  ->needs(exportPath),
+              "F");
+  placeholder(app.add_option("--summary", o.summaryPath, "write the summary as JSON"), "FILE");
+  app.add_flag("-q,--quiet", o.quiet, "no progress bar and no summary on stdout");
+  return parse(app, "throng run", argc, argv, o, kNoCheck);
+}
+
+Parsed<CheckOptions> parseCheck(int argc, const char* const* argv) {
+  CheckOptions o;
+  CLI::App app{"Runs the swept-segment separation gate over a csv trajectory written by\n"
+               "`throng run --export FILE`: for every pair of consecutive steps, the smallest gap of every\n"
+               "pair of walkers present in both. Reports the worst pair, its step and gap.",
+               "throng check"};
+  setUp(app, "usage: throng check FILE [options]\n",
+        "Exit codes: 0 passed, 1 an overlap outside a jam, an intrusion, or a bad file, 2 usage.");
+  app.add_option("FILE", o.file, "a csv from `throng run --export`")->required();
+  CLI::Option* radius = number(app, "--radius", o.radius, Bounds<double>{0, 1e6, true}, "R",
+                               "every walker's radius, world units, R in {}\n"
+                               "(default 0.25, the shipped metric scenes')");
+  CLI::Option* scene =
+      placeholder(app.add_option("--scene", o.scene, "also check intrusion into SCENE's obstacles and walls"), "SCENE");
+  addSets(app, o.sets, "a knob of SCENE (its geometry); repeatable; needs --scene")->needs(scene);
+  number(app, "--tolerance", o.tolerance, Bounds<double>{0, 1}, "T",
+         "relative slack on r_A + r_B, T in {} (default 1e-4)");
+  return parse(app, "throng check", argc, argv, o, [&] {
+    o.radiusGiven = radius->count() > 0;
+    return std::string();
+  });
+}
+
+Parsed<ScenesOptions> parseScenes(int argc, const char* const* argv) {
+  ScenesOptions o;
+  CLI::App app{"Lists the shipped scenes with their knobs (name [min, max] default), and where they were found.\n"
+               "Scenes are looked for in $THRONG_SCENES (colon-separated), scenes/ next to the executable,\n"
+               "../share/throng/scenes from it, and the source tree's assets/scenes.",
+               "throng scenes"};
+  setUp(app, "usage: throng scenes\n", "");
+  return parse(app, "throng scenes", argc, argv, o, kNoCheck);
+}
+
+Parsed<VizOptions> parseViz(int argc, const char* const* argv) {
+  VizOptions o;
+  CLI::App app{"Opens the visualizer on SCENE (default: ring). Without a display it runs headless.", "throng"};
+  setUp(app,
+        "usage: throng [SCENE] [options]          the visualizer\n"
+        "       throng run SCENE [options]        run a scene headless, export, summarise\n"
+        "       throng check FILE [options]       the separation gate over an exported csv\n"
+        "       throng scenes                     list the shipped scenes and their knobs\n"
+        "       throng record SCENE [options]     record a video\n"
+        "Every subcommand takes --help.\n\n",
+        "");
+  addView(app, o);
+  const CLI::Option* scene = app.get_option("SCENE");
+  number(app, "--bench-frames", o.benchFrames, Bounds<int>{1, 1'000'000}, "N",
+         "render N frames with the UI, one step each, N in {}; print frame time\n"
+         "and ms/step, and exit (offscreen when there is no display)");
+  app.add_flag("--paused", o.paused, "start paused");
+  app.add_flag("--headless", o.headless, "no window: step the scene for 15 s and print what happened");
+  return parse(app, "throng", argc, argv, o, [&] {
+    o.sceneGiven = scene->count() > 0;
+    return std::string();
+  });
+}
+
+Parsed<RecordOptions> parseRecord(int argc, const char* const* argv) {
+  RecordOptions o;
+  CLI::App app{"Renders SCENE offscreen (no window) to an H.264 MP4 through ffmpeg; without ffmpeg,\n"
+               "a numbered PNG sequence. Each frame is rate/fps seconds of sim time.",
+               "throng record"};
+  setUp(app, "usage: throng record SCENE --seconds S --out FILE.mp4 [options]\n", "");
+  addView(app, o)->check(
+      [](const std::string& s) -> std::string {
+        const std::size_t x = s.find('x');
+        const auto even = [](std::string_view n) { return !n.empty() && (n.back() - '0') % 2 == 0; };
+        if (x != std::string::npos && even(std::string_view(s).substr(0, x)) && even(std::string_view(s).substr(x + 1)))
+          return {};
+        return "expects even numbers for H.264, got '" + s + "'";
+      },
+      "");
+  const CLI::Option* scene = app.get_option("SCENE");
+  number(app, "--seconds", o.seconds, Bounds<double>{0, 3600, true}, "S", "seconds of video, S in {}")->required();
+  placeholder(app.add_option("--out", o.out, "the video, FILE.mp4 (without ffmpeg: PNG frames in FILE_frames/)"), "FILE")
+      ->required();
+  number(app, "--fps", o.fps, Bounds<int>{1, 240}, "N", "frames per second of video, N in {} (default 30)");
+  number(app, "--rate", o.rate, Bounds<double>{0.25, 8}, "R", "sim seconds per video second, R in {} (default 1)");
+  return parse(app, "throng record", argc, argv, o, [&]() -> std::string {
+    o.sceneGiven = scene->count() > 0;
+    if (!o.sceneGiven && o.agents == 0) return "missing SCENE (a scene, or --agents N for the built-in blocks)";
+    return {};
+  });
+}
+
+}  // namespace throng::cli
