@@ -235,7 +235,7 @@ Parsed<RunOptions> parseRun(int argc, const char* const* argv) {
   setUp(app, "usage: throng run SCENE [options]\n",
         "Exit codes: 0 done, 1 error or an unjammed overlap or wall intrusion, 2 usage, 130 interrupted.");
   app.add_option("SCENE", o.scene, "a scene file or the name of a shipped scene (see `throng scenes`)")->required();
-  CLI::Option* steps = number(app, "--steps", o.steps, Bounds<std::uint64_t>{0, 1'000'000'000}, "N",
+  CLI::Option* steps = number(app, "--steps", o.steps, Bounds<std::uint64_t>{0, kMaxRunSteps}, "N",
                               "run exactly N steps, N in {}");
   number(app, "--seconds", o.seconds, Bounds<double>{0, 1e6, true}, "S",
          "run exactly S simulated seconds, S in {} (rounded up to whole steps)\n"

@@ -99,6 +99,19 @@ int run(const RunOptions& o) {
       return 2;
     }
 
+  // --seconds, or the scene's duration, in steps of dt: at most kMaxRunSteps
+  // (--steps' own bound), so no run is endless by accident.
+  const double dt = scene->spec().settings.maxStep;  // the run's fixed step (SceneRun::dt)
+  const double seconds = o.seconds ? *o.seconds : scene->spec().duration;
+  const double wanted = o.steps ? static_cast<double>(*o.steps) : std::ceil(seconds / dt - 1e-9);
+  if (wanted > static_cast<double>(kMaxRunSteps)) {
+    char what[200];
+    std::snprintf(what, sizeof what, "%s%.6g s in steps of %.6g s is %.6g steps, more than %.6g; give --dt or --steps",
+                  o.seconds ? "" : "the scene's duration of ", seconds, dt, wanted, static_cast<double>(kMaxRunSteps));
+    std::fputs(usageError("throng run", what).c_str(), stderr);
+    return 2;
+  }
+  const auto total = static_cast<std::uint64_t>(wanted);
   SceneRun run(*scene, SceneRun::Options{.gate = true});
   if (o.backend != BackendKind::Cpu) {
     std::string msg;
@@ -108,11 +121,7 @@ int run(const RunOptions& o) {
     }
     if (!o.quiet && !msg.empty()) std::fprintf(stderr, "throng run: %s\n", msg.c_str());
   }
-  const double dt = run.dt();
   const bool exact = o.steps || o.seconds;
-  const std::uint64_t total = o.steps     ? *o.steps
-                              : o.seconds ? static_cast<std::uint64_t>(std::ceil(*o.seconds / dt - 1e-9))
-                                          : static_cast<std::uint64_t>(std::ceil(scene->spec().duration / dt - 1e-9));
 
   // Handlers first: from here on a signal stops the loop instead of the
   // process, so no partial export can be left behind.

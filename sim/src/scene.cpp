@@ -33,6 +33,7 @@ using Json = nlohmann::ordered_json;
 struct Scene::Doc {
   std::string text;
   Json json;
+  std::size_t maxAgents = kMaxSceneAgents;
 };
 
 namespace {
@@ -213,8 +214,10 @@ struct RouteGoal {
 class Resolver {
  public:
   Resolver(const Json& root, std::vector<Knob>& knobs, const std::map<std::string, double, std::less<>>& overrides,
-           std::optional<std::uint64_t> seedOverride)
-      : root_(root), knobs_(knobs), overrides_(overrides), seedOverride_(seedOverride) {}
+           std::optional<std::uint64_t> seedOverride, std::size_t maxAgents)
+      : root_(root), knobs_(knobs), overrides_(overrides), seedOverride_(seedOverride) {
+    spec_.maxAgents = maxAgents;
+  }
 
   SceneSpec run();
 
@@ -292,6 +295,11 @@ class Resolver {
   /// How far the disc reaches into any obstacle or wall (0: clear).
   float intrusion(Vec2 c, float r) const;
   void checkClear(const SceneAgent& a, const Path& origin) const;
+  /// Fails at p before `n` more walkers would pass spec_.maxAgents.
+  void room(std::int64_t n, const Path& p) const {
+    if (n > static_cast<std::int64_t>(spec_.maxAgents - spec_.agents.size()))
+      fail(p, "the scene would make more than " + std::to_string(spec_.maxAgents) + " walkers");
+  }
 
   const Json& root_;
   std::vector<Knob>& knobs_;
@@ -634,6 +642,7 @@ void Resolver::agents(const Json& j, const Path& p) {
     const Json& o = object(j[i], ap, {"at", "goal", "goalOffset", "goalRegion", "radius", "maxSpeed", "group", "route"});
     if (!o.contains("at")) fail(ap, "missing \"at\" (the start [x, y])");
     const Props pr = props(o, ap, defaults_);
+    room(1, ap);
     spec_.agents.push_back(makeAgent(point(o["at"], ap / "at"), pr, 0, 1, i, ap / "at"));
   }
 }
@@ -655,6 +664,7 @@ void Resolver::generators(const Json& j, const Path& p) {
       const Json& o = object(j[g], gp, {"type", "count", "center", "ringRadius", THRONG_PROPS});
       const std::int64_t n = integer(need("count"), gp / "count");
       if (n < 0 || n > 10'000'000) fail(gp / "count", "expected a count in [0, 1e7]");
+      room(n, gp / "count");
       const Vec2 c = o.contains("center") ? point(o["center"], gp / "center") : Vec2{};
       const double R = positive(need("ringRadius"), gp / "ringRadius");
       const Props pr = props(o, gp, defaults_);
@@ -673,6 +683,7 @@ void Resolver::generators(const Json& j, const Path& p) {
       const std::int64_t rows = integer(need("rows"), gp / "rows"), cols = integer(need("cols"), gp / "cols");
       if (rows < 0 || cols < 0 || rows > 10'000'000 || cols > 10'000'000 || rows * cols > 10'000'000)
         fail(gp, "expected rows and cols >= 0, at most 1e7 agents");
+      room(rows * cols, gp);
       const Json& sp = need("spacing");
       const Vec2 d = sp.is_array() ? point(sp, gp / "spacing")
                                    : Vec2{static_cast<float>(positive(sp, gp / "spacing")), static_cast<float>(number(sp, gp / "spacing"))};
@@ -692,6 +703,7 @@ void Resolver::generators(const Json& j, const Path& p) {
       const auto cols = static_cast<std::int64_t>(std::llround(reg.width * s));
       const auto rows = static_cast<std::int64_t>(std::llround(reg.height * s));
       if (cols > 10'000'000 || rows > 10'000'000 || cols * rows > 10'000'000) fail(gp / "density", "more than 1e7 agents");
+      room(cols * rows, gp / "density");
       if (cols > 0 && rows > 0) {
         const double cw = reg.width / static_cast<double>(cols), ch = reg.height / static_cast<double>(rows);
         const double clear = 2.0 * pr.radius * 1.02;
@@ -729,6 +741,7 @@ void Resolver::sources(const Json& j, const Path& p) {
     SceneSource s;
     s.region = rect(o["region"], sp / "region");
     s.rate = nonNegative(o["rate"], sp / "rate");
+    if (s.rate > kMaxSourceRate) fail(sp / "rate", "expected at most " + fmt(kMaxSourceRate) + " agents per second");
     if (o.contains("start")) s.start = nonNegative(o["start"], sp / "start");
     if (o.contains("stop")) s.stop = nonNegative(o["stop"], sp / "stop");
     if (o.contains("max")) {
@@ -892,7 +905,7 @@ bool applySetting(Settings& s, std::string_view name, double v, std::string* why
 
 // ---- Scene ----------------------------------------------------------------------
 
-std::optional<Scene> Scene::load(const std::string& path, std::string* error) {
+std::optional<Scene> Scene::load(const std::string& path, std::string* error, std::size_t maxAgents) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     if (error) *error = path + ": cannot open (" + std::strerror(errno) + ")";
@@ -904,12 +917,13 @@ std::optional<Scene> Scene::load(const std::string& path, std::string* error) {
     if (error) *error = path + ": read error";
     return std::nullopt;
   }
-  return parse(ss.str(), path, error);
+  return parse(ss.str(), path, error, maxAgents);
 }
 
-std::optional<Scene> Scene::parse(std::string text, std::string fileName, std::string* error) {
+std::optional<Scene> Scene::parse(std::string text, std::string fileName, std::string* error, std::size_t maxAgents) {
   auto doc = std::make_shared<Doc>();
   doc->text = std::move(text);
+  doc->maxAgents = std::min(maxAgents, kMaxSceneAgents);
   try {
     doc->json = Json::parse(doc->text);
   } catch (const Json::parse_error& e) {
@@ -939,7 +953,7 @@ std::optional<Scene> Scene::parse(std::string text, std::string fileName, std::s
 bool Scene::resolve(std::string* error) {
   std::vector<Knob> knobs = knobs_;
   try {
-    Resolver r(doc_->json, knobs, settingOverrides_, seedOverride_);
+    Resolver r(doc_->json, knobs, settingOverrides_, seedOverride_, doc_->maxAgents);
     SceneSpec spec = r.run();
     if (spec.name.empty()) {
       std::string base = file_;

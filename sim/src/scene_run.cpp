@@ -67,7 +67,7 @@ void SceneRun::emit() {
   const double t = time();
   for (std::size_t k = 0; k < spec_.sources.size(); ++k) {
     const SceneSource& s = spec_.sources[k];
-    auto room = [&] { return s.max < 0 || sourceEmitted_[k] < s.max; };
+    auto room = [&] { return (s.max < 0 || sourceEmitted_[k] < s.max) && crowd_.count() < spec_.maxAgents; };
     if (t < s.start || t >= s.stop || !room()) continue;
     // A blocked source keeps at most a second's worth (or two agents) owed.
     sourceDebt_[k] = std::min(sourceDebt_[k] + s.rate * dt_, std::max(2.0, s.rate));

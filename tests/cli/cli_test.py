@@ -127,6 +127,9 @@ def case_usage():
     expect(throng("run", "door", "--set", "doorWidth=nan"), 2, r"--set: expected name=value with a finite number",
            one_line=True)
     expect(throng("run", "door", "--dt", "0"), 2, r"--dt: expects a finite number in \(1e-6, 10\]", one_line=True)
+    # a run of more than 1e9 steps would never end: refused before it starts
+    expect(throng("run", "ring", "--seconds", "1000000", "--dt", "0.000002"), 2,
+           r"1e\+06 s in steps of 2e-06 s is 5e\+11 steps, more than 1e\+09", one_line=True)
     expect(throng("check"), 2, r"throng check: FILE is required .*\(see throng check --help\)", one_line=True)
     expect(throng("check", "x.csv", "--radius", "-1"), 2, r"--radius: expects a finite number in \(0, 1e6\]",
            one_line=True)

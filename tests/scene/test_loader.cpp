@@ -334,3 +334,24 @@ TEST_CASE("a Scene is a value: copies keep their own knobs") {
   CHECK(b.knobs()[0].value == 2);
   CHECK_FALSE(a.spec().walls == b.spec().walls);
 }
+
+TEST_CASE("a scene makes at most maxAgents walkers, its sources included, and no source outruns kMaxSourceRate") {
+  const std::string two =
+      "{\"generators\": [{\"type\": \"ring\", \"count\": 60, \"ringRadius\": 100},\n"
+      "                  {\"type\": \"ring\", \"count\": 60, \"ringRadius\": 50}]}";
+  std::string err;
+  CHECK(Scene::parse(two, "two.json", &err, 120));
+  CHECK_FALSE(Scene::parse(two, "two.json", &err, 119));
+  CHECK(err == "two.json:2: /generators/1/count: the scene would make more than 119 walkers");
+  CHECK(parseError("{\"sources\": [{\"region\": [0, 0, 10, 10], \"rate\": 1e6}]}")
+            .find("/sources/0/rate: expected at most 100000 agents per second") != std::string::npos);
+  // A run's sources stop at the cap.
+  const auto s = Scene::parse("{\"settings\": {\"maxStep\": 0.5},"
+                              " \"sources\": [{\"region\": [0, 0, 100, 100], \"rate\": 1000}]}",
+                              "src.json", &err, 50);
+  INFO(err);
+  REQUIRE(s);
+  SceneRun run(*s);
+  for (int k = 0; k < 10; ++k) run.step();
+  CHECK(run.crowd().count() == 50);
+}

@@ -124,6 +124,13 @@ struct SceneSink {
   std::vector<int> groups;          ///< empty: every group
 };
 
+/// The most walkers a scene makes unless the caller lowers it: its agents
+/// and generators together, and, in a run, everyone present at once (its
+/// sources stop emitting there).
+inline constexpr std::size_t kMaxSceneAgents = 10'000'000;
+/// The fastest a source emits, walkers per second.
+inline constexpr double kMaxSourceRate = 1e5;
+
 /// A scene resolved with its current knobs: plain data, ready to build.
 struct SceneSpec {
   std::string name, description, units = "m";
@@ -135,6 +142,7 @@ struct SceneSpec {
   std::vector<std::pair<int, Vec2>> streams;  ///< group, constant velocity
   std::vector<SceneSource> sources;
   std::vector<SceneSink> sinks;
+  std::size_t maxAgents = kMaxSceneAgents;  ///< the cap it was resolved with (see kMaxSceneAgents)
 };
 
 /// A loaded scene file with its knob values. Cheap to copy (the parsed
@@ -142,9 +150,13 @@ struct SceneSpec {
 class Scene {
  public:
   /// Reads and resolves a file; nullopt with *error set on any failure.
-  static std::optional<Scene> load(const std::string& path, std::string* error);
+  /// `maxAgents` caps the walkers it may make (kMaxSceneAgents at most; a
+  /// tool that must stay small, such as a fuzzer, passes less).
+  static std::optional<Scene> load(const std::string& path, std::string* error,
+                                   std::size_t maxAgents = kMaxSceneAgents);
   /// The same from text; `fileName` only labels messages.
-  static std::optional<Scene> parse(std::string text, std::string fileName, std::string* error);
+  static std::optional<Scene> parse(std::string text, std::string fileName, std::string* error,
+                                    std::size_t maxAgents = kMaxSceneAgents);
 
   const std::string& file() const { return file_; }
   const std::string& name() const { return spec_.name; }
