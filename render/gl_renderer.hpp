@@ -98,7 +98,7 @@ class GlRenderer {
   bool lastDrawUsedPoints_ = false;
   unsigned quadVbo_ = 0, instanceVbo_ = 0, discVao_ = 0;
   unsigned sceneVbo_ = 0, sceneVao_ = 0, overlayVbo_ = 0, overlayVao_ = 0, emptyVao_ = 0;
-  std::size_t sceneVertices_ = 0, instanceCapacity_ = 0, instanceCount_ = 0, overlayCapacity_ = 0;
+  std::size_t sceneVertices_ = 0, instanceCapacity_ = 0, instanceCount_ = 0;
   bool trailsValid_ = false;
   Camera2D trailCamera_{};
 };

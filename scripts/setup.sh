@@ -11,6 +11,7 @@ packages=(
   nlohmann-json3-dev libstb-dev libbenchmark-dev libcli11-dev
   ffmpeg xvfb xauth mesa-utils libgl1-mesa-dri libegl1 libegl-mesa0
   python3 python3-venv
+  clang libfuzzer-14-dev
 )
 
 missing=()

@@ -648,8 +648,8 @@ THRONG_AVX2 M lanesProgram2(const LaneLines& l, int count, __m256i counts, M lan
       const F t = numerator / denominator;
       const M bounds = live & ~parallel;
       const M right = denominator >= zero;
-      tRight = bounds & right & (t < tRight) ? t : tRight;
-      tLeft = bounds & ~right & (t > tLeft) ? t : tLeft;
+      tRight = (bounds & right & (t < tRight)) ? t : tRight;
+      tLeft = (bounds & ~right & (t > tLeft)) ? t : tLeft;
       const M empty = bounds & (tLeft > tRight);
       stop |= excluded | empty;
       live &= ~(excluded | empty);
@@ -833,7 +833,7 @@ THRONG_AVX2 void lanesLean(const LaneLines& l, int most, __m256i counts, __m256i
     const F along = load(past[i]) - t * (dx * towardY - dy * towardX);
     const F rate = -(dx * sy - dy * sx);
     const F stop = (load(room[i]) - along) / rate;
-    u = live & (rate > zero) & (stop < u) ? stop : u;
+    u = (live & (rate > zero) & (stop < u)) ? stop : u;
   }
   const M moves = sliding & (u > zero);
   rx = moves ? rx + u * sx : rx;
@@ -948,7 +948,7 @@ THRONG_AVX2 void goalWishes8(const float* px, const float* py, const float* gx, 
   const F toX = load(gx) - x, toY = load(gy) - y;
   const F distSq = toX * toX + toY * toY;
   const F pref = load(prefSpeed), top = load(maxSpeed);
-  F speed = (pref > zero) & (pref < top) ? pref : top;  // cruiseSpeed
+  F speed = ((pref > zero) & (pref < top)) ? pref : top;  // cruiseSpeed
   const F dist = sqrtLanes(distSq);
   if (slowingRadius > 0.0f) {
     const F radius = zero + slowingRadius, slowest = zero + kSlowestPace;

@@ -445,7 +445,11 @@ double Resolver::number(const Json& j, const Path& p) const {
 void Resolver::knobs(const Json& j, const Path& p) {
   if (!j.is_object()) fail(p, "expected an object of knobs, got " + describe(j));
   std::vector<Knob> parsed;
-  for (const auto& [name, spec] : j.items()) {
+  for (const auto& item : j.items()) {
+    // Named references, not a structured binding: the lambda below captures
+    // spec, which Clang before 16 cannot do with a binding.
+    const std::string& name = item.key();
+    const Json& spec = item.value();
     const Path kp = p / name;
     if (name.empty() || !(std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_') ||
         !std::all_of(name.begin(), name.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }))

@@ -12,6 +12,7 @@
 
 #include "step_lanes.hpp"
 #include "thread_pool.hpp"
+#include "vector_memory.hpp"
 
 namespace throng {
 
@@ -103,12 +104,12 @@ constexpr int kLightChunks = 2;
 /// lanes (min and max are exact, so their order changes at most the sign
 /// of a zero bound, and the grid's shape never changes what a scan finds).
 void boundsOf(const float* px, const float* py, std::size_t n, float& minX, float& minY, float& maxX, float& maxY) {
-  using V = float __attribute__((vector_size(16), aligned(4)));
+  using V = Float4;
   const float big = std::numeric_limits<float>::max(), low = std::numeric_limits<float>::lowest();
   V loX = {big, big, big, big}, loY = loX, hiX = {low, low, low, low}, hiY = hiX;
   std::size_t i = 0;
   for (; i + 4 <= n; i += 4) {
-    const V x = *reinterpret_cast<const V*>(px + i), y = *reinterpret_cast<const V*>(py + i);
+    const V x = loadU<V>(px + i), y = loadU<V>(py + i);
     loX = x < loX ? x : loX;  // a NaN compares false: the bound stays
     loY = y < loY ? y : loY;
     hiX = hiX < x ? x : hiX;
@@ -132,8 +133,8 @@ void boundsOf(const float* px, const float* py, std::size_t n, float& minX, floa
 /// gridCellOf of agents [b, e), four at a time: each lane does gridCoord's
 /// operations (the same floats, truncated alike), its tests as masks.
 void cellsOf(const GridShape& g, const float* px, const float* py, std::int32_t* cell, std::size_t b, std::size_t e) {
-  using V = float __attribute__((vector_size(16), aligned(4)));
-  using I = std::int32_t __attribute__((vector_size(16), aligned(4)));
+  using V = Float4;
+  using I = Int4;
   // The shape's fields as locals: a store to cell[] might otherwise alias
   // them, and each round would load and broadcast them again.
   const float ox = g.origin.x, oy = g.origin.y, invCell = g.invCell, invRow = g.invRow;
@@ -146,9 +147,9 @@ void cellsOf(const GridShape& g, const float* px, const float* py, std::int32_t*
   };
   std::size_t i = b;
   for (; i + 4 <= e; i += 4) {
-    const I cx = coord((*reinterpret_cast<const V*>(px + i) - ox) * invCell, colsF, lastCol);
-    const I cy = coord((*reinterpret_cast<const V*>(py + i) - oy) * invRow, rowsF, lastRow);
-    *reinterpret_cast<I*>(cell + i) = cy * cols + cx;
+    const I cx = coord((loadU<V>(px + i) - ox) * invCell, colsF, lastCol);
+    const I cy = coord((loadU<V>(py + i) - oy) * invRow, rowsF, lastRow);
+    storeU(cell + i, cy * cols + cx);
   }
   for (; i < e; ++i) cell[i] = gridCellOf(g, px[i], py[i]);
 }
@@ -421,45 +422,48 @@ void World::forgetRelativeMotion() {
 }
 
 namespace {
-/// A tile's box (TileBoxes) as one vector, read and written where it lies.
-using Box = float __attribute__((vector_size(16), aligned(4)));
+/// A tile's box (TileBoxes) as one vector.
+using Box = Float4;
 inline Box most(Box a, Box b) { return a > b ? a : b; }
+/// Box k of the boxes at `boxes` (4 floats each), read and written where it lies.
+inline Box boxAt(const float* boxes, std::size_t k) { return loadU<Box>(boxes + 4 * k); }
+inline void setBox(float* boxes, std::size_t k, Box b) { storeU(boxes + 4 * k, b); }
 }  // namespace
 
 void World::tileSpreads(double largestStep, int copies) {
   StepScratch::MotionTiles& t = scratch.tiles;
   const std::size_t cols = static_cast<std::size_t>(t.shape.cols), rows = static_cast<std::size_t>(t.shape.rows);
   const std::size_t tiles = cols * rows;
-  Box* const box = reinterpret_cast<Box*>(t.box.data());
+  float* const box = t.box.data();
   // The threads' boxes into the first.
   for (std::size_t c = 1; c < static_cast<std::size_t>(copies); ++c) {
-    for (std::size_t k = 0; k < tiles; ++k) box[k] = most(box[k], box[c * tiles + k]);
+    for (std::size_t k = 0; k < tiles; ++k) setBox(box, k, most(boxAt(box, k), boxAt(box, c * tiles + k)));
   }
   // Each tile's block: rows of three, then columns of three.
   t.across.resize(4 * tiles);
-  Box* const across = reinterpret_cast<Box*>(t.across.data());
+  float* const across = t.across.data();
   for (std::size_t r = 0; r < rows; ++r) {
-    const Box* const row = box + r * cols;
-    Box* const out = across + r * cols;
+    const float* const row = box + 4 * r * cols;
+    float* const out = across + 4 * r * cols;
     for (std::size_t c = 0; c < cols; ++c) {
-      Box b = row[c];
-      if (c > 0) b = most(b, row[c - 1]);
-      if (c + 1 < cols) b = most(b, row[c + 1]);
-      out[c] = b;
+      Box b = boxAt(row, c);
+      if (c > 0) b = most(b, boxAt(row, c - 1));
+      if (c + 1 < cols) b = most(b, boxAt(row, c + 1));
+      setBox(out, c, b);
     }
   }
   t.spread.resize(tiles);
   double sum = 0;
   std::size_t used = 0;
   for (std::size_t k = 0; k < tiles; ++k) {
-    Box b = across[k];
-    if (k >= cols) b = most(b, across[k - cols]);
-    if (k + cols < tiles) b = most(b, across[k + cols]);
+    Box b = boxAt(across, k);
+    if (k >= cols) b = most(b, boxAt(across, k - cols));
+    if (k + cols < tiles) b = most(b, boxAt(across, k + cols));
     const float w = b[0] + b[1], h = b[2] + b[3];
     // Rounding: the sums are exact or within an ulp, the root and squares
     // within a few.
     t.spread[k] = w >= 0.0f ? std::sqrt(w * w + h * h) * (1.0f + 1e-5f) : 0.0f;
-    if (box[k][0] + box[k][1] >= 0.0f) {  // agents started in it
+    if (box[4 * k] + box[4 * k + 1] >= 0.0f) {  // agents started in it
       sum += t.spread[k];
       ++used;
     }
