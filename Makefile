@@ -2,7 +2,7 @@
 # Both install missing Debian packages first (scripts/setup.sh).
 JOBS ?= $(shell nproc)
 
-.PHONY: all setup build run test test-release test-asan test-clang bench clean
+.PHONY: all setup build run test test-release test-asan test-clang test-fuzz bench clean
 
 all: build
 
@@ -16,7 +16,7 @@ build: setup
 run: build
 	@scripts/run.sh $(ARGS)
 
-test: test-release test-asan test-clang
+test: test-release test-asan test-clang test-fuzz
 
 test-release: build
 	@ctest --preset release -j $(JOBS)
@@ -34,6 +34,13 @@ test-clang: build
 	@cmake --preset clang >/dev/null
 	@cmake --build --preset clang -j $(JOBS)
 	@ctest --preset clang -j $(JOBS)
+
+# libFuzzer (Clang, ASan + UBSan) over the scene loader, throng check's reader
+# and the command-line parsers, a few thousand inputs each from tests/fuzz/corpus.
+test-fuzz: setup
+	@cmake --preset fuzz >/dev/null
+	@cmake --build --preset fuzz -j $(JOBS)
+	@ctest --preset fuzz -j $(JOBS)
 
 bench: build
 	@build/release/tests/bench/throng_bench $(ARGS)

@@ -181,8 +181,22 @@ std::size_t lineOf(std::string_view text, std::size_t offset) {
   return 1 + static_cast<std::size_t>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(offset), '\n'));
 }
 
+/// A value's type and its start, for messages: one level deep (dump()
+/// recurses, and a value nested a hundred thousand deep overflowed the
+/// stack), at most 40 characters.
 std::string describe(const Json& j) {
-  std::string s = j.dump();
+  std::string s;
+  if (!j.is_structured()) {
+    s = j.dump();
+  } else {
+    s = j.is_array() ? "[" : "{";
+    for (auto it = j.begin(); it != j.end() && s.size() < 40; ++it) {
+      if (it != j.begin()) s += ", ";
+      if (j.is_object()) s += "\"" + it.key() + "\": ";
+      s += it->is_array() ? "[...]" : it->is_object() ? "{...}" : it->dump();
+    }
+    s += j.is_array() ? "]" : "}";
+  }
   if (s.size() > 40) s = s.substr(0, 37) + "...";
   return std::string(j.type_name()) + " " + s;
 }
@@ -940,11 +954,30 @@ std::optional<Scene> Scene::parse(std::string text, std::string fileName, std::s
       std::string what = e.what();
       const std::size_t cut = what.find("syntax error");
       if (cut != std::string::npos) what = what.substr(cut);
+      // The parser quotes all it read of the token, which may be the whole
+      // file: its last 40 characters say where.
+      const std::size_t read = what.find("last read: '");
+      if (read != std::string::npos) {
+        const std::size_t b = read + 12, e = what.rfind('\'');
+        if (e != std::string::npos && e > b + 40) what.replace(b, e - b - 40, "...");
+      }
       *error = fileName + ":" + std::to_string(line) + ":" + std::to_string(col) + ": invalid JSON: " + what;
     }
     return std::nullopt;
   } catch (const std::exception& e) {
-    if (error) *error = fileName + ": invalid JSON: " + e.what();
+    // Other parse failures (a number past double's range: "number overflow
+    // parsing '1e999'") carry no position: the line is that of the quoted
+    // text, where it can be found.
+    if (error) {
+      const std::string what = e.what();
+      const std::size_t q = what.find('\''), q2 = what.rfind('\'');
+      const std::size_t at = q != std::string::npos && q2 > q + 1 ? doc->text.find(what.substr(q + 1, q2 - q - 1))
+                                                                 : std::string::npos;
+      const std::size_t line = at == std::string::npos ? 1 : lineOf(doc->text, at);
+      const std::size_t tag = what.find("] ");
+      *error = fileName + ":" + std::to_string(line) + ": invalid JSON: " +
+               (tag == std::string::npos ? what : what.substr(tag + 2)).substr(0, 200);
+    }
     return std::nullopt;
   }
   Scene s;
@@ -972,7 +1005,14 @@ bool Scene::resolve(std::string* error) {
   } catch (const Fail& f) {
     if (error) {
       const std::size_t at = PointerScan(doc_->text).find(f.path.tokens);
-      *error = file_ + ":" + std::to_string(lineOf(doc_->text, at)) + ": " + f.path.str() + ": " + f.message;
+      // Keys and strings from the file are quoted in the pointer and the
+      // message: a line stays readable however long they are.
+      const auto clip = [](std::string s, std::size_t most) {
+        if (s.size() > most) s = s.substr(0, most - 3) + "...";
+        return s;
+      };
+      *error = file_ + ":" + std::to_string(lineOf(doc_->text, at)) + ": " + clip(f.path.str(), 120) + ": " +
+               clip(f.message, 300);
     }
   } catch (const std::exception& e) {
     if (error) *error = file_ + ": " + e.what();

@@ -169,7 +169,7 @@ def case_bad_files():
     write("header.csv", "step,x,y\n0,1,2\n")
     expect(throng("check", "header.csv"), 1, r"header\.csv:1: expected the header step,time,id,x,y,vx,vy,jammed,group")
     write("empty.csv", "")
-    expect(throng("check", "empty.csv"), 1, r"empty\.csv:0: empty file")
+    expect(throng("check", "empty.csv"), 1, r"empty\.csv:1: empty file")
     write("nums.csv", "step,time,id,x,y,vx,vy,jammed,group\n0,0,0,1,1,0,0,0,0\n0,0,1,2,oops,0,0,0,0\n")
     expect(throng("check", "nums.csv"), 1, r"nums\.csv:3: field y: expected a finite number, got 'oops'")
     write("fields.csv", "step,time,id,x,y,vx,vy,jammed,group\n0,0,0,1,1,0,0\n")
