@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdio>
 #include <cmath>
 #include <string_view>
 #include <vector>
@@ -36,6 +37,23 @@ std::optional<std::uint64_t> toUnsigned(std::string_view s) {
   return v;
 }
 
+/// A field as a message quotes it: its first 40 characters, bytes outside
+/// printable ASCII as \xNN, in single quotes.
+std::string quoted(std::string_view f) {
+  std::string out = "'";
+  for (const char c : f.substr(0, 40)) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u >= 32 && u < 127) {
+      out += c;
+    } else {
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "\\x%02x", u);
+      out += hex;
+    }
+  }
+  return out + (f.size() > 40 ? "...'" : "'");
+}
+
 /// Parses one data line into row and step; throws BadFile with the reason.
 void parseLine(const std::string& line, std::uint64_t& step, Row& row) {
   static const char* names[] = {"step", "time", "id", "x", "y", "vx", "vy", "jammed", "group"};
@@ -51,13 +69,13 @@ void parseLine(const std::string& line, std::uint64_t& step, Row& row) {
   if (n != 9) throw BadFile{"expected 9 comma-separated fields (" + std::string(kTrajectoryHeader) + "), got " + std::to_string(n)};
   auto whole = [&](std::size_t k) {
     const auto v = toUnsigned(fields[k]);
-    if (!v) throw BadFile{"field " + std::string(names[k]) + ": expected a whole number, got '" + std::string(fields[k]) + "'"};
+    if (!v) throw BadFile{"field " + std::string(names[k]) + ": expected a whole number, got " + quoted(fields[k])};
     return *v;
   };
   auto real = [&](std::size_t k) {
     const auto v = toDouble(fields[k]);
     if (!v || !std::isfinite(*v) || std::fabs(*v) > 1e15)
-      throw BadFile{"field " + std::string(names[k]) + ": expected a finite number, got '" + std::string(fields[k]) + "'"};
+      throw BadFile{"field " + std::string(names[k]) + ": expected a finite number, got " + quoted(fields[k])};
     return static_cast<float>(*v);
   };
   step = whole(0);
@@ -67,9 +85,9 @@ void parseLine(const std::string& line, std::uint64_t& step, Row& row) {
   real(5);
   real(6);
   const std::uint64_t jam = whole(7);
-  if (jam > 1) throw BadFile{"field jammed: expected 0 or 1, got '" + std::string(fields[7]) + "'"};
+  if (jam > 1) throw BadFile{"field jammed: expected 0 or 1, got " + quoted(fields[7])};
   row.jammed = static_cast<std::uint8_t>(jam);
-  if (fields[8].empty() || !toDouble(fields[8])) throw BadFile{"field group: expected an integer, got '" + std::string(fields[8]) + "'"};
+  if (fields[8].empty() || !toDouble(fields[8])) throw BadFile{"field group: expected an integer, got " + quoted(fields[8])};
 }
 
 }  // namespace
@@ -120,7 +138,7 @@ std::optional<TrajectoryCheck> checkTrajectory(std::istream& in, float radius, f
     ++lineNo;  // the header's
     if (!std::getline(in, line)) throw BadFile{"empty file: expected the header " + std::string(kTrajectoryHeader)};
     if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (line != kTrajectoryHeader) throw BadFile{"expected the header " + std::string(kTrajectoryHeader) + ", got '" + line.substr(0, 60) + "'"};
+    if (line != kTrajectoryHeader) throw BadFile{"expected the header " + std::string(kTrajectoryHeader) + ", got " + quoted(line)};
     while (std::getline(in, line)) {
       ++lineNo;
       if (!line.empty() && line.back() == '\r') line.pop_back();

@@ -181,6 +181,23 @@ std::size_t lineOf(std::string_view text, std::size_t offset) {
   return 1 + static_cast<std::size_t>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(offset), '\n'));
 }
 
+/// A message as one printable line: control characters (a newline in a
+/// key or an expression, from a JSON escape) as \xNN.
+std::string oneLine(const std::string& m) {
+  std::string out;
+  for (const char c : m) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u < 32 || u == 127) {
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "\\x%02x", u);
+      out += hex;
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
 /// A value's type and its start, for messages: one level deep (dump()
 /// recurses, and a value nested a hundred thousand deep overflowed the
 /// stack), at most 40 characters.
@@ -924,6 +941,30 @@ bool applySetting(Settings& s, std::string_view name, double v, std::string* why
 // ---- Scene ----------------------------------------------------------------------
 
 std::optional<Scene> Scene::load(const std::string& path, std::string* error, std::size_t maxAgents) {
+  std::optional<Scene> s = doLoad(path, error, maxAgents);
+  if (!s && error) *error = oneLine(*error);
+  return s;
+}
+
+std::optional<Scene> Scene::parse(std::string text, std::string fileName, std::string* error, std::size_t maxAgents) {
+  std::optional<Scene> s = doParse(std::move(text), std::move(fileName), error, maxAgents);
+  if (!s && error) *error = oneLine(*error);
+  return s;
+}
+
+bool Scene::set(std::string_view name, double value, std::string* error) {
+  const bool ok = doSet(name, value, error);
+  if (!ok && error) *error = oneLine(*error);
+  return ok;
+}
+
+bool Scene::assign(std::string_view assignment, std::string* error) {
+  const bool ok = doAssign(assignment, error);
+  if (!ok && error) *error = oneLine(*error);
+  return ok;
+}
+
+std::optional<Scene> Scene::doLoad(const std::string& path, std::string* error, std::size_t maxAgents) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     if (error) *error = path + ": cannot open (" + std::strerror(errno) + ")";
@@ -935,10 +976,11 @@ std::optional<Scene> Scene::load(const std::string& path, std::string* error, st
     if (error) *error = path + ": read error";
     return std::nullopt;
   }
-  return parse(ss.str(), path, error, maxAgents);
+  return doParse(ss.str(), path, error, maxAgents);
 }
 
-std::optional<Scene> Scene::parse(std::string text, std::string fileName, std::string* error, std::size_t maxAgents) {
+std::optional<Scene> Scene::doParse(std::string text, std::string fileName, std::string* error,
+                                       std::size_t maxAgents) {
   auto doc = std::make_shared<Doc>();
   doc->text = std::move(text);
   doc->maxAgents = std::min(maxAgents, kMaxSceneAgents);
@@ -1020,7 +1062,7 @@ bool Scene::resolve(std::string* error) {
   return false;
 }
 
-bool Scene::set(std::string_view name, double value, std::string* error) {
+bool Scene::doSet(std::string_view name, double value, std::string* error) {
   const Scene before = *this;
   bool known = false;
   for (Knob& k : knobs_) {
@@ -1065,7 +1107,7 @@ bool Scene::set(std::string_view name, double value, std::string* error) {
   return true;
 }
 
-bool Scene::assign(std::string_view a, std::string* error) {
+bool Scene::doAssign(std::string_view a, std::string* error) {
   const std::size_t eq = a.find('=');
   if (eq == std::string_view::npos || eq == 0) {
     if (error) *error = "expected name=value, got \"" + std::string(a) + "\"";
@@ -1092,7 +1134,7 @@ bool Scene::assign(std::string_view a, std::string* error) {
     if (error) *error = std::string(name) + " expects a number, got \"" + std::string(value) + "\"";
     return false;
   }
-  return set(name, *v, error);
+  return doSet(name, *v, error);
 }
 
 void Scene::reset() {

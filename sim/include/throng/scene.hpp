@@ -180,6 +180,13 @@ class Scene {
  private:
   Scene() = default;
   bool resolve(std::string* error);
+  // The public calls' bodies; the public calls make their message one
+  // printable line.
+  static std::optional<Scene> doLoad(const std::string& path, std::string* error, std::size_t maxAgents);
+  static std::optional<Scene> doParse(std::string text, std::string fileName, std::string* error,
+                                         std::size_t maxAgents);
+  bool doSet(std::string_view name, double value, std::string* error);
+  bool doAssign(std::string_view assignment, std::string* error);
 
   std::string file_;
   std::shared_ptr<const Doc> doc_;
