@@ -122,7 +122,7 @@ void addCross(Mesh& m, Vec2 c, float s, float width, std::uint32_t rgba) {
   addSegment(m, c + Vec2{-s, s}, c + Vec2{s, -s}, width, rgba);
 }
 
-std::vector<Vec2> clipToPermitted(std::span<const Vec2> poly, const Line& line) {
+std::vector<Vec2> clipToPermitted(std::span<const Vec2> poly, const HalfPlane& line) {
   // Sutherland-Hodgman against one half-plane. side(v) <= 0 is permitted.
   auto side = [&](Vec2 v) { return det(line.direction, line.point - v); };
   std::vector<Vec2> out;
@@ -220,13 +220,13 @@ void buildTeachingMesh(const TeachingInput& in, float pixel, Mesh& out) {
     auto vo = velocityObstacle(in.neighbourPos[k] - in.position, in.radius + in.neighbourRadius[k], tau, in.neighbourVel[k],
                                2.5f * box);
     // Keep it inside the drawn box.
-    for (const Line& edge : {Line{{box, 0}, {0, 1}}, Line{{0, box}, {-1, 0}}, Line{{-box, 0}, {0, -1}}, Line{{0, -box}, {1, 0}}})
+    for (const HalfPlane& edge : {HalfPlane{{box, 0}, {0, 1}}, HalfPlane{{0, box}, {-1, 0}}, HalfPlane{{-box, 0}, {0, -1}}, HalfPlane{{0, -box}, {1, 0}}})
       vo = clipToPermitted(vo, edge);
     for (Vec2& v : vo) v = toWorld(v);
     fillConvex(out, vo, kVoShade);
   }
   // Permitted sides, then the lines themselves.
-  auto shadeLine = [&](const Line& l, std::uint32_t lineColor) {
+  auto shadeLine = [&](const HalfPlane& l, std::uint32_t lineColor) {
     auto part = clipToPermitted(square, l);
     for (Vec2& v : part) v = toWorld(v);
     fillConvex(out, part, kPermittedShade);
@@ -247,16 +247,16 @@ void buildTeachingMesh(const TeachingInput& in, float pixel, Mesh& out) {
     }
     if (t0 < t1) addSegment(out, toWorld(a + d * t0), toWorld(a + d * t1), 1.5f * pixel, lineColor);
   };
-  for (const Line& l : ex.obstacleLines) shadeLine(l, kObstacleLineColor);
-  for (const Line& l : ex.agentLines) shadeLine(l, kOrcaLineColor);
+  for (const HalfPlane& l : ex.obstacleLines) shadeLine(l, kObstacleLineColor);
+  for (const HalfPlane& l : ex.agentLines) shadeLine(l, kOrcaLineColor);
   // The feasible region: the top-speed disc (a 48-gon) cut by every line.
   std::vector<Vec2> feasible;
   for (int k = 0; k < 48; ++k) {
     const float a = kTau * static_cast<float>(k) / 48;
     feasible.push_back(Vec2{std::cos(a), std::sin(a)} * vmax);
   }
-  for (const Line& l : ex.obstacleLines) feasible = clipToPermitted(feasible, l);
-  for (const Line& l : ex.agentLines) feasible = clipToPermitted(feasible, l);
+  for (const HalfPlane& l : ex.obstacleLines) feasible = clipToPermitted(feasible, l);
+  for (const HalfPlane& l : ex.agentLines) feasible = clipToPermitted(feasible, l);
   for (Vec2& v : feasible) v = toWorld(v);
   fillConvex(out, feasible, kFeasibleShade);
 

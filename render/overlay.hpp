@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "throng/crowd.hpp"
-#include "throng/orca.hpp"
+#include "throng/types.hpp"
 #include "throng/vec2.hpp"
 
 namespace throng::render {
@@ -65,7 +65,7 @@ void addCross(Mesh& m, Vec2 c, float size, float width, std::uint32_t rgba);
 
 /// The part of convex polygon `poly` on the permitted side of `line`
 /// (det(direction, point - v) <= 0); empty when none is.
-std::vector<Vec2> clipToPermitted(std::span<const Vec2> poly, const Line& line);
+std::vector<Vec2> clipToPermitted(std::span<const Vec2> poly, const HalfPlane& line);
 
 /// The truncated velocity-obstacle cone (a convex polygon in velocity
 /// space) for relative position relPos = pB - pA, combined radius, time

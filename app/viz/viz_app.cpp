@@ -312,7 +312,7 @@ void VizApp::drawCanvas(int w, int h) {
 bool VizApp::drawFromDevice(std::ptrdiff_t selected) {
   if (interopBroken_) return false;
   DeviceFrame df{};
-  if (!host_->crowd().backend().deviceFrame(df)) return false;
+  if (!host_->crowd().deviceFrame(df)) return false;
   std::string why;
   if (df.count > renderer_.instanceCapacity() || !interop_.attached()) {
     interop_.detach();

@@ -58,8 +58,8 @@
 
 #include "cuda_check.cuh"
 #include "device_step.hpp"
-#include "throng/backend.hpp"
-#include "throng/world.hpp"
+#include "pipeline/backend.hpp"
+#include "core/world.hpp"
 
 namespace throng {
 namespace {

@@ -32,7 +32,9 @@
 #include <cmath>
 #include <cstdint>
 
-#include "throng/agent_step.hpp"
+#include "core/wish.hpp"
+#include "models/orca/solve.hpp"
+#include "neighbors/near_lists.hpp"
 #include "throng/crowd.hpp"
 #include "throng/hd.hpp"
 #include "throng/vec2.hpp"

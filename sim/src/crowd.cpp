@@ -8,8 +8,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "throng/backend.hpp"
-#include "throng/world.hpp"
+#include "pipeline/backend.hpp"
+#include "core/world.hpp"
 
 namespace throng {
 
@@ -300,8 +300,9 @@ AgentExplain Crowd::explain(std::size_t i, double by) const {
   out.jammed = !solveAgent(w.view(), w.scratch.gridView(), w.obstacles.view(), w.solveParams(s, dt),
                            static_cast<std::int32_t>(i), out.preferred, out.chosen, *ss);
   out.neighbours.assign(ss->neighbors, ss->neighbors + ss->neighborCount);
-  out.obstacleLines.assign(ss->lines, ss->lines + ss->obstacleLineCount);
-  out.agentLines.assign(ss->lines + ss->obstacleLineCount, ss->lines + ss->lineCount);
+  const auto half = [](const Line& l) { return HalfPlane{l.point, l.direction}; };
+  for (int k = 0; k < ss->lineCount; ++k)
+    (k < ss->obstacleLineCount ? out.obstacleLines : out.agentLines).push_back(half(ss->lines[k]));
   return out;
 }
 
@@ -358,7 +359,7 @@ bool Crowd::setBackend(BackendKind kind, std::string* message) {
 }
 
 const char* Crowd::backendName() const { return backend_->name(); }
-Backend& Crowd::backend() { return *backend_; }
+bool Crowd::deviceFrame(DeviceFrame& out) { return backend_->deviceFrame(out); }
 
 namespace {
 class CpuBackend final : public Backend {

@@ -1,7 +1,7 @@
 // The separation gate: swept-segment pair gaps and obstacle intrusion.
 #include "throng/verify.hpp"
 
-#include "throng/orca.hpp"
+#include "models/orca/orca.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -2,6 +2,6 @@
 # tests/bench/CMakeLists.txt and by scripts/gpu_check.sh's minimal project.
 if(THRONG_HAVE_CUDA)
   add_executable(gpu_bench ${CMAKE_CURRENT_LIST_DIR}/gpu_bench.cu)
-  target_link_libraries(gpu_bench PRIVATE throng::sim CUDA::cudart_static)
+  target_link_libraries(gpu_bench PRIVATE throng_sim_internal CUDA::cudart_static)
   throng_cuda_flags(gpu_bench)
 endif()

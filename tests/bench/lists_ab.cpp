@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "scenarios.hpp"
-#include "throng/world.hpp"
+#include "core/world.hpp"
 
 int main(int argc, char** argv) {
   if (argc != 4) {

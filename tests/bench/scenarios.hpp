@@ -8,7 +8,7 @@
 #include <cstdint>
 
 #include "throng/crowd.hpp"
-#include "throng/orca.hpp"
+#include "models/orca/orca.hpp"
 
 namespace throng::bench {
 

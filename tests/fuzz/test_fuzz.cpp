@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "targets.hpp"
-#include "throng/orca.hpp"  // mix64
+#include "base/hash.hpp"  // mix64
 
 namespace fs = std::filesystem;
 using throng::fuzz::Outcome;

@@ -26,9 +26,9 @@
 #include "cuda_check.cuh"
 #endif
 #include "gpu_scenes.hpp"
-#include "throng/backend.hpp"
+#include "pipeline/backend.hpp"
 #include "throng/crowd.hpp"
-#include "throng/world.hpp"
+#include "core/world.hpp"
 
 using namespace throng;
 using namespace throng::cudastep;

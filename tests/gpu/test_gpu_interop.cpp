@@ -42,7 +42,7 @@ int main() {
     const std::ptrdiff_t selected = n / 2;
     render::markSelection(host, selected, nb);
     DeviceFrame f{};
-    if (!c.backend().deviceFrame(f) || f.count != host.size()) {
+    if (!c.deviceFrame(f) || f.count != host.size()) {
       std::printf("FAIL n=%d: no device frame after stepping (count %zu)\n", n, f.count);
       ++failures;
       continue;

@@ -166,11 +166,11 @@ TEST_CASE("segments and circles have the widths asked for") {
 TEST_CASE("clipping keeps the permitted side: left of the direction") {
   const Vec2 sq[4] = {{-1, -1}, {1, -1}, {1, 1}, {-1, 1}};
   // Direction +x through the origin: left is +y, so det(dir, p - v) <= 0 keeps y >= 0.
-  const auto half = clipToPermitted(sq, Line{{0, 0}, {1, 0}});
+  const auto half = clipToPermitted(sq, HalfPlane{{0, 0}, {1, 0}});
   REQUIRE(half.size() == 4);
   for (Vec2 v : half) CHECK(v.y >= -1e-6f);
   CHECK(std::fabs(signedArea(half)) == doctest::Approx(2));
-  const auto none = clipToPermitted(sq, Line{{0, 5}, {1, 0}});
+  const auto none = clipToPermitted(sq, HalfPlane{{0, 5}, {1, 0}});
   CHECK(none.empty());
 }
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "throng/crowd.hpp"
-#include "throng/world.hpp"
+#include "core/world.hpp"
 #include "throng/verify.hpp"
 #include "../bench/scenarios.hpp"
 

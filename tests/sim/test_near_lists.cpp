@@ -11,10 +11,12 @@
 #include <utility>
 #include <vector>
 
-#include "throng/agent_step.hpp"
+#include "core/wish.hpp"
+#include "models/orca/solve.hpp"
+#include "neighbors/near_lists.hpp"
 #include "throng/crowd.hpp"
-#include "throng/orca_lanes.hpp"
-#include "throng/world.hpp"
+#include "models/orca/orca_lanes.hpp"
+#include "core/world.hpp"
 #include "../bench/scenarios.hpp"
 
 using namespace throng;
@@ -420,7 +422,7 @@ TEST_CASE("batches whose programs end at their starts skip them, and nothing cha
       programs += sc.batches - sc.freeBatches;
       freeOff += ringOff.world().scratch.freeBatches;
     });
-    if (lineLanesAvailable()) {
+    if (lanesAvailable()) {
       CHECK(free > 200 * 200 / 8 / 2);
       CHECK(programs > 100);
     }
@@ -428,7 +430,7 @@ TEST_CASE("batches whose programs end at their starts skip them, and nothing cha
     Crowd dense = bench::dense(1500, threads), denseOff = bench::dense(1500, threads);
     denseOff.world().skipFreePrograms = false;
     stepAlike(dense, denseOff, 40);
-    if (lineLanesAvailable()) CHECK_FALSE(dense.world().scratch.lookForFree);  // (no batches without lanes)
+    if (lanesAvailable()) CHECK_FALSE(dense.world().scratch.lookForFree);  // (no batches without lanes)
   }
 }
 
@@ -456,7 +458,7 @@ TEST_CASE("walkers keep their lists beside obstacles, whose batches find their n
       free += on.world().scratch.freeBatches;
       fromLists += served(std::as_const(on));
     });
-    if (lineLanesAvailable()) CHECK(free > 160 * 400 / 8 / 2);
+    if (lanesAvailable()) CHECK(free > 160 * 400 / 8 / 2);
     CHECK(fromLists > 160 * 400 * 7 / 10);
   }
 }

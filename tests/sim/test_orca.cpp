@@ -6,9 +6,11 @@
 #include <limits>
 #include <vector>
 
-#include "throng/agent_step.hpp"
-#include "throng/orca.hpp"
-#include "throng/world.hpp"
+#include "core/wish.hpp"
+#include "models/orca/solve.hpp"
+#include "neighbors/near_lists.hpp"
+#include "models/orca/orca.hpp"
+#include "core/world.hpp"
 
 using namespace throng;
 

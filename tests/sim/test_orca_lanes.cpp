@@ -15,13 +15,16 @@
 #include <numeric>
 #include <vector>
 
-#include "throng/agent_step.hpp"
-#include "throng/agents_view.hpp"
-#include "throng/orca.hpp"
-#include "throng/orca_lanes.hpp"
-#include "throng/world.hpp"
+#include "core/wish.hpp"
+#include "models/orca/solve.hpp"
+#include "neighbors/near_lists.hpp"
+#include "neighbors/agents_view.hpp"
+#include "models/orca/orca.hpp"
+#include "models/orca/orca_lanes.hpp"
+#include "core/world.hpp"
 
-#include "../../sim/src/step_lanes.hpp"
+#include "core/integrate.hpp"
+#include "neighbors/motion.hpp"
 
 using namespace throng;
 
@@ -946,7 +949,7 @@ TEST_CASE("integrate8 moves, lands and counts as World::integrate's loop does") 
 }
 
 int main(int argc, char** argv) {
-  if (!lineLanesAvailable()) {
+  if (!lanesAvailable()) {
     std::printf("SKIP: this CPU has no AVX2, so the crowd builds its lines one at a time (agentLine)\n");
     return 77;
   }

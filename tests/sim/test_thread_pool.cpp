@@ -8,7 +8,7 @@
 #include <thread>
 #include <vector>
 
-#include "../../sim/src/thread_pool.hpp"
+#include "base/thread_pool.hpp"
 
 using namespace throng;
 

@@ -1,10 +1,8 @@
 #pragma once
-// Step backends: where a Crowd's step runs. The CPU backend is the
-// reference; the CUDA backend (sim/cuda/, built when nvcc is found) keeps
-// the state on the device and must give bit-identical results.
-//
-// Protocol with Crowd: before any host read of the state Crowd calls
-// pull(); after any host write it calls pushed() so the next step uploads.
+// Where a Crowd's steps run (Crowd::setBackend): the CPU, the reference, or
+// CUDA (built when nvcc is found), which keeps the state on the device and
+// gives the same bits; and the device's arrays for drawing straight from
+// them (Crowd::deviceFrame, CUDA-GL interop).
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -13,7 +11,6 @@
 #include <string>
 #include <string_view>
 
-#include "throng/crowd.hpp"
 
 namespace throng {
 
@@ -22,7 +19,9 @@ enum class BackendKind { Auto, Cpu, Cuda };
 /// "cpu", "cuda" or "auto" (as the command lines spell them); nullopt otherwise.
 std::optional<BackendKind> backendFromName(std::string_view name);
 
-class World;
+/// True when this build has the CUDA backend and a device is present; else
+/// `why` says what is missing.
+bool cudaAvailable(std::string* why = nullptr);
 
 /// Read-only device pointers to a backend's current state, for consumers on
 /// the GPU (render/cuda_interop). Valid until the next step or host write;
@@ -34,28 +33,5 @@ struct DeviceFrame {
   std::size_t count;
   void* stream;
 };
-
-class Backend {
- public:
-  virtual ~Backend() = default;
-  virtual const char* name() const = 0;
-  /// One step of dt seconds (the caller advances world.step and time).
-  virtual void step(World& world, const Settings& s, float dt,
-                    const std::function<Vec2(const Agent&)>& closure) = 0;
-  /// Brings the host arrays up to date (no-op on the CPU).
-  virtual void pull(World&) {}
-  /// The host arrays changed: upload before the next step.
-  virtual void pushed() {}
-  /// Fills `out` with the device arrays when they hold the current state
-  /// (false on the CPU, and while the host copy is newer than the device).
-  virtual bool deviceFrame(DeviceFrame&) { return false; }
-};
-
-std::unique_ptr<Backend> makeCpuBackend();
-/// True when this build has the CUDA backend and a device is present; else
-/// `why` says what is missing.
-bool cudaAvailable(std::string* why = nullptr);
-/// The CUDA backend, or nullptr (with `why`) when unavailable.
-std::unique_ptr<Backend> makeCudaBackend(std::string* why = nullptr);
 
 }  // namespace throng

@@ -33,7 +33,8 @@
 #include <string>
 #include <vector>
 
-#include "throng/orca.hpp"
+#include "throng/types.hpp"
+#include "throng/backend.hpp"
 #include "throng/settings.hpp"
 #include "throng/vec2.hpp"
 
@@ -45,53 +46,8 @@ inline constexpr std::size_t kMaxAgents = 100'000'000;
 /// The most steps one advance(by) takes (by / maxStep, rounded up).
 inline constexpr double kMaxStepsPerAdvance = 1e6;
 
-struct Agent {
-  Vec2 position, velocity;    ///< world units; world units per second [Limit: finite]
-  std::optional<Vec2> goal;   ///< none: stands, but still steps aside [Limit: finite]
-  float radius = 8;           ///< world units [Limit: > 0]
-  float maxSpeed = 120;       ///< world units per second [Limit: >= 0]
-  int group = 0;              ///< carried untouched; picks a stream velocity
-  bool isJammed = false;      ///< no permitted velocity on the last step
-};
-
-/// A gate a routed walker heads for, then counts as passed once its centre
-/// crosses the infinite line through a and b. The walker aims at the nearest
-/// point of the segment, kept one radius in from each end.
-struct Waypoint {
-  Vec2 a, b;
-};
-
-/// What a walker is about to decide and why: the teaching view. Computed by
-/// the same per-agent functions as the step, from the current state.
-struct AgentExplain {
-  Vec2 preferred;                        ///< wish after jitter, units/s
-  Vec2 chosen;                           ///< the velocity the solve picks
-  bool jammed = false;                   ///< the program was infeasible
-  std::vector<std::size_t> neighbours;   ///< nearest first
-  std::vector<Line> obstacleLines;       ///< never relaxed
-  std::vector<Line> agentLines;          ///< one per neighbour, same order
-};
-
-/// Counts over the last step.
-struct StepStats {
-  std::size_t jammed = 0;       ///< walkers with no permitted velocity
-  std::size_t arrived = 0;      ///< walkers standing on their goal
-};
-
-/// A read-only snapshot of the state for renderers and exporters. The spans
-/// stay valid until the crowd is next changed or advanced.
-struct FrameView {
-  std::span<const float> px, py, vx, vy, radius;
-  std::span<const std::int32_t> group;
-  std::span<const std::uint8_t> jammed;
-  std::span<const std::uint64_t> id;
-  std::uint64_t step = 0;
-  double time = 0;
-};
-
 class World;
 class Backend;
-enum class BackendKind;
 
 class Crowd {
  public:
@@ -169,8 +125,9 @@ class Crowd {
   /// success with Auto, `message` names the choice.
   bool setBackend(BackendKind kind, std::string* message = nullptr);
   const char* backendName() const;
-  /// The active backend (e.g. for Backend::deviceFrame, read-only interop).
-  Backend& backend();
+  /// The device arrays of the current state, for drawing straight from them
+  /// (CUDA-GL interop); false on the CPU, or while the host copy is newer.
+  bool deviceFrame(DeviceFrame& out);
 
   World& world();              ///< the SoA state (host copy), for backends and tools
   const World& world() const;

@@ -1,4 +1,4 @@
-#include "thread_pool.hpp"
+#include "base/thread_pool.hpp"
 
 #include <algorithm>
 #include <chrono>

@@ -35,6 +35,7 @@
 //    the walker then leans toward it within a small slack (leanTowardWish).
 #include <cstdint>
 
+#include "base/hash.hpp"
 #include "throng/hd.hpp"
 #include "throng/settings.hpp"
 #include "throng/vec2.hpp"
@@ -66,28 +67,6 @@ inline constexpr float kContactOut = 1.00001f;
 /// deeper overlap is pushed out whole. The separation gate holds walkers to
 /// it (verify.hpp).
 inline constexpr float kContactOverlap = 0.00101f;
-
-/// 64-bit mix (splitmix64 finaliser): the counter-based hash under jitter
-/// and every other deterministic choice.
-THRONG_HD constexpr std::uint64_t mix64(std::uint64_t z) {
-  z += 0x9E3779B97F4A7C15ull;
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
-
-/// A float in [-1, 1) from the top 24 bits of h: exact, no rounding.
-THRONG_HD constexpr float unitFromBits(std::uint64_t h) {
-  return static_cast<float>(static_cast<std::int32_t>(h >> 40) - (1 << 23)) * (1.0f / (1 << 23));
-}
-
-/// A unit vector hashed from h, with no transcendental functions.
-THRONG_HD Vec2 hashedDirection(std::uint64_t h) {
-  Vec2 d{unitFromBits(h), unitFromBits(mix64(h))};
-  const float len2 = d.lengthSquared();
-  if (len2 < 1e-6f) return {1, 0};
-  return d / std::sqrt(len2);
-}
 
 /// The unit directions of the two tangents from the origin to the disc of
 /// radius r centred at rp (|rp| > r; distSq = |rp|^2): the left leg turns
@@ -269,7 +248,7 @@ THRONG_HD int projectLines(const Line* lines, int from, int to, const Line& onto
 
 #if !defined(__CUDA_ARCH__)
 /// projectLines, eight at a time, bit for bit: host code where
-/// lineLanesAvailable() (orca_lanes.cpp). It may write up to seven lines
+/// lanesAvailable() (orca_lanes.cpp). It may write up to seven lines
 /// past those it returns (linearProgram3's storage has room for eight).
 int projectLines8(const Line* lines, int from, int to, const Line& onto, Line* out);
 #endif
@@ -315,7 +294,7 @@ THRONG_HD float linearProgram3(const Line* lines, int lineCount, int obstacleLin
 
 #if !defined(__CUDA_ARCH__)
 /// leanTowardWish, eight lines at a time, bit for bit: host code where
-/// lineLanesAvailable() (orca_lanes.cpp).
+/// lanesAvailable() (orca_lanes.cpp).
 void leanTowardWish8(const Line* lines, int lineCount, int obstacleLineCount, float radius, Vec2 optVelocity,
                      float deepest, Vec2& result);
 #endif
@@ -424,7 +403,7 @@ THRONG_HD bool solveVelocity(const Line* lines, int lineCount, int obstacleLineC
 /// and deepest[w] (linearProgram3's; 0 where it did not run), bit for bit.
 /// Walkers whose wish breaks no line cost a test per line; a line that some
 /// walker must move onto runs linearProgram1 in every lane that must,
-/// without a branch per walker. Host code where lineLanesAvailable()
+/// without a branch per walker. Host code where lanesAvailable()
 /// (orca_lanes.cpp).
 void linearPrograms8(const Line* const* lines, const int* lineCount, const int* obstacleLineCount, const float* radius,
                      const Vec2* optVelocity, int walkers, Vec2* result, int* lineFail, float* deepest);
@@ -433,14 +412,14 @@ void linearPrograms8(const Line* const* lines, const int* lineCount, const int* 
 /// eight walkers' lines at a time (lanes bit for bit as each walker's own
 /// solveVelocity): result[w]; returns the walkers (bit w for walker w)
 /// whose solveVelocity returns false, jammed. Host code where
-/// lineLanesAvailable() (orca_lanes.cpp).
+/// lanesAvailable() (orca_lanes.cpp).
 unsigned solveVelocities8(const Line* const* lines, const int* lineCount, const int* obstacleLineCount,
                           const float* radius, const Vec2* optVelocity, int walkers, Vec2* result);
 /// linearProgram3 for up to eight walkers at once, one to a lane: walker
 /// w's lines[w][0, lineCount[w]), of which obstacleLineCount[w] obstacle
 /// lines, from beginLine[w] (lineCount[w] or more: the walker is left as
 /// it is) and result[w]; result[w] and deepest[w] as linearProgram3's
-/// result and return, bit for bit. Host code where lineLanesAvailable().
+/// result and return, bit for bit. Host code where lanesAvailable().
 void linearProgram3x8(const Line* const* lines, const int* lineCount, const int* obstacleLineCount,
                       const int* beginLine, const float* radius, int walkers, Vec2* result, float* deepest);
 #endif

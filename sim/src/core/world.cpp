@@ -1,5 +1,5 @@
 // World: the SoA state and the CPU reference step.
-#include "throng/world.hpp"
+#include "core/world.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -10,9 +10,10 @@
 #include <numeric>
 #include <utility>
 
-#include "step_lanes.hpp"
-#include "thread_pool.hpp"
-#include "vector_memory.hpp"
+#include "core/integrate.hpp"
+#include "neighbors/motion.hpp"
+#include "base/thread_pool.hpp"
+#include "base/vector_memory.hpp"
 
 namespace throng {
 
@@ -278,7 +279,7 @@ SolveParams World::solveParams(const Settings& s, float dt) const {
   sp.invDt = 1.0f / dt;
   sp.perceptionRadiusSq = s.perceptionRadius * s.perceptionRadius;
   sp.maxNeighbors = s.maxNeighbors;
-  sp.lineLanes = lineLanesAvailable();
+  sp.lineLanes = lanesAvailable();
   return sp;
 }
 
@@ -306,7 +307,7 @@ void World::integrate(float dt) {
   // change them.
   std::atomic<std::size_t> jammedCount{0}, arrived{0};
   // Eight at a time where none of the eight follows a route.
-  const bool lanes = lineLanesAvailable();
+  const bool lanes = lanesAvailable();
   const IntegrateArrays arrays{px.data(),       py.data(),         vx.data(),        vy.data(),
                                jammed.data(),   gx.data(),         gy.data(),        sc.wishX.data(),
                                sc.wishY.data(), hasGoal.data(),    sc.landing.data(), sc.nvx.data(),
@@ -497,7 +498,7 @@ void World::trackMotion(bool lists, const std::function<void(std::size_t, std::s
     // 1e-19 would round off), as bits (non-negative doubles order as their
     // bits; NaN above all), so chunks combine in any order.
     std::atomic<std::uint64_t> largest{0};
-    const bool lanes = lineLanesAvailable();
+    const bool lanes = lanesAvailable();
     forEach(n, [&](std::size_t b, std::size_t e) {
       if (alongside) alongside(b, e);
       const int self = pool_ ? pool_->currentThread() : 0;

@@ -6,9 +6,9 @@
 #include <chrono>
 #include <utility>
 
-#include "scene_internal.hpp"
+#include "scene/scene_internal.hpp"
 #include "throng/scene.hpp"
-#include "throng/world.hpp"
+#include "core/world.hpp"
 
 namespace throng {
 

@@ -1,59 +1,25 @@
-// agentLines8 and lineLanesAvailable (orca_lanes.hpp, whose design note
-// says why and how), the linear program's lanes (orca.hpp), gatherNear8 and
-// goalWishes8 (agent_step.hpp), and the step's own (step_lanes.hpp): the
-// host code built for AVX2, and their portable forms for other CPUs.
-#include "throng/orca_lanes.hpp"
+// ORCA's lanes: agentLines8 (orca_lanes.hpp, whose design note says why
+// and how) and the linear programs eight walkers at a time (orca.hpp's, bit
+// for bit): the host code built for AVX2, and their portable forms for other
+// CPUs (THRONG_NO_LANES builds those alone; tests/sim compiles them so).
+#include "models/orca/orca_lanes.hpp"
 
 #include <algorithm>
 #include <cstddef>
 #include <limits>
 
-#include "step_lanes.hpp"
-#include "throng/agent_step.hpp"
-
-// THRONG_NO_LANES builds the portable forms alone, as on a CPU other than
-// x86-64 (tests/sim builds this file so too, to keep them compiling).
-#if defined(__x86_64__) && !defined(THRONG_NO_LANES)
-#define THRONG_LANES 1
-#include <immintrin.h>
-#else
-#define THRONG_LANES 0
-#endif
+#include "base/lanes.hpp"
+#include "models/orca/solve.hpp"
+#include "neighbors/near_lists.hpp"
 
 namespace throng {
 
-/// True where agentLines8 may run: an x86-64 CPU with AVX2. Asked of the
-/// CPU once; every phase of every step then reads the answer.
-bool lineLanesAvailable() {
 #if THRONG_LANES
-  static const bool avx2 = [] {
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx2") != 0;
-  }();
-  return avx2;
-#else
-  return false;
-#endif
-}
-
-#if THRONG_LANES
-// AVX2 per function (GCC and clang both take the attribute), not for the
-// file: nothing here may run on a CPU without it unless checked first.
-#define THRONG_AVX2 __attribute__((target("avx2")))
+using namespace lanes;
 
 namespace {
 
 static_assert(kMaxNeighbors % 8 == 0, "the last group of eight must fit SolveScratch::lines");
-using F = __m256;
-using M = decltype(F{} < F{});  // all ones or zero per lane
-THRONG_AVX2 inline F sqrtLanes(F v) { return _mm256_sqrt_ps(v); }
-THRONG_AVX2 inline bool any(M m) { return _mm256_movemask_ps(reinterpret_cast<F>(m)) != 0; }
-THRONG_AVX2 inline F load(const float* p) { return _mm256_loadu_ps(p); }
-/// The lanes numbered below n (all of them from n = 8 up, none from 0 down).
-THRONG_AVX2 inline M lanesBelow(int n) {
-  return reinterpret_cast<M>(_mm256_castsi256_ps(
-      _mm256_cmpgt_epi32(_mm256_set1_epi32(n), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7))));
-}
 /// The distance and the unit axis from B towards A.
 THRONG_AVX2 inline void axisLanes(F rpx, F rpy, F distSq, F& dist, F& axisX, F& axisY) {
   dist = sqrtLanes(distSq);
@@ -542,58 +508,6 @@ THRONG_AVX2 void leanTowardWish8(const Line* lines, int lineCount, int obstacleL
   if (u > 0.0f) result = result + u * slide;
 }
 
-// gatherNear's rows eight slots at a time, read straight from the grid's
-// position arrays (no gathers). A row's walk stops at its first slot past
-// highX (or its end), as gatherNear's does: lanes from there on are dropped
-// even if they would pass (a NaN position breaks the order by x).
-THRONG_AVX2 int gatherNear8(const AgentGridView& g, Vec2 p, std::int32_t self, float radius, std::uint64_t* keys,
-                            int capacity) {
-  if (g.cols == 0) return 0;
-  const NearWindow w = nearWindow(g, p, radius);
-  const F x0 = F{} + p.x, y0 = F{} + p.y, high = F{} + w.highX, limit = F{} + w.radiusSq;
-  // The grid's slots: a group reaching past the last is read masked.
-  const int slots = g.cellStart[g.cols * g.rows];
-  int count = 0;
-  alignas(32) float d[8];
-  for (int row = w.ya; row <= w.yb; ++row) {
-    const std::int32_t* const rowStart = g.cellStart + row * g.cols;
-    const int end = rowStart[w.xb + 1];
-    for (int s = firstAtOrAfter(g.sx, rowStart[w.xa], end, w.lowX); s < end; s += 8) {
-      F x, y;
-      if (s + 8 <= slots) {
-        x = load(g.sx + s);
-        y = load(g.sy + s);
-      } else {
-        const __m256i valid = reinterpret_cast<__m256i>(lanesBelow(slots - s));
-        x = _mm256_maskload_ps(g.sx + s, valid);
-        y = _mm256_maskload_ps(g.sy + s, valid);
-      }
-      // The walk's lanes: those before the first past highX or the end.
-      const unsigned stop =
-          static_cast<unsigned>(_mm256_movemask_ps(reinterpret_cast<F>(~(lanesBelow(end - s) & (x <= high))))) |
-          0x100u;
-      const int walked = __builtin_ctz(stop);
-      const F dx = x - x0, dy = y - y0;
-      const F dist = dx * dx + dy * dy;
-      unsigned pass = static_cast<unsigned>(_mm256_movemask_ps(reinterpret_cast<F>(dist < limit))) &
-                      ((1u << walked) - 1u);
-      if (pass != 0) {
-        _mm256_store_ps(d, dist);
-        do {
-          const int lane = __builtin_ctz(pass);
-          pass &= pass - 1;
-          const std::int32_t idx = g.sortedIndex[s + lane];
-          if (idx == self) continue;
-          if (count == capacity) return -1;
-          keys[count++] = neighborKey(d[lane], idx);
-        } while (pass != 0);
-      }
-      if (walked < 8) break;
-    }
-  }
-  return count;
-}
-
 namespace {
 /// Eight walkers' lines in lanes: line i of every walker, one register's
 /// worth per coordinate.
@@ -937,165 +851,6 @@ THRONG_AVX2 void linearProgram3x8(const Line* const* lines, const int* lineCount
   storeLaneResults(rx, ry, distance, walkers, result, deepest);
 }
 
-// goalWish for eight walkers: every branch in every lane, with the same
-// operations in the same order (Vec2's division is a reciprocal, then two
-// products), and a mask picks each lane's.
-THRONG_AVX2 void goalWishes8(const float* px, const float* py, const float* gx, const float* gy,
-                             const float* prefSpeed, const float* maxSpeed, float slowingRadius, float dt,
-                             float* wishX, float* wishY, std::uint8_t* landing) {
-  const F zero = F{}, one = zero + 1.0f;
-  const F x = load(px), y = load(py);
-  const F toX = load(gx) - x, toY = load(gy) - y;
-  const F distSq = toX * toX + toY * toY;
-  const F pref = load(prefSpeed), top = load(maxSpeed);
-  F speed = ((pref > zero) & (pref < top)) ? pref : top;  // cruiseSpeed
-  const F dist = sqrtLanes(distSq);
-  if (slowingRadius > 0.0f) {
-    const F radius = zero + slowingRadius, slowest = zero + kSlowestPace;
-    const F pace = dist / radius;
-    const F eased = speed * (pace > slowest ? pace : slowest);
-    speed = dist < radius ? eased : speed;
-  }
-  const F step = zero + dt;
-  const M none = distSq == zero;
-  const M lands = ~none & (dist <= speed * step);
-  const F invDt = one / step, invDist = one / dist;
-  F outX = lands ? toX * invDt : toX * invDist * speed;
-  F outY = lands ? toY * invDt : toY * invDist * speed;
-  outX = none ? zero : outX;
-  outY = none ? zero : outY;
-  _mm256_storeu_ps(wishX, outX);
-  _mm256_storeu_ps(wishY, outY);
-  const unsigned bits = static_cast<unsigned>(_mm256_movemask_ps(reinterpret_cast<F>(lands)));
-  for (int l = 0; l < 8; ++l) landing[l] = static_cast<std::uint8_t>((bits >> l) & 1u);
-}
-
-namespace {
-/// Eight agents' tiles (TileShape) from where they started, lanes of
-/// tileOf's values.
-THRONG_AVX2 inline __m256i tileLanes(const TileShape& t, F lx, F ly) {
-  const F zero = F{};
-  // max(f, 0) is 0 for a NaN f, as tileOf's select.
-  const F fx = _mm256_min_ps(_mm256_max_ps((lx - t.originX) * t.invWidth, zero), zero + t.lastColumn);
-  const F fy = _mm256_min_ps(_mm256_max_ps((ly - t.originY) * t.invWidth, zero), zero + t.lastRow);
-  return _mm256_add_epi32(_mm256_mullo_epi32(_mm256_cvttps_epi32(fy), _mm256_set1_epi32(t.cols)),
-                          _mm256_cvttps_epi32(fx));
-}
-
-/// Eight displacements into their tiles' boxes (TileBoxes): when all eight
-/// started in one tile, their lowest and highest once, else one by one.
-THRONG_AVX2 inline void boxLanes(float* box, __m256i tile, F dx, F dy) {
-  const __m256i first = _mm256_permutevar8x32_epi32(tile, _mm256_setzero_si256());
-  if (_mm256_movemask_epi8(_mm256_cmpeq_epi32(tile, first)) == -1) {
-    const F pairs = _mm256_unpacklo_ps(dx, dy), others = _mm256_unpackhi_ps(dx, dy);  // (dx, dy) of lanes
-    const F low8 = _mm256_min_ps(pairs, others), high8 = _mm256_max_ps(pairs, others);
-    __m128 low = _mm_min_ps(_mm256_castps256_ps128(low8), _mm256_extractf128_ps(low8, 1));
-    __m128 high = _mm_max_ps(_mm256_castps256_ps128(high8), _mm256_extractf128_ps(high8, 1));
-    low = _mm_min_ps(low, _mm_movehl_ps(low, low));  // lowest dx, lowest dy first
-    high = _mm_max_ps(high, _mm_movehl_ps(high, high));
-    float* const b = box + 4 * static_cast<std::size_t>(_mm256_cvtsi256_si32(tile));
-    const __m128 got = _mm_unpacklo_ps(_mm_xor_ps(low, _mm_set1_ps(-0.0f)), high);  // -low x, high x, -low y, high y
-    _mm_storeu_ps(b, _mm_max_ps(got, _mm_loadu_ps(b)));
-    return;
-  }
-  alignas(32) float ex[8], ey[8];
-  alignas(32) std::int32_t ek[8];
-  _mm256_store_ps(ex, dx);
-  _mm256_store_ps(ey, dy);
-  _mm256_store_si256(reinterpret_cast<__m256i*>(ek), tile);
-  for (int l = 0; l < 8; ++l) boxMove(box, ek[l], ex[l], ey[l]);
-}
-}  // namespace
-
-// trackMotion's chunk eight agents at a time: the displacements squared in
-// double from float differences (as the scalar loop takes them), their
-// largest by lanes with NaN kept aside (a lane's max drops a NaN), the
-// positions kept, and the AgentKin records written by a transpose.
-THRONG_AVX2 double trackMotion8(const float* px, const float* py, const float* vx, const float* vy,
-                                const float* radius, float* lastX, float* lastY, AgentKin* kin, std::size_t count,
-                                const TileBoxes* tiles) {
-  __m256d largest = _mm256_setzero_pd(), unordered = _mm256_setzero_pd();
-  const F zero = F{};
-  std::size_t i = 0;
-  for (; i + 8 <= count; i += 8) {
-    const F x = load(px + i), y = load(py + i), lx = load(lastX + i), ly = load(lastY + i);
-    const F dx = x - lx, dy = y - ly;
-    const __m256d dxLow = _mm256_cvtps_pd(_mm256_castps256_ps128(dx));
-    const __m256d dxHigh = _mm256_cvtps_pd(_mm256_extractf128_ps(dx, 1));
-    const __m256d dyLow = _mm256_cvtps_pd(_mm256_castps256_ps128(dy));
-    const __m256d dyHigh = _mm256_cvtps_pd(_mm256_extractf128_ps(dy, 1));
-    const __m256d low = dxLow * dxLow + dyLow * dyLow, high = dxHigh * dxHigh + dyHigh * dyHigh;
-    unordered = _mm256_or_pd(unordered, _mm256_or_pd(_mm256_cmp_pd(low, low, _CMP_UNORD_Q),
-                                                     _mm256_cmp_pd(high, high, _CMP_UNORD_Q)));
-    largest = _mm256_max_pd(largest, _mm256_max_pd(low, high));
-    F tile = zero;  // as bits
-    if (tiles) {
-      const __m256i k = tileLanes(tiles->shape, lx, ly);
-      boxLanes(tiles->box, k, dx, dy);
-      tile = _mm256_castsi256_ps(k);
-    }
-    _mm256_storeu_ps(lastX + i, x);
-    _mm256_storeu_ps(lastY + i, y);
-    // Records: {px, py, vx, vy} of agent l (and l + 4) in each half of
-    // motion[l], {radius, tile, 0, 0} in rest[l].
-    const F u = load(vx + i), v = load(vy + i), r = load(radius + i);
-    const F xyLow = _mm256_unpacklo_ps(x, y), xyHigh = _mm256_unpackhi_ps(x, y);
-    const F uvLow = _mm256_unpacklo_ps(u, v), uvHigh = _mm256_unpackhi_ps(u, v);
-    const F rLow = _mm256_unpacklo_ps(r, tile), rHigh = _mm256_unpackhi_ps(r, tile);
-    const F motion[4] = {_mm256_shuffle_ps(xyLow, uvLow, 0x44), _mm256_shuffle_ps(xyLow, uvLow, 0xEE),
-                         _mm256_shuffle_ps(xyHigh, uvHigh, 0x44), _mm256_shuffle_ps(xyHigh, uvHigh, 0xEE)};
-    const F rest[4] = {_mm256_shuffle_ps(rLow, zero, 0x04), _mm256_shuffle_ps(rLow, zero, 0x0E),
-                       _mm256_shuffle_ps(rHigh, zero, 0x04), _mm256_shuffle_ps(rHigh, zero, 0x0E)};
-    float* const out = reinterpret_cast<float*>(kin + i);
-    for (int l = 0; l < 4; ++l) {
-      _mm256_storeu_ps(out + 8 * l, _mm256_permute2f128_ps(motion[l], rest[l], 0x20));
-      _mm256_storeu_ps(out + 8 * (l + 4), _mm256_permute2f128_ps(motion[l], rest[l], 0x31));
-    }
-  }
-  alignas(32) double lanes[4];
-  _mm256_store_pd(lanes, largest);
-  double m = 0;
-  for (const double d : lanes) m = d > m ? d : m;
-  const double tail = trackMotionOneByOne(px + i, py + i, vx + i, vy + i, radius + i, lastX + i, lastY + i, kin + i,
-                                          count - i, tiles);
-  m = tail > m ? tail : m;
-  const bool nan = _mm256_movemask_pd(unordered) != 0 || tail != tail;
-  return nan ? std::numeric_limits<double>::quiet_NaN() : m;
-}
-
-namespace {
-/// The lanes whose flag byte (of eight from `bytes`) is set.
-THRONG_AVX2 inline M flagLanes(const std::uint8_t* bytes) {
-  std::uint64_t eight;
-  __builtin_memcpy(&eight, bytes, sizeof eight);
-  const __m256i wide = _mm256_cvtepu8_epi32(_mm_cvtsi64_si128(static_cast<long long>(eight)));
-  return reinterpret_cast<M>(_mm256_cmpgt_epi32(wide, _mm256_setzero_si256()));
-}
-}  // namespace
-
-THRONG_AVX2 unsigned integrate8(const IntegrateArrays& a, std::size_t first, float dt) {
-  const F vx = load(a.nvx + first), vy = load(a.nvy + first);
-  _mm256_storeu_ps(a.vx + first, vx);
-  _mm256_storeu_ps(a.vy + first, vy);
-  std::uint64_t flags;  // eight jammed flags, each 0 or 1
-  __builtin_memcpy(&flags, a.njammed + first, sizeof flags);
-  __builtin_memcpy(a.jammed + first, &flags, sizeof flags);
-  const unsigned jam = static_cast<unsigned>(__builtin_popcountll(flags));
-  const F step = F{} + dt;
-  F x = load(a.px + first) + vx * step, y = load(a.py + first) + vy * step;
-  // The last step lands exactly on the goal when nobody was in the way.
-  const F goalX = load(a.gx + first), goalY = load(a.gy + first);
-  const M lands = flagLanes(a.landing + first) & (vx == load(a.wishX + first)) & (vy == load(a.wishY + first));
-  x = lands ? goalX : x;
-  y = lands ? goalY : y;
-  _mm256_storeu_ps(a.px + first, x);
-  _mm256_storeu_ps(a.py + first, y);
-  const M arrived = flagLanes(a.hasGoal + first) & (x == goalX) & (y == goalY);
-  const unsigned done = static_cast<unsigned>(__builtin_popcount(
-      static_cast<unsigned>(_mm256_movemask_ps(reinterpret_cast<F>(arrived)))));
-  return jam + 256u * done;
-}
-
 #else
 void agentLines8(const AgentsView& a, std::int32_t self, const std::int32_t* neighbors, int count, float invTau,
                  float invDt, Line* out) {
@@ -1145,10 +900,6 @@ void leanTowardWish8(const Line* lines, int lineCount, int obstacleLineCount, fl
                      float deepest, Vec2& result) {
   leanTowardWish(lines, lineCount, obstacleLineCount, radius, optVelocity, deepest, result);
 }
-int gatherNear8(const AgentGridView& g, Vec2 p, std::int32_t self, float radius, std::uint64_t* keys,
-                int capacity) {
-  return gatherNear(g, p, self, radius, keys, capacity);
-}
 void linearPrograms8(const Line* const* lines, const int* lineCount, const int* obstacleLineCount, const float* radius,
                      const Vec2* optVelocity, int walkers, Vec2* result, int* lineFail, float* deepest) {
   for (int w = 0; w < walkers; ++w) {
@@ -1170,27 +921,6 @@ void linearProgram3x8(const Line* const* lines, const int* lineCount, const int*
                       const int* beginLine, const float* radius, int walkers, Vec2* result, float* deepest) {
   for (int w = 0; w < walkers; ++w)
     deepest[w] = linearProgram3(lines[w], lineCount[w], obstacleLineCount[w], beginLine[w], radius[w], result[w]);
-}
-void goalWishes8(const float* px, const float* py, const float* gx, const float* gy, const float* prefSpeed,
-                 const float* maxSpeed, float slowingRadius, float dt, float* wishX, float* wishY,
-                 std::uint8_t* landing) {
-  for (int l = 0; l < 8; ++l) {
-    bool lands;
-    const Vec2 w =
-        goalWish({px[l], py[l]}, {gx[l], gy[l]}, cruiseSpeed(prefSpeed[l], maxSpeed[l]), slowingRadius, dt, lands);
-    wishX[l] = w.x;
-    wishY[l] = w.y;
-    landing[l] = lands;
-  }
-}
-double trackMotion8(const float* px, const float* py, const float* vx, const float* vy, const float* radius,
-                    float* lastX, float* lastY, AgentKin* kin, std::size_t count, const TileBoxes* tiles) {
-  return trackMotionOneByOne(px, py, vx, vy, radius, lastX, lastY, kin, count, tiles);
-}
-unsigned integrate8(const IntegrateArrays& a, std::size_t first, float dt) {
-  unsigned counts = 0;
-  for (std::size_t i = first; i < first + 8; ++i) counts += integrateOne(a, i, dt);
-  return counts;
 }
 #endif
 

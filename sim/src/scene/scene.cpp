@@ -19,8 +19,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "scene_internal.hpp"
-#include "throng/orca.hpp"
+#include "scene/scene_internal.hpp"
+#include "models/orca/orca.hpp"
 #include "throng/scene.hpp"
 
 namespace throng {

@@ -3,7 +3,7 @@
 #include <cassert>
 #include <cmath>
 
-#include "throng/world.hpp"
+#include "core/world.hpp"
 
 namespace throng {
 

@@ -10,37 +10,13 @@
 #include <memory>
 #include <vector>
 
-#include "throng/agent_step.hpp"
+#include "core/wish.hpp"
+#include "models/orca/solve.hpp"
+#include "neighbors/near_lists.hpp"
 #include "throng/crowd.hpp"
-#include "throng/obstacles.hpp"
+#include "geometry/obstacles.hpp"
 
 namespace throng {
-
-/// Obstacles and walls: the outlines as given, the RVO2 vertex loops, and
-/// the edge grid over them.
-struct ObstacleSet {
-  std::vector<std::vector<Vec2>> outlines, walls;  // as given
-  std::vector<ObstacleVertex> vertices;
-  Vec2 origin;
-  float cell = 1;
-  std::int32_t cols = 0, rows = 0;
-  std::vector<std::int32_t> cellStart, cellEdges;
-  std::uint64_t version = 0;  ///< bumped on every change (device copies follow it)
-  float fittedReach = 0;      ///< the reach fitToReach last built the grid for (>= 1e-3)
-  std::uint64_t gridBuilds = 0;  ///< rebuildGrid calls (tests watch that a settled crowd makes none)
-
-  void addLoop(std::span<const Vec2> loop);  ///< counter-clockwise, >= 2 points
-  /// Builds the edge grid with cells `cell` wide (at least 1/1024 of the
-  /// geometry's extent, so at most 1024 x 1024 cells).
-  void rebuildGrid();
-  /// Fits the grid to the walkers' obstacle reach (the farthest any of them
-  /// looks for an edge: maxSpeed * obstacleTimeHorizon + radius, world
-  /// units): rebuilt when the geometry changed, or when the reach has left
-  /// [1/2, 2] times the one it was built for; a reach under 1e-3 counts as
-  /// 1e-3. Returns true when it rebuilt. Both backends call it.
-  bool fitToReach(float reach);
-  ObstacleView view() const;
-};
 
 /// Scratch rebuilt each step: the agent grid and the new state.
 struct StepScratch {

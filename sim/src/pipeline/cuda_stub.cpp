@@ -1,5 +1,5 @@
 // The CUDA backend's entry points when this build has no CUDA compiler.
-#include "throng/backend.hpp"
+#include "pipeline/backend.hpp"
 
 namespace throng {
 

@@ -42,8 +42,8 @@
 // circle 1k 1,228 -> 1,211, dense 10k 3,125 -> 3,058 (steps 1-101).
 #include <cstdint>
 
-#include "throng/agents_view.hpp"
-#include "throng/orca.hpp"
+#include "neighbors/agents_view.hpp"
+#include "models/orca/orca.hpp"
 
 namespace throng {
 
@@ -73,11 +73,11 @@ THRONG_HD void agentLines(const AgentsView& a, std::int32_t self, const std::int
 }
 
 /// True where agentLines8 may run: an x86-64 CPU with AVX2.
-bool lineLanesAvailable();
+bool lanesAvailable();
 
 /// agentLines, eight neighbours at a time, bit for bit, reading the
 /// neighbours from a.kin (AgentKin records; without them it is agentLines).
-/// Only where lineLanesAvailable(). It writes `out` up to count rounded up
+/// Only where lanesAvailable(). It writes `out` up to count rounded up
 /// to eight (SolveScratch::lines has room).
 void agentLines8(const AgentsView& a, std::int32_t self, const std::int32_t* neighbors, int count, float invTau,
                  float invDt, Line* out);
@@ -87,7 +87,7 @@ void agentLines8(const AgentsView& a, std::int32_t self, const std::int32_t* nei
 /// [0, count), eight pairs at a time whoever the walkers are, so walkers
 /// with few neighbours each fill the lanes. At most eight walkers; needs
 /// a.kin, and outs up to count rounded up to eight (those past count may
-/// all point at one spare Line). Only where lineLanesAvailable().
+/// all point at one spare Line). Only where lanesAvailable().
 /// With wishes (else null), also each walker's linear program start into
 /// starts (linearProgram2's: withinSpeed(wishes[w], speeds[w])), and
 /// returns the walkers (bit w for walker w) whose start breaks one of the

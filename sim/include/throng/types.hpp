@@ -1,0 +1,65 @@
+#pragma once
+// The value types of the public API: a walker, a route gate, what the
+// teaching view explains, a step's counts, and the read-only frame the
+// renderers draw. Plain data: any layer may include this.
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "throng/vec2.hpp"
+
+namespace throng {
+
+struct Agent {
+  Vec2 position, velocity;    ///< world units; world units per second [Limit: finite]
+  std::optional<Vec2> goal;   ///< none: stands, but still steps aside [Limit: finite]
+  float radius = 8;           ///< world units [Limit: > 0]
+  float maxSpeed = 120;       ///< world units per second [Limit: >= 0]
+  int group = 0;              ///< carried untouched; picks a stream velocity
+  bool isJammed = false;      ///< no permitted velocity on the last step
+};
+
+/// A gate a routed walker heads for, then counts as passed once its centre
+/// crosses the infinite line through a and b. The walker aims at the nearest
+/// point of the segment, kept one radius in from each end.
+struct Waypoint {
+  Vec2 a, b;
+};
+
+/// What a walker is about to decide and why: the teaching view. Computed by
+/// the same per-agent functions as the step, from the current state.
+/// A half-plane of permitted velocities: those left of `direction` (a unit
+/// vector) through `point` (ORCA's lines, as the teaching view draws them).
+struct HalfPlane {
+  Vec2 point, direction;
+};
+
+struct AgentExplain {
+  Vec2 preferred;                        ///< wish after jitter, units/s
+  Vec2 chosen;                           ///< the velocity the solve picks
+  bool jammed = false;                   ///< the program was infeasible
+  std::vector<std::size_t> neighbours;   ///< nearest first
+  std::vector<HalfPlane> obstacleLines;       ///< never relaxed
+  std::vector<HalfPlane> agentLines;          ///< one per neighbour, same order
+};
+
+/// Counts over the last step.
+struct StepStats {
+  std::size_t jammed = 0;       ///< walkers with no permitted velocity
+  std::size_t arrived = 0;      ///< walkers standing on their goal
+};
+
+/// A read-only snapshot of the state for renderers and exporters. The spans
+/// stay valid until the crowd is next changed or advanced.
+struct FrameView {
+  std::span<const float> px, py, vx, vy, radius;
+  std::span<const std::int32_t> group;
+  std::span<const std::uint8_t> jammed;
+  std::span<const std::uint64_t> id;
+  std::uint64_t step = 0;
+  double time = 0;
+};
+
+}  // namespace throng

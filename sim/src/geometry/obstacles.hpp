@@ -1,0 +1,137 @@
+#pragma once
+// Obstacles and walls as RVO2 obstacle vertices and their edge grid: the
+// geometry every model keeps walkers out of (ORCA's obstacle lines are in
+// models/orca/obstacle_lines.hpp).
+//
+// Every outline is stored counter-clockwise (the solid on the left of each
+// edge); an outline given clockwise is reversed. A wall (a polyline of zero
+// thickness) is stored as the closed loop that runs along it and back, so
+// each segment is an edge from both sides and each end is a convex
+// turnaround vertex; at a bend one side is convex and the other reflex,
+// exactly as RVO2 treats a 2-vertex obstacle, generalised.
+//
+// Edge e runs from vertex e to vertex next(e). The edge grid is a CSR over
+// square cells: an edge is listed in every cell its bounding box touches.
+#include <cstdint>
+
+#include <cmath>
+#include <span>
+#include <vector>
+
+#include "throng/hd.hpp"
+#include "throng/vec2.hpp"
+
+namespace throng {
+
+struct ObstacleVertex {
+  Vec2 point;
+  Vec2 unitDir;   ///< towards next
+  std::int32_t next = 0, prev = 0;
+  std::uint8_t convex = 1;
+};
+
+/// A read-only view of the obstacle vertices and their edge grid (host or
+/// device pointers).
+struct ObstacleView {
+  const ObstacleVertex* vertices = nullptr;
+  std::int32_t vertexCount = 0;
+  Vec2 origin;                       ///< lower-left corner of cell (0, 0)
+  float cell = 1;                    ///< cell side, world units
+  std::int32_t cols = 0, rows = 0;
+  const std::int32_t* cellStart = nullptr;  ///< cols*rows + 1 offsets into cellEdges
+  const std::int32_t* cellEdges = nullptr;  ///< edge ids, ascending within each cell
+};
+
+/// Squared distance from p to the segment a-b.
+THRONG_HD float distSqPointSegment(Vec2 a, Vec2 b, Vec2 p) {
+  const Vec2 ab = b - a;
+  const float len2 = ab.lengthSquared();
+  float t = len2 > 0.0f ? dot(p - a, ab) / len2 : 0.0f;
+  t = t < 0.0f ? 0.0f : (t > 1.0f ? 1.0f : t);
+  return (p - (a + t * ab)).lengthSquared();
+}
+
+/// > 0 when c lies left of the directed line a->b.
+THRONG_HD float leftOf(Vec2 a, Vec2 b, Vec2 c) { return det(a - c, b - a); }
+
+/// The obstacle edges within sqrt(rangeSq) of p that face it (p strictly
+/// right of the edge, outside the solid), nearest first by (distance, edge
+/// id), at most `capacity`. Writes their ids to `out`; returns the count.
+THRONG_HD int selectObstacleEdges(const ObstacleView& ov, Vec2 p, float rangeSq, std::int32_t* out,
+                                  float* outDistSq, int capacity) {
+  if (ov.vertexCount == 0 || ov.cols == 0) return 0;
+  const float range = std::sqrt(rangeSq);
+  const float inv = 1.0f / ov.cell;
+  int x0 = static_cast<int>(std::floor((p.x - range - ov.origin.x) * inv));
+  int x1 = static_cast<int>(std::floor((p.x + range - ov.origin.x) * inv));
+  int y0 = static_cast<int>(std::floor((p.y - range - ov.origin.y) * inv));
+  int y1 = static_cast<int>(std::floor((p.y + range - ov.origin.y) * inv));
+  x0 = x0 < 0 ? 0 : x0;
+  y0 = y0 < 0 ? 0 : y0;
+  x1 = x1 >= ov.cols ? ov.cols - 1 : x1;
+  y1 = y1 >= ov.rows ? ov.rows - 1 : y1;
+  int count = 0;
+  for (int cy = y0; cy <= y1; ++cy) {
+    for (int cx = x0; cx <= x1; ++cx) {
+      const int c = cy * ov.cols + cx;
+      for (int k = ov.cellStart[c]; k < ov.cellStart[c + 1]; ++k) {
+        const std::int32_t e = ov.cellEdges[k];
+        const ObstacleVertex& v1 = ov.vertices[e];
+        const ObstacleVertex& v2 = ov.vertices[v1.next];
+        if (leftOf(v1.point, v2.point, p) >= 0.0f) continue;  // back face
+        const float d = distSqPointSegment(v1.point, v2.point, p);
+        if (d >= rangeSq) continue;
+        // Insert sorted by (d, e); an edge met again in another cell is skipped.
+        int pos = count;
+        while (pos > 0 && (outDistSq[pos - 1] > d || (outDistSq[pos - 1] == d && out[pos - 1] > e))) --pos;
+        if (pos > 0 && out[pos - 1] == e) continue;
+        if (pos >= capacity) continue;
+        // Edges pos.. move up one (the last one out when full), carried
+        // forward: a shift written backwards was made a memmove whose
+        // offsets GCC 12 could not bound (a false -Warray-bounds).
+        const int last = count < capacity ? count : capacity - 1;
+        std::int32_t carryEdge = e;
+        float carryDistSq = d;
+        for (int j = pos; j <= last; ++j) {
+          const std::int32_t edge = out[j];
+          const float distSq = outDistSq[j];
+          out[j] = carryEdge;
+          outDistSq[j] = carryDistSq;
+          carryEdge = edge;
+          carryDistSq = distSq;
+        }
+        if (count < capacity) ++count;
+      }
+    }
+  }
+  return count;
+}
+
+
+/// Obstacles and walls: the outlines as given, the RVO2 vertex loops, and
+/// the edge grid over them.
+struct ObstacleSet {
+  std::vector<std::vector<Vec2>> outlines, walls;  // as given
+  std::vector<ObstacleVertex> vertices;
+  Vec2 origin;
+  float cell = 1;
+  std::int32_t cols = 0, rows = 0;
+  std::vector<std::int32_t> cellStart, cellEdges;
+  std::uint64_t version = 0;  ///< bumped on every change (device copies follow it)
+  float fittedReach = 0;      ///< the reach fitToReach last built the grid for (>= 1e-3)
+  std::uint64_t gridBuilds = 0;  ///< rebuildGrid calls (tests watch that a settled crowd makes none)
+
+  void addLoop(std::span<const Vec2> loop);  ///< counter-clockwise, >= 2 points
+  /// Builds the edge grid with cells `cell` wide (at least 1/1024 of the
+  /// geometry's extent, so at most 1024 x 1024 cells).
+  void rebuildGrid();
+  /// Fits the grid to the walkers' obstacle reach (the farthest any of them
+  /// looks for an edge: maxSpeed * obstacleTimeHorizon + radius, world
+  /// units): rebuilt when the geometry changed, or when the reach has left
+  /// [1/2, 2] times the one it was built for; a reach under 1e-3 counts as
+  /// 1e-3. Returns true when it rebuilt. Both backends call it.
+  bool fitToReach(float reach);
+  ObstacleView view() const;
+};
+
+}  // namespace throng

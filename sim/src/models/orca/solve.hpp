@@ -1,0 +1,120 @@
+#pragma once
+// ORCA for one walker once its neighbours are known, as THRONG_HD functions
+// over plain views: obstacle lines, agent lines, the linear programs. The
+// CPU step (orca_step.cpp) and the CUDA kernels (sim/cuda) call them; the
+// teaching view reads SolveScratch back.
+#include <cmath>
+#include <cstdint>
+
+#include "geometry/obstacles.hpp"
+#include "models/orca/obstacle_lines.hpp"
+#include "models/orca/orca.hpp"
+#include "models/orca/orca_lanes.hpp"
+#include "neighbors/agent_grid.hpp"
+
+namespace throng {
+
+/// Orders a walker's neighbours[0, count) at p nearest first, by (distance
+/// squared, index) as every neighbour search gives them, moving lines[m]
+/// (its agent lines, built in the neighbours' order) along with them.
+THRONG_HD void orderNeighbors(const AgentsView& a, Vec2 p, std::int32_t* neighbors, int count, Line* lines) {
+  std::uint64_t keys[kMaxNeighbors];
+  for (int m = 0; m < count; ++m) keys[m] = keyAt(a, p, neighbors[m]);
+  for (int m = 1; m < count; ++m) {
+    const std::uint64_t key = keys[m];
+    const Line line = lines[m];
+    int b = m;
+    for (; b > 0 && keys[b - 1] > key; --b) {
+      keys[b] = keys[b - 1];
+      lines[b] = lines[b - 1];
+    }
+    keys[b] = key;
+    lines[b] = line;
+  }
+  for (int m = 0; m < count; ++m) neighbors[m] = static_cast<std::int32_t>(static_cast<std::uint32_t>(keys[m]));
+}
+
+/// What the solve of one walker needs besides the views.
+struct SolveParams {
+  float invTimeHorizon = 1, invObstacleTimeHorizon = 2, invDt = 60;
+  float perceptionRadiusSq = 1e4f;
+  std::int32_t maxNeighbors = 10;
+  /// Build the agent lines eight at a time (agentLines8, the same bits as
+  /// agentLine; host code on a CPU where lanesAvailable(); the CUDA
+  /// kernels ignore it).
+  bool lineLanes = false;
+};
+
+/// The solve's working set; the teaching view reads it back.
+struct SolveScratch {
+  Line lines[kMaxLines];
+  std::int32_t neighbors[kMaxNeighbors];
+  float neighborDistSq[kMaxNeighbors];  // the grid scan's; a list's walker leaves it as it was
+  std::int32_t edges[kMaxObstacleLines];
+  float edgeDistSq[kMaxObstacleLines];
+  int neighborCount = 0, edgeCount = 0, obstacleLineCount = 0, lineCount = 0;
+  /// A list stands in for the neighbours (the CPU step's SolveBatch):
+  /// `list`, of neighborCount agents, whose ones in range are the
+  /// neighbours (inRangeFromList), in the list's order rather than nearest
+  /// first. The batch finds them with their lines, and orders them
+  /// (orderNeighbors) before a linear program reads them.
+  bool fromList = false;
+  const std::int32_t* list = nullptr;  ///< read only with fromList
+};
+
+/// solveWithNeighbors' first part: agent i's obstacle edges and lines,
+/// into s.edges and s.lines[0, s.obstacleLineCount).
+THRONG_HD void obstacleLinesOf(const AgentsView& a, const ObstacleView& ov, const SolveParams& sp, std::int32_t i,
+                               SolveScratch& s) {
+  if (ov.vertexCount == 0) {  // no obstacles: nothing to read or divide (selectObstacleEdges' first test)
+    s.edgeCount = s.obstacleLineCount = 0;
+    return;
+  }
+  const Vec2 p{a.px[i], a.py[i]};
+  const float r = a.radius[i];
+  const float reach = a.maxSpeed[i] / sp.invObstacleTimeHorizon + r;
+  s.edgeCount = selectObstacleEdges(ov, p, reach * reach, s.edges, s.edgeDistSq, kMaxObstacleLines);
+  s.obstacleLineCount =  // the test skips an out-of-line call in the open (about 28 instructions)
+      s.edgeCount > 0 ? obstacleLines(ov, s.edges, s.edgeCount, p, Vec2{a.vx[i], a.vy[i]}, r,
+                                      sp.invObstacleTimeHorizon, s.lines)
+                      : 0;
+}
+
+/// solveWithNeighbors' last part, once the agent lines follow the
+/// obstacle lines in s.lines: the linear programs. False when jammed.
+THRONG_HD bool solveWithLines(const AgentsView& a, const SolveParams& sp, std::int32_t i, Vec2 preferred,
+                              Vec2& out, SolveScratch& s) {
+  s.lineCount = s.obstacleLineCount + s.neighborCount;
+  return solveVelocity(s.lines, s.lineCount, s.obstacleLineCount, a.maxSpeed[i], preferred, out, sp.lineLanes);
+}
+
+/// ORCA for agent i once its neighbours are in s.neighbors[0,
+/// s.neighborCount), as selectNeighbors or nearestFromList chose them:
+/// solveAgent's second half.
+THRONG_HD bool solveWithNeighbors(const AgentsView& a, const ObstacleView& ov, const SolveParams& sp,
+                                  std::int32_t i, Vec2 preferred, Vec2& out, SolveScratch& s) {
+  obstacleLinesOf(a, ov, sp, i, s);
+  Line* const agentLineOut = s.lines + s.obstacleLineCount;
+#if !defined(__CUDA_ARCH__)  // host code, the same in every compiler's host pass
+  if (sp.lineLanes)
+    agentLines8(a, i, s.neighbors, s.neighborCount, sp.invTimeHorizon, sp.invDt, agentLineOut);
+  else
+#endif
+    agentLines(a, i, s.neighbors, s.neighborCount, sp.invTimeHorizon, sp.invDt, agentLineOut);
+  return solveWithLines(a, sp, i, preferred, out, s);
+}
+
+/// ORCA for agent i: returns false when the walker is jammed. `preferred`
+/// is its wish for this step; the new velocity goes to `out`. `hint`,
+/// `hintCount` and `slot` (i's grid slot) only speed up the neighbour
+/// search (see selectNeighbors).
+THRONG_HD bool solveAgent(const AgentsView& a, const AgentGridView& g, const ObstacleView& ov,
+                          const SolveParams& sp, std::int32_t i, Vec2 preferred, Vec2& out,
+                          SolveScratch& s, const std::int32_t* hint = nullptr, int hintCount = 0,
+                          std::int32_t slot = -1) {
+  s.neighborCount = selectNeighbors(g, a, Vec2{a.px[i], a.py[i]}, i, sp.perceptionRadiusSq, sp.maxNeighbors,
+                                    s.neighbors, s.neighborDistSq, hint, hintCount, slot);
+  return solveWithNeighbors(a, ov, sp, i, preferred, out, s);
+}
+
+}  // namespace throng
