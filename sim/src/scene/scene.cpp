@@ -182,10 +182,15 @@ std::size_t lineOf(std::string_view text, std::size_t offset) {
 }
 
 /// A message as one printable line: control characters (a newline in a
-/// key or an expression, from a JSON escape) as \xNN.
+/// key or an expression, from a JSON escape) as \xNN, at most 500
+/// characters.
 std::string oneLine(const std::string& m) {
   std::string out;
   for (const char c : m) {
+    if (out.size() >= 497) {
+      out += "...";
+      break;
+    }
     const auto u = static_cast<unsigned char>(c);
     if (u < 32 || u == 127) {
       char hex[8];
