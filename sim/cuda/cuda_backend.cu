@@ -60,6 +60,8 @@
 #include "device_step.hpp"
 #include "pipeline/backend.hpp"
 #include "core/world.hpp"
+#include "models/orca/orca_model.hpp"
+#include "pipeline/step.hpp"
 
 namespace throng {
 namespace {
@@ -128,15 +130,15 @@ __global__ void throngIotaKernel(std::int32_t n, std::int32_t* out) {
   if (i < n) out[i] = i;
 }
 
-__global__ void throngPrepKernel(std::int32_t n, const DeviceScalars* sc, cudastep::WorldView w,
-                                 cudastep::WishParams wp, bool doWish, std::uint64_t* keys, float* wishX,
+__global__ void throngPrepKernel(std::int32_t n, const DeviceScalars* sc, WorldView w,
+                                 WishParams wp, bool doWish, std::uint64_t* keys, float* wishX,
                                  float* wishY, std::uint8_t* landing) {
   const std::int32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
   keys[i] = cudastep::sortKey(gridCellOf(sc->grid, w.px[i], w.py[i]), __float_as_uint(w.px[i]));
   if (doWish) {
     bool land;
-    const Vec2 wish = cudastep::wishAt(w, wp, i, land);
+    const Vec2 wish = wishAt(w, wp, i, land);
     wishX[i] = wish.x;
     wishY[i] = wish.y;
     landing[i] = land ? 1 : 0;
@@ -179,10 +181,10 @@ __global__ void __launch_bounds__(kSolveBlock)
   }
 }
 
-__global__ void throngIntegrateKernel(std::int32_t n, cudastep::WorldView w, cudastep::MutableState m,
-                                      cudastep::StepOutputs o, float dt, DeviceScalars* sc) {
+__global__ void throngIntegrateKernel(std::int32_t n, WorldView w, MutableState m,
+                                      StepOutputs o, float dt, DeviceScalars* sc) {
   const std::int32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-  const unsigned r = i < n ? cudastep::integrateAt(w, m, o, dt, i) : 0u;
+  const unsigned r = i < n ? integrateAt(w, m, o, dt, i) : 0u;
   const int jammed = __syncthreads_count(r & 1u);
   const int arrived = __syncthreads_count(r & 2u);
   if (threadIdx.x == 0) {
@@ -277,7 +279,7 @@ class CudaBackend final : public Backend {
                    pulled ? "the latest state" : "the last state the host copied back (later steps are lost)");
       hostStale_ = false;
     }
-    if (failed_) w.stepCpu(s, dt, closure, s.threads);
+    if (failed_) stepCpu(w, s, dt, closure);
   }
 
   void pull(World& w) override {
@@ -379,8 +381,8 @@ class CudaBackend final : public Backend {
     return true;
   }
 
-  cudastep::WorldView worldView() const {
-    cudastep::WorldView v;
+  WorldView worldView() const {
+    WorldView v;
     v.px = px_.get(); v.py = py_.get(); v.radius = radius_.get(); v.maxSpeed = maxSpeed_.get();
     v.prefSpeed = prefSpeed_.get();
     v.hasGoal = hasGoal_.get(); v.gx = gx_.get(); v.gy = gy_.get();
@@ -438,13 +440,13 @@ class CudaBackend final : public Backend {
     throngBoundsKernel<<<reduceBlocks, kBlock, 0, st>>>(n, px_.get(), py_.get(), scalars_);
     throngGridParamsKernel<<<1, 1, 0, st>>>(scalars_, s.perceptionRadius, n, s.maxNeighbors);
 
-    cudastep::WishParams wp;
+    WishParams wp;
     wp.slowingRadius = s.slowingRadius;
     wp.jitter = s.jitter;
     wp.dt = dt;
     wp.seed = s.seed;
     wp.step = w.step;
-    const cudastep::WorldView wv = worldView();
+    const WorldView wv = worldView();
     throngPrepKernel<<<blocks, kBlock, 0, st>>>(n, scalars_, wv, wp, !closure, keys_.get(), wishX_.get(),
                                                  wishY_.get(), landing_.get());
     if (!THRONG_CUDA_CHECK(cudaGetLastError())) return false;
@@ -471,13 +473,13 @@ class CudaBackend final : public Backend {
       ov.cellEdges = dObstacleEdges_.get();
     }
     throngSolveKernel<<<std::min(blocksFor(n, kSolveBlock), solveBlocks_), kSolveBlock, 0, st>>>(
-        n, av, scalars_, cellStart_.get(), sortedIndex_.get(), sx_.get(), sy_.get(), ov, w.solveParams(s, dt),
+        n, av, scalars_, cellStart_.get(), sortedIndex_.get(), sx_.get(), sy_.get(), ov, OrcaModel::solveParams(s, dt),
         wishX_.get(), wishY_.get(), nvx_.get(), nvy_.get(), njammed_.get());
 
-    cudastep::MutableState m;
+    MutableState m;
     m.px = px_.get(); m.py = py_.get(); m.vx = vx_.get(); m.vy = vy_.get();
     m.jammed = jammed_.get(); m.gate = gate_.get();
-    cudastep::StepOutputs out;
+    StepOutputs out;
     out.wishX = wishX_.get(); out.wishY = wishY_.get(); out.landing = landing_.get();
     out.nvx = nvx_.get(); out.nvy = nvy_.get(); out.njammed = njammed_.get();
     throngIntegrateKernel<<<blocks, kBlock, 0, st>>>(n, wv, m, out, dt, scalars_);

@@ -9,8 +9,6 @@
 // otherwise):
 //   sortKey               <- World::buildGrid (cell cy * cols + cx, then x)
 //   cellStartsForSlot     <- World::buildGrid (prefix sums of the counts)
-//   wishAt                <- World::wishOf
-//   integrateAt           <- World::integrate
 //
 // The grid. The CPU counts agents per cell, places them with running
 // cursors (index order), then insertion-sorts each cell by x, stably: the
@@ -32,6 +30,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "core/integrate.hpp"
 #include "core/wish.hpp"
 #include "models/orca/solve.hpp"
 #include "neighbors/near_lists.hpp"
@@ -71,94 +70,6 @@ THRONG_HD void cellStartsForSlot(const std::uint64_t* sortedKeys, std::int32_t n
   const std::int64_t prev = s == 0 ? -1 : static_cast<std::int64_t>(sortedKeys[s - 1] >> 32);
   const std::int64_t cur = s == n ? cells : static_cast<std::int64_t>(sortedKeys[s] >> 32);
   for (std::int64_t c = prev + 1; c <= cur; ++c) cellStart[c] = s;
-}
-
-/// What the wish and integrate phases read besides positions and speeds.
-struct WorldView {
-  const float *px = nullptr, *py = nullptr, *radius = nullptr, *maxSpeed = nullptr;
-  const float* prefSpeed = nullptr;  ///< <= 0: maxSpeed
-  const std::uint8_t* hasGoal = nullptr;
-  const float *gx = nullptr, *gy = nullptr;
-  const std::int32_t *group = nullptr, *route = nullptr, *gate = nullptr;
-  const std::uint64_t* id = nullptr;
-  const std::int32_t* routeStart = nullptr;  ///< routes + 1 offsets into waypoints
-  const Waypoint* waypoints = nullptr;
-  const std::int32_t* streamGroups = nullptr;  ///< sorted
-  const Vec2* streamVelocity = nullptr;
-  std::int32_t streamCount = 0;
-};
-
-/// What the wish reads of the settings.
-struct WishParams {
-  float slowingRadius = 0, jitter = 0, dt = 1.0f / 60;
-  std::uint64_t seed = 0, step = 0;
-};
-
-/// World::streamOf: lower_bound over the sorted groups.
-THRONG_HD const Vec2* streamOf(const WorldView& w, std::int32_t g) {
-  std::int32_t lo = 0, hi = w.streamCount;
-  while (lo < hi) {
-    const std::int32_t mid = lo + (hi - lo) / 2;
-    if (w.streamGroups[mid] < g) lo = mid + 1; else hi = mid;
-  }
-  return lo < w.streamCount && w.streamGroups[lo] == g ? &w.streamVelocity[lo] : nullptr;
-}
-
-/// World::wishOf for agent i (no closure).
-THRONG_HD Vec2 wishAt(const WorldView& w, const WishParams& s, std::int32_t i, bool& landing) {
-  landing = false;
-  const Vec2 p{w.px[i], w.py[i]};
-  const float speed = cruiseSpeed(w.prefSpeed[i], w.maxSpeed[i]);
-  Vec2 wish;
-  const std::int32_t r = w.route[i];
-  if (r >= 0 && w.gate[i] < w.routeStart[r + 1] - w.routeStart[r]) {
-    const Waypoint& g = w.waypoints[w.routeStart[r] + w.gate[i]];
-    const Vec2 toTarget = gateTarget(g.a, g.b, p, w.radius[i]) - p;
-    wish = toTarget.normalized() * speed;
-  } else if (const Vec2* stream = streamOf(w, w.group[i])) {
-    wish = *stream;
-  } else if (w.hasGoal[i]) {
-    wish = goalWish(p, Vec2{w.gx[i], w.gy[i]}, speed, s.slowingRadius, s.dt, landing);
-  }
-  if (landing) return wish;  // the landing step is exact: no shake
-  return jitterWish(wish, w.maxSpeed[i], s.jitter, s.seed, w.id[i], s.step);
-}
-
-/// The arrays integrate writes.
-struct MutableState {
-  float *px = nullptr, *py = nullptr, *vx = nullptr, *vy = nullptr;
-  std::uint8_t* jammed = nullptr;
-  std::int32_t* gate = nullptr;
-};
-
-/// The phase outputs integrate reads.
-struct StepOutputs {
-  const float *wishX = nullptr, *wishY = nullptr;
-  const std::uint8_t* landing = nullptr;
-  const float *nvx = nullptr, *nvy = nullptr;
-  const std::uint8_t* njammed = nullptr;
-};
-
-/// World::integrate for agent i. Returns bit 0: jammed, bit 1: arrived.
-/// `w` supplies goals and routes (its px/py/gate are not read: m's are).
-THRONG_HD unsigned integrateAt(const WorldView& w, const MutableState& m, const StepOutputs& o, float dt,
-                               std::int32_t i) {
-  const Vec2 from{m.px[i], m.py[i]};
-  m.vx[i] = o.nvx[i];
-  m.vy[i] = o.nvy[i];
-  m.jammed[i] = o.njammed[i];
-  Vec2 to = from + Vec2{m.vx[i], m.vy[i]} * dt;
-  // The last step lands exactly on the goal when nobody was in the way.
-  if (o.landing[i] && m.vx[i] == o.wishX[i] && m.vy[i] == o.wishY[i]) to = {w.gx[i], w.gy[i]};
-  m.px[i] = to.x;
-  m.py[i] = to.y;
-  const std::int32_t r = w.route[i];
-  if (r >= 0 && m.gate[i] < w.routeStart[r + 1] - w.routeStart[r]) {
-    const Waypoint& g = w.waypoints[w.routeStart[r] + m.gate[i]];
-    if (crossesGate(g.a, g.b, from, to)) ++m.gate[i];
-  }
-  const bool arrived = w.hasGoal[i] && m.px[i] == w.gx[i] && m.py[i] == w.gy[i];
-  return (m.jammed[i] ? 1u : 0u) | (arrived ? 2u : 0u);
 }
 
 }  // namespace throng::cudastep

@@ -8,8 +8,10 @@
 #include <stdexcept>
 #include <string>
 
-#include "pipeline/backend.hpp"
+#include "core/model.hpp"
 #include "core/world.hpp"
+#include "pipeline/backend.hpp"
+#include "pipeline/step.hpp"
 
 namespace throng {
 
@@ -215,9 +217,7 @@ int Crowd::addRoute(std::vector<Waypoint> gates) {
     checkPoint("addRoute", "gate end", g.a);
     checkPoint("addRoute", "gate end", g.b);
   }
-  World& w = edit();
-  w.routes.push_back(std::move(gates));
-  return static_cast<int>(w.routes.size()) - 1;
+  return edit().addRoute(std::move(gates));
 }
 
 void Crowd::setRoute(std::size_t i, int route) {
@@ -283,27 +283,7 @@ AgentExplain Crowd::explain(std::size_t i, double by) const {
   if (!(by > 0) || !std::isfinite(by)) by = 1.0 / 60;
   const float dt = static_cast<float>(by / stepsFor(by, s));
   synced();
-  World& w = *world_;  // the grid is scratch: rebuilding it changes no state
-  // A paused teaching view asks every frame: build the grid once per state.
-  if (w.explainGridVersion != w.version || w.explainGridPerception != s.perceptionRadius) {
-    w.buildGrid(s);
-    w.explainGridVersion = w.version;
-    w.explainGridPerception = s.perceptionRadius;
-  }
-  if (!w.obstacles.vertices.empty() && w.obstacles.cols == 0) w.obstacles.rebuildGrid();
-  AgentExplain out;
-  bool landing = false;
-  out.preferred = preferredVelocity
-                      ? jitterWish(preferredVelocity(w.agentAt(i)), w.maxSpeed[i], s.jitter, s.seed, w.id[i], w.step)
-                      : w.wishOf(i, s, dt, landing);
-  auto ss = std::make_unique<SolveScratch>();
-  out.jammed = !solveAgent(w.view(), w.scratch.gridView(), w.obstacles.view(), w.solveParams(s, dt),
-                           static_cast<std::int32_t>(i), out.preferred, out.chosen, *ss);
-  out.neighbours.assign(ss->neighbors, ss->neighbors + ss->neighborCount);
-  const auto half = [](const Line& l) { return HalfPlane{l.point, l.direction}; };
-  for (int k = 0; k < ss->lineCount; ++k)
-    (k < ss->obstacleLineCount ? out.obstacleLines : out.agentLines).push_back(half(ss->lines[k]));
-  return out;
+  return explainAgent(*world_, s, dt, i, preferredVelocity);  // the grid it may build is scratch
 }
 
 std::uint64_t Crowd::stateHash() const {
@@ -355,6 +335,7 @@ bool Crowd::setBackend(BackendKind kind, std::string* message) {
   backend_->pull(*world_);
   backend_ = std::move(next);
   backend_->pushed();
+  if (world_->model) world_->model->resume();  // the other backend stepped the walkers its own way
   return true;
 }
 
@@ -366,7 +347,7 @@ class CpuBackend final : public Backend {
  public:
   const char* name() const override { return "cpu"; }
   void step(World& w, const Settings& s, float dt, const std::function<Vec2(const Agent&)>& closure) override {
-    w.stepCpu(s, dt, closure, s.threads);
+    stepCpu(w, s, dt, closure);
   }
 };
 }  // namespace

@@ -1,5 +1,5 @@
 // The candidate lists' relative-motion bound against the global bound
-// alone (World::relativeLists), timed in one process: two crowds of the
+// alone (OrcaModel::relativeLists), timed in one process: two crowds of the
 // same scenario step in turns, a block each, so both see the same machine
 // from second to second (separate processes on a shared machine differ by
 // tens of percent from minute to minute). Both must end in the same state.
@@ -11,8 +11,10 @@
 #include <cstring>
 #include <vector>
 
-#include "scenarios.hpp"
 #include "core/world.hpp"
+#include "models/orca/orca_model.hpp"
+#include "pipeline/step.hpp"
+#include "scenarios.hpp"
 
 int main(int argc, char** argv) {
   if (argc != 4) {
@@ -31,7 +33,7 @@ int main(int argc, char** argv) {
   std::vector<double> global, relative;
   for (int round = 0; round < 8; ++round) {
     throng::Crowd off = make(), on = make();
-    off.world().relativeLists = false;
+    static_cast<throng::OrcaModel&>(*throng::modelFor(off.world(), "orca")).relativeLists = false;
     off.advance(throng::bench::kStep);
     on.advance(throng::bench::kStep);
     for (int block = 0; block < 10; ++block) {

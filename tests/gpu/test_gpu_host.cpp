@@ -29,6 +29,7 @@
 #include "pipeline/backend.hpp"
 #include "throng/crowd.hpp"
 #include "core/world.hpp"
+#include "models/orca/orca_model.hpp"
 
 using namespace throng;
 using namespace throng::cudastep;
@@ -88,24 +89,6 @@ MirrorGrid mirrorGrid(const World& w, const Settings& s) {
   return g;
 }
 
-WorldView viewOf(const World& w, std::vector<std::int32_t>& routeStart, std::vector<Waypoint>& waypoints) {
-  routeStart.assign(1, 0);
-  waypoints.clear();
-  for (const auto& r : w.routes) {
-    waypoints.insert(waypoints.end(), r.begin(), r.end());
-    routeStart.push_back(static_cast<std::int32_t>(waypoints.size()));
-  }
-  WorldView v;
-  v.px = w.px.data(); v.py = w.py.data(); v.radius = w.radius.data(); v.maxSpeed = w.maxSpeed.data();
-  v.prefSpeed = w.prefSpeed.data();
-  v.hasGoal = w.hasGoal.data(); v.gx = w.gx.data(); v.gy = w.gy.data();
-  v.group = w.group.data(); v.route = w.route.data(); v.gate = w.gate.data(); v.id = w.id.data();
-  v.routeStart = routeStart.data(); v.waypoints = waypoints.data();
-  v.streamGroups = w.streamGroups.data(); v.streamVelocity = w.streamVelocity.data();
-  v.streamCount = static_cast<std::int32_t>(w.streamGroups.size());
-  return v;
-}
-
 /// One step the way the CUDA backend takes it (no closure), on the host.
 void mirrorStep(World& w, const Settings& s, float dt) {
   const auto n = static_cast<std::int32_t>(w.size());
@@ -117,9 +100,7 @@ void mirrorStep(World& w, const Settings& s, float dt) {
   // obstacles: the CPU step's sizing rule (the backend applies it on the host)
   ObstacleSet& o = w.obstacles;
   if (!o.vertices.empty()) o.fitToReach(w.obstacleReach(s));
-  std::vector<std::int32_t> routeStart;
-  std::vector<Waypoint> waypoints;
-  const WorldView wv = viewOf(w, routeStart, waypoints);
+  const WorldView wv = w.worldView();
   WishParams wp;
   wp.slowingRadius = s.slowingRadius; wp.jitter = s.jitter; wp.dt = dt; wp.seed = s.seed; wp.step = w.step;
   std::vector<float> wishX(n), wishY(n), nvx(n), nvy(n);
@@ -132,7 +113,7 @@ void mirrorStep(World& w, const Settings& s, float dt) {
   const AgentGridView gv = gridViewOf(g.params, g.cellStart.data(), g.sortedIndex.data(), g.sx.data(), g.sy.data());
   const AgentsView av = w.view();
   const ObstacleView ov = o.view();
-  SolveParams sp = w.solveParams(s, dt);
+  SolveParams sp = OrcaModel::solveParams(s, dt);
   sp.lineLanes = false;  // the kernel builds its lines one at a time (so this also checks agentLines8)
   auto ss = std::make_unique<SolveScratch>();
   // the solve in descending slot order: any order must do (read old, write new)
@@ -207,7 +188,7 @@ TEST_CASE("cell starts per slot write every entry once, as the prefix sums do") 
   CHECK(empty == std::vector<std::int32_t>{0, 0, 0, 0, 0});
 }
 
-TEST_CASE("the device grid build gives World::buildGrid's arrays") {
+TEST_CASE("the device grid build gives AgentGrid::build's arrays") {
   struct Case {
     const char* name;
     int n;
@@ -231,15 +212,15 @@ TEST_CASE("the device grid build gives World::buildGrid's arrays") {
     Settings s = sanitized(c.settings);
     s.perceptionRadius = cs.perception;
     World& w = c.world();
-    w.buildGrid(s);
+    w.grid.build(w.px.data(), w.py.data(), w.size(), s.perceptionRadius, s.maxNeighbors, nullptr);
     const MirrorGrid g = mirrorGrid(w, s);
-    const StepScratch& sc = w.scratch;
-    CHECK(g.params.origin.x == sc.grid.origin.x);
-    CHECK(g.params.origin.y == sc.grid.origin.y);
-    CHECK(bitsOf(g.params.invCell) == bitsOf(sc.grid.invCell));
-    CHECK(bitsOf(g.params.invRow) == bitsOf(sc.grid.invRow));
-    CHECK(g.params.cols == sc.grid.cols);
-    CHECK(g.params.rows == sc.grid.rows);
+    const AgentGrid& sc = w.grid;
+    CHECK(g.params.origin.x == sc.shape.origin.x);
+    CHECK(g.params.origin.y == sc.shape.origin.y);
+    CHECK(bitsOf(g.params.invCell) == bitsOf(sc.shape.invCell));
+    CHECK(bitsOf(g.params.invRow) == bitsOf(sc.shape.invRow));
+    CHECK(g.params.cols == sc.shape.cols);
+    CHECK(g.params.rows == sc.shape.rows);
     CHECK(g.cellStart == sc.cellStart);
     CHECK(g.sortedIndex == sc.sortedIndex);
     CHECK(g.sx == sc.sx);
@@ -247,37 +228,49 @@ TEST_CASE("the device grid build gives World::buildGrid's arrays") {
   }
 }
 
-TEST_CASE("the device wish gives World::wishOf: goals, slowing, landing, routes, streams, jitter") {
-  Crowd c;
-  gpuscenes::crossing(c, 12);
-  gpuscenes::door(c, 2, 3);
-  c.add(Vec2{10, 10}, Vec2{10.1f, 10});  // lands this step
-  c.add(Vec2{20, 20}, Vec2{20, 20});     // on its goal
-  c.add(Vec2{30, 30});                   // no goal
-  c.setPreferredSpeed(0, 40);
-  c.setPreferredSpeed(1, 1e6f);          // above maxSpeed: maxSpeed
-  Settings s = sanitized(c.settings);
-  s.seed = 99;
-  World& w = c.world();
-  w.step = 1234;
-  std::vector<std::int32_t> rs;
-  std::vector<Waypoint> wps;
-  const WorldView v = viewOf(w, rs, wps);
+TEST_CASE("the CPU step's wishes (eight at a time where it can) are wishAt's: goals, slowing, landing, routes, streams, jitter") {
+  // A crowd with group streams takes wishAt throughout; without, eight
+  // walkers with goals of their own at a time take goalWishes8.
+  for (const bool streams : {false, true})
   for (const float dt : {1.0f / 60, 0.25f}) {
+    CAPTURE(streams);
+    Crowd c;
+    if (streams) gpuscenes::crossing(c, 12);
+    gpuscenes::door(c, 2, 3);
+    gpuscenes::ring(c, 40, 300, {1500, 1500});
+    c.add(Vec2{20, 20}, Vec2{20, 20});     // on its goal
+    c.add(Vec2{30, 30});                   // no goal
+    c.setPreferredSpeed(0, 40);
+    c.setPreferredSpeed(1, 1e6f);          // above maxSpeed: maxSpeed
+    c.settings.seed = 99;
+    c.settings.maxStep = dt;  // one step an advance
+    for (int k = 0; k < 3; ++k) c.advance(dt);
+    // Sixteen, far apart, a twentieth of a step from their goals: they land next step.
+    for (int k = 0; k < 16; ++k)
+      c.add(Vec2{-100.0f - 60.0f * k, -500}, Vec2{-100.0f - 60.0f * k, -500.0f - 0.05f * 120 * dt});
+    Settings s = sanitized(c.settings);
+    World& w = c.world();
     WishParams wp;
     wp.slowingRadius = s.slowingRadius; wp.jitter = s.jitter; wp.dt = dt; wp.seed = s.seed; wp.step = w.step;
-    int landings = 0;
+    std::vector<float> wx(w.size()), wy(w.size());
+    std::vector<std::uint8_t> land(w.size());
+    const WorldView v = w.worldView();
     for (std::size_t i = 0; i < w.size(); ++i) {
-      bool a, b;
-      const Vec2 cpu = w.wishOf(i, s, dt, a);
-      const Vec2 dev = wishAt(v, wp, static_cast<std::int32_t>(i), b);
-      CAPTURE(i);
-      CHECK(bitsOf(cpu.x) == bitsOf(dev.x));
-      CHECK(bitsOf(cpu.y) == bitsOf(dev.y));
-      CHECK(a == b);
-      landings += a;
+      bool b;
+      const Vec2 d = wishAt(v, wp, static_cast<std::int32_t>(i), b);
+      wx[i] = d.x;
+      wy[i] = d.y;
+      land[i] = b;
     }
-    CHECK(landings >= 1);
+    c.advance(dt);
+    int landings = 0, differ = 0;
+    for (std::size_t i = 0; i < w.size(); ++i) {
+      differ += bitsOf(w.buffers.wishX[i]) != bitsOf(wx[i]) || bitsOf(w.buffers.wishY[i]) != bitsOf(wy[i]) ||
+                w.buffers.landing[i] != land[i];
+      landings += land[i];
+    }
+    CHECK(differ == 0);
+    CHECK(landings >= 8);
   }
 }
 

@@ -17,6 +17,7 @@
 #include "throng/crowd.hpp"
 #include "models/orca/orca_lanes.hpp"
 #include "core/world.hpp"
+#include "orca_access.hpp"
 #include "../bench/scenarios.hpp"
 
 using namespace throng;
@@ -57,8 +58,8 @@ std::vector<std::int32_t> within(const World& w, Vec2 p, std::int32_t self, floa
 TEST_CASE("gatherNear lists every agent within its radius, wider than a column too, and says when they overflow") {
   World w;
   fillClumped(w, 600, 7);
-  w.buildGrid(gridSettings());
-  const AgentGridView g = w.scratch.gridView();
+  test::buildGrid(w, gridSettings());
+  const AgentGridView g = w.grid.view();
   REQUIRE(g.invRow > g.invCell);  // split rows
   const float column = 1.0f / g.invCell;
   std::vector<std::uint64_t> keys(600);
@@ -126,7 +127,7 @@ TEST_CASE("nearestFromList gives the grid scan's answer whenever it proves it, a
     CAPTURE(step);
     World w;
     fillClumped(w, 600, 11);
-    w.buildGrid(s);
+    test::buildGrid(w, s);
     const int n = static_cast<int>(w.size());
     std::vector<std::vector<std::int32_t>> lists(n, std::vector<std::int32_t>(kNearCapacity));
     std::vector<int> counts(n);
@@ -136,10 +137,10 @@ TEST_CASE("nearestFromList gives the grid scan's answer whenever it proves it, a
       std::int32_t idx[10];
       float d[10];
       const Vec2 p{w.px[i], w.py[i]};
-      const int c = selectNeighbors(w.scratch.gridView(), w.view(), p, i, rangeSq, 10, idx, d);
+      const int c = selectNeighbors(w.grid.view(), w.view(), p, i, rangeSq, 10, idx, d);
       radii[i] = (c == 10 ? std::sqrt(d[9]) : s.perceptionRadius) + 0.1f;
       std::uint64_t keys[kNearCapacity];
-      counts[i] = gatherNear(w.scratch.gridView(), p, i, radii[i], keys, kNearCapacity);
+      counts[i] = gatherNear(w.grid.view(), p, i, radii[i], keys, kNearCapacity);
       for (int m = 0; m < counts[i]; ++m) lists[i][m] = static_cast<std::int32_t>(static_cast<std::uint32_t>(keys[m]));
       if (counts[i] < 0) continue;
       // Straight from the keys, as the step takes a list it just built: the
@@ -180,8 +181,8 @@ TEST_CASE("nearestFromList gives the grid scan's answer whenever it proves it, a
       w.py[i] += d.y;
       largest = std::max(largest, (Vec2{w.px[i], w.py[i]} - Vec2{x0[i], y0[i]}).length());
     }
-    w.buildGrid(s);
-    const AgentGridView g = w.scratch.gridView();
+    test::buildGrid(w, s);
+    const AgentGridView g = w.grid.view();
     const AgentsView a = w.view();
     int proven = 0, tried = 0, inListOrder = 0, unordered = 0;
     for (int k : {1, 4, 10}) {
@@ -260,13 +261,13 @@ Crowd ringOf(int n, float radius, Settings s) {
   return c;
 }
 
-std::size_t served(const Crowd& c) { return c.world().scratch.nearServed; }
+std::size_t served(const Crowd& c) { return test::orcaScratch(c).nearServed; }
 }  // namespace
 
 TEST_CASE("candidate lists change no result: benchmark crowds at 1 and 2 threads") {
   for (int threads : {1, 2}) {
     Crowd on = bench::dense(2000, threads), off = bench::dense(2000, threads);
-    off.world().nearLists = false;
+    test::orca(off).nearLists = false;
     std::size_t fromLists = 0;
     stepAlike(on, off, 60, [&] {
       fromLists += served(std::as_const(on));
@@ -274,7 +275,7 @@ TEST_CASE("candidate lists change no result: benchmark crowds at 1 and 2 threads
     });
     CHECK(fromLists > 60 * 2000 * 7 / 10);  // the lists answer most walkers
     Crowd ringOn = bench::circle(1000, threads), ringOff = bench::circle(1000, threads);
-    ringOff.world().nearLists = false;
+    test::orca(ringOff).nearLists = false;
     for (int step = 0; step < 150; ++step) {
       ringOn.advance(bench::kStep);
       ringOff.advance(bench::kStep);
@@ -292,8 +293,8 @@ TEST_CASE("with lists the grid is built only on the steps a list fails, and noth
     // walkers move alike), so the grid is built a few times at most.
     for (const bool relative : {false, true}) {
     Crowd on = bench::circle(800, threads), off = bench::circle(800, threads);
-    off.world().nearLists = false;
-    on.world().relativeLists = relative;
+    test::orca(off).nearLists = false;
+    test::orca(on).relativeLists = relative;
     int built = 0, explained = 0;
     for (int step = 0; step < 80; ++step) {
       if (step % 9 == 4) {
@@ -304,11 +305,11 @@ TEST_CASE("with lists the grid is built only on the steps a list fails, and noth
         CHECK(a.neighbours == b.neighbours);
         explained += std::memcmp(&a.chosen, &b.chosen, sizeof a.chosen) == 0;
       }
-      const std::uint64_t before = on.world().scratch.gridVersion;
+      const std::uint64_t before = on.world().grid.version;
       on.advance(bench::kStep);
       off.advance(bench::kStep);
       REQUIRE(on.stateHash() == off.stateHash());
-      built += on.world().scratch.gridVersion != before;
+      built += on.world().grid.version != before;
     }
     CHECK(explained == 9);
     if (relative) {
@@ -322,9 +323,9 @@ TEST_CASE("with lists the grid is built only on the steps a list fails, and noth
     // A dense crowd's lists fail somewhere every step: after two such steps
     // it builds the grid first, each step, as without lists.
     Crowd dense = bench::dense(1500, threads), denseOff = bench::dense(1500, threads);
-    denseOff.world().nearLists = false;
+    test::orca(denseOff).nearLists = false;
     stepAlike(dense, denseOff, 40);
-    CHECK(dense.world().scratch.failingSteps >= 2);
+    CHECK(test::orcaScratch(dense).failingSteps >= 2);
   }
 }
 
@@ -336,16 +337,17 @@ struct OrderCheck {
   bool split = true, plain = true, index = true;
 };
 OrderCheck checkOrder(const World& w, int threads) {
-  const StepScratch& sc = w.scratch;
-  const std::size_t n = sc.sortedIndex.size();
+  const OrcaScratch& sc = static_cast<const OrcaModel&>(*w.model).scratch;
+  const AgentGrid& grid = w.grid;
+  const std::size_t n = grid.sortedIndex.size();
   OrderCheck c;
-  c.plain = sc.order == sc.sortedIndex;
+  c.plain = sc.order == grid.sortedIndex;
   for (std::size_t k = 0; k < sc.order.size(); ++k) c.index &= sc.order[k] == static_cast<std::int32_t>(k);
   const auto shareEnd = [&](int t) { return n * static_cast<std::size_t>(t + 1) / static_cast<std::size_t>(threads); };
   std::size_t begin = 0;
   for (int t = 0; t < threads; ++t) {
     std::vector<std::int32_t> expected;  // the share's agents, in grid order
-    for (std::int32_t i : sc.sortedIndex)
+    for (std::int32_t i : grid.sortedIndex)
       if (static_cast<std::size_t>(i) >= begin && static_cast<std::size_t>(i) < shareEnd(t)) expected.push_back(i);
     c.split &= std::equal(expected.begin(), expected.end(), sc.order.begin() + static_cast<std::ptrdiff_t>(begin),
                           sc.order.begin() + static_cast<std::ptrdiff_t>(shareEnd(t)));
@@ -379,10 +381,10 @@ TEST_CASE("where the grid lasts the solve runs by agent index if that follows th
         ring.advance(bench::kStep);
         // (A grid built for failing lists during the step gives the next
         // step its order.)
-        if (ring.world().scratch.orderGrid != ring.world().scratch.gridVersion) continue;
+        if (test::orcaScratch(ring).orderGrid != ring.world().grid.version) continue;
         ++checked;
         const OrderCheck c = checkOrder(ring.world(), threads);
-        CHECK(ring.world().scratch.orderSplit == threads);
+        CHECK(test::orcaScratch(ring).orderSplit == threads);
         if (!shuffled) {
           CHECK(c.index);
         } else if (threads == 1) {
@@ -402,7 +404,7 @@ TEST_CASE("where the grid lasts the solve runs by agent index if that follows th
   for (int threads : {1, 2}) {
     Crowd dense = bench::dense(1500, threads);
     for (int step = 0; step < 20; ++step) dense.advance(bench::kStep);
-    CHECK(dense.world().scratch.orderSplit == 1);
+    CHECK(test::orcaScratch(dense).orderSplit == 1);
     CHECK(checkOrder(dense.world(), threads).plain);
   }
 }
@@ -414,13 +416,13 @@ TEST_CASE("batches whose programs end at their starts skip them, and nothing cha
   for (int threads : {1, 2}) {
     CAPTURE(threads);
     Crowd ring = bench::circle(200, threads), ringOff = bench::circle(200, threads);
-    ringOff.world().skipFreePrograms = false;
+    test::orca(ringOff).skipFreePrograms = false;
     std::size_t free = 0, programs = 0, freeOff = 0;
     stepAlike(ring, ringOff, 400, [&] {
-      const StepScratch& sc = ring.world().scratch;
+      const OrcaScratch& sc = test::orcaScratch(ring);
       free += sc.freeBatches;
       programs += sc.batches - sc.freeBatches;
-      freeOff += ringOff.world().scratch.freeBatches;
+      freeOff += test::orcaScratch(ringOff).freeBatches;
     });
     if (lanesAvailable()) {
       CHECK(free > 200 * 200 / 8 / 2);
@@ -428,9 +430,9 @@ TEST_CASE("batches whose programs end at their starts skip them, and nothing cha
     }
     CHECK(freeOff == 0);
     Crowd dense = bench::dense(1500, threads), denseOff = bench::dense(1500, threads);
-    denseOff.world().skipFreePrograms = false;
+    test::orca(denseOff).skipFreePrograms = false;
     stepAlike(dense, denseOff, 40);
-    if (lanesAvailable()) CHECK_FALSE(dense.world().scratch.lookForFree);  // (no batches without lanes)
+    if (lanesAvailable()) CHECK_FALSE(test::orcaScratch(dense).lookForFree);  // (no batches without lanes)
   }
 }
 
@@ -452,10 +454,10 @@ TEST_CASE("walkers keep their lists beside obstacles, whose batches find their n
       }
       c->addObstacle(Rect{2027, -22, 6, 6});
     }
-    off.world().nearLists = false;
+    test::orca(off).nearLists = false;
     std::size_t free = 0, fromLists = 0;
     stepAlike(on, off, 160, [&] {
-      free += on.world().scratch.freeBatches;
+      free += test::orcaScratch(on).freeBatches;
       fromLists += served(std::as_const(on));
     });
     if (lanesAvailable()) CHECK(free > 160 * 400 / 8 / 2);
@@ -497,7 +499,7 @@ TEST_CASE("relative motion: a flock keeps its lists, and an agent shoved in from
       addFlock(*c, 400, 20, {0, 0}, {1, 0});
       c->add({-2000, 30}, std::nullopt, 0.5f, 1.0f);  // a bystander, far off
     }
-    off.world().nearLists = false;
+    test::orca(off).nearLists = false;
     const std::size_t bystander = 400;
     int stillGrid = 0;
     bool shoveBuilt = false, liveBefore = false;
@@ -510,13 +512,13 @@ TEST_CASE("relative motion: a flock keeps its lists, and an agent shoved in from
           c->setAgent(bystander, a);
         }
       }
-      const std::uint64_t before = on.world().scratch.gridVersion;
+      const std::uint64_t before = on.world().grid.version;
       on.advance(0.25);
       off.advance(0.25);
       REQUIRE(on.stateHash() == off.stateHash());
-      if (step >= 20 && step < 50) stillGrid += on.world().scratch.gridVersion == before;
-      if (step == 50) shoveBuilt = on.world().scratch.gridVersion != before;
-      if (step == 49) liveBefore = on.world().scratch.tiles.live;
+      if (step >= 20 && step < 50) stillGrid += on.world().grid.version == before;
+      if (step == 50) shoveBuilt = on.world().grid.version != before;
+      if (step == 49) liveBefore = test::orcaScratch(on).tiles.live;
     }
     // The skin is 2 steps' walk at the flock's speed against a walk of 1
     // a step: by the global bound the lists would fail every few steps.
@@ -539,9 +541,9 @@ TEST_CASE("relative motion: flocks that meet within a tile block are seen as the
       addFlock(*c, 800, 40, {0, 0}, {1, 0});
       addFlock(*c, 800, 40, {130, 0.3f}, {-1, 0});
     }
-    off.world().nearLists = false;
+    test::orca(off).nearLists = false;
     int live = 0;
-    stepAlike(on, off, 120, [&] { live += on.world().scratch.tiles.live; }, 0.25);
+    stepAlike(on, off, 120, [&] { live += test::orcaScratch(on).tiles.live; }, 0.25);
     CHECK(live > 60);
   }
 }
@@ -551,7 +553,7 @@ TEST_CASE("candidate lists change no result through shoves, additions, removals 
   s.perceptionRadius = 60;
   s.maxNeighbors = 8;
   Crowd on = ringOf(300, 400, s), off = ringOf(300, 400, s);
-  off.world().nearLists = false;
+  test::orca(off).nearLists = false;
   std::uint64_t h = 5;
   std::size_t fromLists = 0;
   for (int step = 0; step < 240; ++step) {
@@ -636,7 +638,7 @@ int firstDifference(const Settings& s, const std::function<void(Crowd&)>& setup,
   Crowd on(s), off(s);
   setup(on);
   setup(off);
-  off.world().nearLists = false;
+  test::orca(off).nearLists = false;
   for (int k = 0; k < steps; ++k) {
     if (edit) {
       edit(on, k, true);
@@ -692,11 +694,11 @@ TEST_CASE("gatherNear with a radius past any int of cells still finds its neighb
   w.py = {0, 0};
   Settings s;
   s.perceptionRadius = 20;
-  w.buildGrid(s);
+  test::buildGrid(w, s);
   std::uint64_t keys[kNearCapacity];
   for (float r : {100.0f, 1e9f, 1e11f, 1e20f, INFINITY}) {
     CAPTURE(r);
-    CHECK(gatherNear(w.scratch.gridView(), {0, 0}, 0, r, keys, kNearCapacity) == 1);
+    CHECK(gatherNear(w.grid.view(), {0, 0}, 0, r, keys, kNearCapacity) == 1);
   }
 }
 
@@ -719,7 +721,7 @@ TEST_CASE("selectNeighbors from a tight hint is exact far from the origin (rows'
       Settings s;
       s.perceptionRadius = 5.0f + static_cast<float>(seed * 5 % 60);
       s.maxNeighbors = 1 + static_cast<int>(seed % 10);
-      w.buildGrid(s);
+      test::buildGrid(w, s);
       const float rangeSq = s.perceptionRadius * s.perceptionRadius;
       for (int i = 0; i < n; ++i) {
         std::vector<std::uint64_t> keys;
@@ -732,7 +734,7 @@ TEST_CASE("selectNeighbors from a tight hint is exact far from the origin (rows'
         std::int32_t hint[kMaxNeighbors], idx[kMaxNeighbors];
         float d[kMaxNeighbors];
         for (int m = 0; m < k; ++m) hint[m] = static_cast<std::int32_t>(static_cast<std::uint32_t>(keys[m]));
-        const int c = selectNeighbors(w.scratch.gridView(), w.view(), {w.px[i], w.py[i]}, i, rangeSq, s.maxNeighbors,
+        const int c = selectNeighbors(w.grid.view(), w.view(), {w.px[i], w.py[i]}, i, rangeSq, s.maxNeighbors,
                                       idx, d, hint, k);
         REQUIRE(c == k);
         for (int m = 0; m < c; ++m) CHECK(idx[m] == hint[m]);
@@ -785,7 +787,7 @@ TEST_CASE("candidate lists change no result in a fuzz of edits, offsets, scales 
         }
         case 2: c.settings.maxNeighbors = static_cast<int>(mix64(g) % 4) * 5; break;  // 0 too
         case 3: c.settings.perceptionRadius = static_cast<float>(5 + mix64(g) % 60) * scale; break;
-        case 4: if (isOn) c.world().nearLists = !c.world().nearLists; break;
+        case 4: if (isOn) test::orca(c).nearLists = !test::orca(c).nearLists; break;
         case 5: (void)c.explain(mix64(g) % c.count()); break;
         case 6: c.settings.threads = 1 + static_cast<int>(mix64(g) % 3); break;
         case 9: c.advance(1.0 / 240); break;

@@ -22,6 +22,7 @@
 #include "models/orca/orca.hpp"
 #include "models/orca/orca_lanes.hpp"
 #include "core/world.hpp"
+#include "orca_access.hpp"
 
 #include "core/integrate.hpp"
 #include "neighbors/motion.hpp"
@@ -631,8 +632,8 @@ TEST_CASE("gatherNear8 gives gatherNear's keys, in its order, and overflows wher
   Settings s;
   s.perceptionRadius = 4;
   s.maxNeighbors = 4;
-  w.buildGrid(s);
-  const AgentGridView g = w.scratch.gridView();
+  test::buildGrid(w, s);
+  const AgentGridView g = w.grid.view();
   int mismatches = 0, overflows = 0, found = 0, lastSlots = 0;
   std::uint64_t one[n], eight[n];
   for (float r : {0.3f, 1.0f, 4.0f, 9.0f, 60.0f, INFINITY}) {
@@ -878,7 +879,7 @@ TEST_CASE("points nearer than a tiling's side land in tiles at most one apart, i
   CHECK(lanesChecked > 10000);
 }
 
-TEST_CASE("integrate8 moves, lands and counts as World::integrate's loop does") {
+TEST_CASE("integrate8 moves, lands and counts as integrateAt does, walker by walker") {
   Rng rng{41};
   const float nan = std::numeric_limits<float>::quiet_NaN();
   int mismatches = 0, landed = 0, arrivedTotal = 0, jammedTotal = 0;
@@ -909,26 +910,23 @@ TEST_CASE("integrate8 moves, lands and counts as World::integrate's loop does") 
     }
     std::vector<float> px1 = px, py1 = py, vx1(n), vy1(n), px8 = px, py8 = py, vx8(n), vy8(n);
     std::vector<std::uint8_t> jam1(n), jam8(n);
+    std::vector<std::int32_t> route(n, -1), gate1(n), gate8(n);
+    const std::int32_t routeStart[2] = {0, 0};  // (no route: never read past the first)
+    WorldView w;
+    w.gx = gx.data(); w.gy = gy.data(); w.hasGoal = hasGoal.data(); w.route = route.data();
+    w.routeStart = routeStart;
+    const StepOutputs o{wishX.data(), wishY.data(), landing.data(), nvx.data(), nvy.data(), njammed.data()};
+    const MutableState one{px1.data(), py1.data(), vx1.data(), vy1.data(), jam1.data(), gate1.data()};
+    const MutableState eight{px8.data(), py8.data(), vx8.data(), vy8.data(), jam8.data(), gate8.data()};
     std::size_t jamCount = 0, doneCount = 0;
-    for (int i = 0; i < n; ++i) {  // World::integrate's loop, for walkers on no route
-      const Vec2 from{px1[i], py1[i]};
-      vx1[i] = nvx[i];
-      vy1[i] = nvy[i];
-      jam1[i] = njammed[i];
-      jamCount += jam1[i];
-      Vec2 to = from + Vec2{vx1[i], vy1[i]} * dt;
-      if (landing[i] && vx1[i] == wishX[i] && vy1[i] == wishY[i]) to = {gx[i], gy[i]};
-      px1[i] = to.x;
-      py1[i] = to.y;
-      if (hasGoal[i] && px1[i] == gx[i] && py1[i] == gy[i]) ++doneCount;
+    for (int i = 0; i < n; ++i) {
+      const unsigned r = integrateAt(w, one, o, dt, i);
+      jamCount += r & 1u;
+      doneCount += r >> 1;
     }
-    const IntegrateArrays arrays{px8.data(),   py8.data(),      vx8.data(),       vy8.data(),
-                                 jam8.data(),  gx.data(),       gy.data(),        wishX.data(),
-                                 wishY.data(), hasGoal.data(),  landing.data(),   nvx.data(),
-                                 nvy.data(),   njammed.data()};
     std::size_t jam8Count = 0, done8Count = 0;
     for (std::size_t first = 0; first < static_cast<std::size_t>(n); first += 8) {
-      const unsigned counts = integrate8(arrays, first, dt);
+      const unsigned counts = integrate8(w, eight, o, first, dt);
       jam8Count += counts & 255u;
       done8Count += counts >> 8;
     }

@@ -1,42 +1,58 @@
 #pragma once
 // The step's last phase for every model: the new velocity and jam flag
 // taken, the walker moved (exactly onto its goal on the landing step when
-// nobody was in the way), its route's gate passed. One walker at a time
-// here; integrate8 eight at a time (core/lanes.cpp, AVX2).
+// nobody was in the way), its route's gate passed. THRONG_HD: the CPU step
+// and the CUDA kernels take the same bits; integrate8 eight walkers at a
+// time (core/lanes.cpp, AVX2).
 #include <cstddef>
 #include <cstdint>
 
+#include "core/wish.hpp"
+#include "throng/hd.hpp"
 #include "throng/vec2.hpp"
 
 namespace throng {
 
-/// What World::integrate reads and writes, all by agent index: the agents'
-/// arrays, and the solve's new velocities and jammed flags.
-struct IntegrateArrays {
-  float *px, *py, *vx, *vy;
-  std::uint8_t* jammed;
-  const float *gx, *gy, *wishX, *wishY;
-  const std::uint8_t *hasGoal, *landing;
-  const float *nvx, *nvy;
-  const std::uint8_t* njammed;
+/// The arrays integrate writes.
+struct MutableState {
+  float *px = nullptr, *py = nullptr, *vx = nullptr, *vy = nullptr;
+  std::uint8_t* jammed = nullptr;
+  std::int32_t* gate = nullptr;
 };
-/// World::integrate for walker i, apart from its route: its new velocity
-/// and jammed flag, and its new position, exactly on the goal on the
-/// landing step when nobody was in the way. Returns 1 when it is jammed,
-/// plus 256 when it is on its goal.
-inline unsigned integrateOne(const IntegrateArrays& a, std::size_t i, float dt) {
-  a.vx[i] = a.nvx[i];
-  a.vy[i] = a.nvy[i];
-  a.jammed[i] = a.njammed[i];
-  Vec2 to = Vec2{a.px[i], a.py[i]} + Vec2{a.vx[i], a.vy[i]} * dt;
-  if (a.landing[i] && a.vx[i] == a.wishX[i] && a.vy[i] == a.wishY[i]) to = {a.gx[i], a.gy[i]};
-  a.px[i] = to.x;
-  a.py[i] = to.y;
-  const bool arrived = a.hasGoal[i] && a.px[i] == a.gx[i] && a.py[i] == a.gy[i];
-  return a.jammed[i] + (arrived ? 256u : 0u);
+
+/// The phase outputs integrate reads.
+struct StepOutputs {
+  const float *wishX = nullptr, *wishY = nullptr;
+  const std::uint8_t* landing = nullptr;
+  const float *nvx = nullptr, *nvy = nullptr;
+  const std::uint8_t* njammed = nullptr;
+};
+
+/// The step's end for agent i. Returns bit 0: jammed, bit 1: arrived.
+/// `w` supplies goals and routes (its px/py/gate are not read: m's are).
+THRONG_HD unsigned integrateAt(const WorldView& w, const MutableState& m, const StepOutputs& o, float dt,
+                               std::int32_t i) {
+  const Vec2 from{m.px[i], m.py[i]};
+  m.vx[i] = o.nvx[i];
+  m.vy[i] = o.nvy[i];
+  m.jammed[i] = o.njammed[i];
+  Vec2 to = from + Vec2{m.vx[i], m.vy[i]} * dt;
+  // The last step lands exactly on the goal when nobody was in the way.
+  if (o.landing[i] && m.vx[i] == o.wishX[i] && m.vy[i] == o.wishY[i]) to = {w.gx[i], w.gy[i]};
+  m.px[i] = to.x;
+  m.py[i] = to.y;
+  const std::int32_t r = w.route[i];
+  if (r >= 0 && m.gate[i] < w.routeStart[r + 1] - w.routeStart[r]) {
+    const Waypoint& g = w.waypoints[w.routeStart[r] + m.gate[i]];
+    if (crossesGate(g.a, g.b, from, to)) ++m.gate[i];
+  }
+  const bool arrived = w.hasGoal[i] && m.px[i] == w.gx[i] && m.py[i] == w.gy[i];
+  return (m.jammed[i] ? 1u : 0u) | (arrived ? 2u : 0u);
 }
-/// integrateOne for the eight walkers from `first`, none of them on a
-/// route, summed: the same values. Only where lanesAvailable().
-unsigned integrate8(const IntegrateArrays& a, std::size_t first, float dt);
+
+/// integrateAt for the eight walkers from `first`, none of them on a route,
+/// summed: the same values, the count of the jammed plus 256 for each on
+/// its goal. Only where lanesAvailable() (core/lanes.cpp).
+unsigned integrate8(const WorldView& w, const MutableState& m, const StepOutputs& o, std::size_t first, float dt);
 
 }  // namespace throng

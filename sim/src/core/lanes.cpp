@@ -1,5 +1,5 @@
 // The shared phases eight walkers at a time (AVX2): goalWishes8 (core/
-// wish.hpp's goalWish) and integrate8 (core/integrate.hpp's integrateOne),
+// wish.hpp's goalWish) and integrate8 (core/integrate.hpp's integrateAt),
 // the same bits; and their portable forms.
 #include <cstdint>
 
@@ -55,24 +55,25 @@ THRONG_AVX2 inline M flagLanes(const std::uint8_t* bytes) {
 }
 }  // namespace
 
-THRONG_AVX2 unsigned integrate8(const IntegrateArrays& a, std::size_t first, float dt) {
-  const F vx = load(a.nvx + first), vy = load(a.nvy + first);
-  _mm256_storeu_ps(a.vx + first, vx);
-  _mm256_storeu_ps(a.vy + first, vy);
+THRONG_AVX2 unsigned integrate8(const WorldView& w, const MutableState& m, const StepOutputs& o, std::size_t first,
+                                float dt) {
+  const F vx = load(o.nvx + first), vy = load(o.nvy + first);
+  _mm256_storeu_ps(m.vx + first, vx);
+  _mm256_storeu_ps(m.vy + first, vy);
   std::uint64_t flags;  // eight jammed flags, each 0 or 1
-  __builtin_memcpy(&flags, a.njammed + first, sizeof flags);
-  __builtin_memcpy(a.jammed + first, &flags, sizeof flags);
+  __builtin_memcpy(&flags, o.njammed + first, sizeof flags);
+  __builtin_memcpy(m.jammed + first, &flags, sizeof flags);
   const unsigned jam = static_cast<unsigned>(__builtin_popcountll(flags));
   const F step = F{} + dt;
-  F x = load(a.px + first) + vx * step, y = load(a.py + first) + vy * step;
+  F x = load(m.px + first) + vx * step, y = load(m.py + first) + vy * step;
   // The last step lands exactly on the goal when nobody was in the way.
-  const F goalX = load(a.gx + first), goalY = load(a.gy + first);
-  const M lands = flagLanes(a.landing + first) & (vx == load(a.wishX + first)) & (vy == load(a.wishY + first));
+  const F goalX = load(w.gx + first), goalY = load(w.gy + first);
+  const M lands = flagLanes(o.landing + first) & (vx == load(o.wishX + first)) & (vy == load(o.wishY + first));
   x = lands ? goalX : x;
   y = lands ? goalY : y;
-  _mm256_storeu_ps(a.px + first, x);
-  _mm256_storeu_ps(a.py + first, y);
-  const M arrived = flagLanes(a.hasGoal + first) & (x == goalX) & (y == goalY);
+  _mm256_storeu_ps(m.px + first, x);
+  _mm256_storeu_ps(m.py + first, y);
+  const M arrived = flagLanes(w.hasGoal + first) & (x == goalX) & (y == goalY);
   const unsigned done = static_cast<unsigned>(__builtin_popcount(
       static_cast<unsigned>(_mm256_movemask_ps(reinterpret_cast<F>(arrived)))));
   return jam + 256u * done;
@@ -91,9 +92,12 @@ void goalWishes8(const float* px, const float* py, const float* gx, const float*
     landing[l] = lands;
   }
 }
-unsigned integrate8(const IntegrateArrays& a, std::size_t first, float dt) {
+unsigned integrate8(const WorldView& w, const MutableState& m, const StepOutputs& o, std::size_t first, float dt) {
   unsigned counts = 0;
-  for (std::size_t i = first; i < first + 8; ++i) counts += integrateOne(a, i, dt);
+  for (std::size_t i = first; i < first + 8; ++i) {
+    const unsigned r = integrateAt(w, m, o, dt, static_cast<std::int32_t>(i));
+    counts += (r & 1u) + (r >> 1) * 256u;
+  }
   return counts;
 }
 #endif

@@ -9,6 +9,7 @@
 
 #include "base/hash.hpp"
 #include "throng/hd.hpp"
+#include "throng/types.hpp"
 #include "throng/vec2.hpp"
 
 namespace throng {
@@ -85,6 +86,59 @@ THRONG_HD Vec2 jitterWish(Vec2 wish, float maxSpeed, float jitter, std::uint64_t
   const float len2 = d.lengthSquared();
   if (len2 > 1.0f) d = d / std::sqrt(len2);
   return wish + d * (jitter * maxSpeed);
+}
+
+/// What the wish and integrate phases read besides positions and speeds.
+struct WorldView {
+  const float *px = nullptr, *py = nullptr, *radius = nullptr, *maxSpeed = nullptr;
+  const float* prefSpeed = nullptr;  ///< <= 0: maxSpeed
+  const std::uint8_t* hasGoal = nullptr;
+  const float *gx = nullptr, *gy = nullptr;
+  const std::int32_t *group = nullptr, *route = nullptr, *gate = nullptr;
+  const std::uint64_t* id = nullptr;
+  const std::int32_t* routeStart = nullptr;  ///< routes + 1 offsets into waypoints
+  const Waypoint* waypoints = nullptr;
+  const std::int32_t* streamGroups = nullptr;  ///< sorted
+  const Vec2* streamVelocity = nullptr;
+  std::int32_t streamCount = 0;
+};
+
+/// What the wish reads of the settings.
+struct WishParams {
+  float slowingRadius = 0, jitter = 0, dt = 1.0f / 60;
+  std::uint64_t seed = 0, step = 0;
+};
+
+/// The stream velocity of group g, or nullptr: lower_bound over the sorted groups.
+THRONG_HD const Vec2* streamOf(const WorldView& w, std::int32_t g) {
+  std::int32_t lo = 0, hi = w.streamCount;
+  while (lo < hi) {
+    const std::int32_t mid = lo + (hi - lo) / 2;
+    if (w.streamGroups[mid] < g) lo = mid + 1; else hi = mid;
+  }
+  return lo < w.streamCount && w.streamGroups[lo] == g ? &w.streamVelocity[lo] : nullptr;
+}
+
+/// Agent i's wish for the step (no closure): through its route's next gate
+/// while it has one, else its group's stream, else towards its goal; then
+/// the step's shake (none on the landing step, which is exact).
+THRONG_HD Vec2 wishAt(const WorldView& w, const WishParams& s, std::int32_t i, bool& landing) {
+  landing = false;
+  const Vec2 p{w.px[i], w.py[i]};
+  const float speed = cruiseSpeed(w.prefSpeed[i], w.maxSpeed[i]);
+  Vec2 wish;
+  const std::int32_t r = w.route[i];
+  if (r >= 0 && w.gate[i] < w.routeStart[r + 1] - w.routeStart[r]) {
+    const Waypoint& g = w.waypoints[w.routeStart[r] + w.gate[i]];
+    const Vec2 toTarget = gateTarget(g.a, g.b, p, w.radius[i]) - p;
+    wish = toTarget.normalized() * speed;
+  } else if (const Vec2* stream = streamOf(w, w.group[i])) {
+    wish = *stream;
+  } else if (w.hasGoal[i]) {
+    wish = goalWish(p, Vec2{w.gx[i], w.gy[i]}, speed, s.slowingRadius, s.dt, landing);
+  }
+  if (landing) return wish;  // the landing step is exact: no shake
+  return jitterWish(wish, w.maxSpeed[i], s.jitter, s.seed, w.id[i], s.step);
 }
 
 }  // namespace throng

@@ -5,7 +5,9 @@
 // Every model that asks who is near (ORCA's neighbours, BioCrowds' marker
 // owners) asks here. Every view reads the state as it was before the step.
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "neighbors/agents_view.hpp"
 #include "throng/hd.hpp"
@@ -495,5 +497,29 @@ THRONG_HD int selectNeighbors(const AgentGridView& g, const AgentsView& a, Vec2 
   unpackKeys(keys, count, outIndex, outDistSq);
   return count;
 }
+
+class ThreadPool;
+
+/// The agent grid's arrays, as any model builds it for a step: every agent
+/// in a cell (CSR by cell, row-major), each cell sorted by x then index.
+/// Shared by the models (ORCA's neighbour search, BioCrowds' marker owners),
+/// kept by the step between steps so that a build starts from the last
+/// one's order (most agents then come nearly sorted).
+struct AgentGrid {
+  std::vector<std::int32_t> cellOf, cellStart, sortedIndex;
+  std::vector<std::int32_t> slotOf;         ///< each agent's slot: sortedIndex[slotOf[i]] == i
+  std::vector<std::int32_t> previousOrder;  ///< the last build's sortedIndex (placement order)
+  std::vector<float> sx, sy;                ///< positions by slot
+  GridShape shape;
+  float minX = 0, minY = 0, maxX = 0, maxY = 0;  ///< the agents' bounds at the last build (NaN left out)
+  std::uint64_t version = 0;                     ///< bumped by every build
+
+  /// Builds over positions px, py of n agents, columns at least
+  /// perceptionRadius wide (gridShapeFromBounds), on `pool`'s threads when
+  /// given. The result depends only on the positions.
+  void build(const float* px, const float* py, std::size_t n, float perceptionRadius, int maxNeighbors,
+             ThreadPool* pool);
+  AgentGridView view() const;
+};
 
 }  // namespace throng

@@ -1,0 +1,49 @@
+// The registry of models (registry.hpp): the built-ins, and any a program
+// adds.
+#include "pipeline/registry.hpp"
+
+#include <mutex>
+
+#include "models/orca/orca.hpp"
+#include "models/orca/orca_model.hpp"
+
+namespace throng {
+
+namespace {
+std::mutex& lock() {
+  static std::mutex m;
+  return m;
+}
+std::vector<ModelEntry>& entries() {
+  static std::vector<ModelEntry> all = [] {
+    std::vector<ModelEntry> v;
+    v.push_back({"orca",
+                 "ORCA (RVO2): each walker takes the permitted velocity nearest its wish; jammed when none is "
+                 "permitted",
+                 kContactOverlap, [] { return std::unique_ptr<Model>(new OrcaModel()); }});
+    return v;
+  }();
+  return all;
+}
+}  // namespace
+
+const std::vector<ModelEntry>& registeredModels() { return entries(); }
+
+const ModelEntry* findModel(std::string_view name) {
+  std::lock_guard<std::mutex> guard(lock());
+  for (const ModelEntry& e : entries())
+    if (e.name == name) return &e;
+  return nullptr;
+}
+
+void registerModel(ModelEntry entry) {
+  std::lock_guard<std::mutex> guard(lock());
+  for (ModelEntry& e : entries())
+    if (e.name == entry.name) {
+      e = std::move(entry);
+      return;
+    }
+  entries().push_back(std::move(entry));
+}
+
+}  // namespace throng

@@ -1,0 +1,174 @@
+// The CPU step (step.hpp): the phases of core/model.hpp's design note, in
+// order, with the model's own between the shared ones.
+#include "pipeline/step.hpp"
+
+#include <atomic>
+#include <memory>
+
+#include "base/lanes.hpp"
+#include "base/thread_pool.hpp"
+#include "core/integrate.hpp"
+#include "core/wish.hpp"
+#include "pipeline/registry.hpp"
+
+namespace throng {
+
+namespace {
+
+WishParams wishParams(const World& w, const Settings& s, float dt) {
+  WishParams wp;
+  wp.slowingRadius = s.slowingRadius;
+  wp.jitter = s.jitter;
+  wp.dt = dt;
+  wp.seed = s.seed;
+  wp.step = w.step;
+  return wp;
+}
+
+/// Phase 3 for walkers [b, e): wishAt's, eight at a time where all eight
+/// head for a goal of their own (no route, no stream: goalWish in lanes,
+/// then each one's shake).
+void wishes(const World& w, const WorldView& wv, const WishParams& wp, bool lanes, std::size_t b, std::size_t e) {
+  const StepBuffers& out = w.buffers;
+  float* const wishX = const_cast<float*>(out.wishX.data());
+  float* const wishY = const_cast<float*>(out.wishY.data());
+  std::uint8_t* const landing = const_cast<std::uint8_t*>(out.landing.data());
+  const auto plainGoals = [&](std::size_t i) {
+    bool all = true;
+    for (std::size_t l = i; l < i + 8; ++l) all &= w.hasGoal[l] != 0 && w.route[l] < 0;
+    return all;
+  };
+  for (std::size_t i = b; i < e;) {
+    if (lanes && i + 8 <= e && plainGoals(i)) {
+      goalWishes8(&w.px[i], &w.py[i], &w.gx[i], &w.gy[i], &w.prefSpeed[i], &w.maxSpeed[i], wp.slowingRadius, wp.dt,
+                  &wishX[i], &wishY[i], &landing[i]);
+      if (!(wp.jitter <= 0.0f)) {  // as jitterWish tests it
+        for (std::size_t l = i; l < i + 8; ++l) {
+          if (landing[l]) continue;  // the landing step is exact: no shake
+          const Vec2 v = jitterWish({wishX[l], wishY[l]}, w.maxSpeed[l], wp.jitter, wp.seed, w.id[l], wp.step);
+          wishX[l] = v.x;
+          wishY[l] = v.y;
+        }
+      }
+      i += 8;
+      continue;
+    }
+    bool land;
+    const Vec2 v = wishAt(wv, wp, static_cast<std::int32_t>(i), land);
+    wishX[i] = v.x;
+    wishY[i] = v.y;
+    landing[i] = land;
+    ++i;
+  }
+}
+
+/// Phase 5: every walker's new velocity and jam flag taken, moved, landed,
+/// its gate passed; the counts into w.stats. Eight at a time where none of
+/// the eight follows a route.
+void integrate(World& w, float dt) {
+  // Counts are sums of integers, so the order the chunks finish in cannot
+  // change them.
+  std::atomic<std::size_t> jammedCount{0}, arrived{0};
+  const bool lanes = lanesAvailable();
+  const WorldView wv = w.worldView();
+  MutableState m;
+  m.px = w.px.data(); m.py = w.py.data(); m.vx = w.vx.data(); m.vy = w.vy.data();
+  m.jammed = w.jammed.data(); m.gate = w.gate.data();
+  StepOutputs o;
+  o.wishX = w.buffers.wishX.data(); o.wishY = w.buffers.wishY.data(); o.landing = w.buffers.landing.data();
+  o.nvx = w.buffers.nvx.data(); o.nvy = w.buffers.nvy.data(); o.njammed = w.buffers.njammed.data();
+  const std::int32_t* const route = w.route.data();
+  const auto noRoutes = [route](std::size_t i) {
+    bool none = true;
+    for (std::size_t l = i; l < i + 8; ++l) none &= route[l] < 0;
+    return none;
+  };
+  w.forEach(w.size(), [&](std::size_t b, std::size_t e) {
+    std::size_t jam = 0, done = 0;
+    for (std::size_t i = b; i < e;) {
+      if (lanes && i + 8 <= e && noRoutes(i)) {
+        const unsigned counts = integrate8(wv, m, o, i, dt);  // jammed, plus 256 per arrival
+        jam += counts & 255u;
+        done += counts >> 8;
+        i += 8;
+      } else {
+        const unsigned r = integrateAt(wv, m, o, dt, static_cast<std::int32_t>(i));
+        jam += r & 1u;
+        done += r >> 1;
+        ++i;
+      }
+    }
+    jammedCount += jam;
+    arrived += done;
+  }, kLightChunks);
+  w.stats.jammed = jammedCount;
+  w.stats.arrived = arrived;
+}
+
+}  // namespace
+
+Model* modelFor(World& w, std::string_view name, std::string* why) {
+  if (w.model && w.model->name() == name) return w.model.get();
+  const ModelEntry* e = findModel(name);
+  if (!e) {
+    if (why) *why = "no model named \"" + std::string(name) + "\"";
+    return nullptr;
+  }
+  const bool replaces = w.model != nullptr;
+  w.model = e->make();
+  if (replaces) w.model->resume();
+  return w.model.get();
+}
+
+Vec2 wishOf(const World& w, const Settings& s, float dt, std::size_t i, const WishClosure& closure) {
+  if (closure) return jitterWish(closure(w.agentAt(i)), w.maxSpeed[i], s.jitter, s.seed, w.id[i], w.step);
+  bool landing;
+  return wishAt(w.worldView(), wishParams(w, s, dt), static_cast<std::int32_t>(i), landing);
+}
+
+void stepCpu(World& w, const Settings& s, float dt, const WishClosure& closure) {
+  w.pool(s.threads);
+  const std::size_t n = w.size();
+  Model* const model = modelFor(w, "orca");
+  StepContext ctx{w, s, dt};
+  w.buffers.resize(n);
+
+  // 1. track motion, with 3. the wishes in the same pass (one parallel
+  // phase fewer); a closure runs on this thread, one walker at a time, in
+  // index order, before it.
+  // 2. fields: none yet.
+  if (closure) {
+    StepBuffers& out = w.buffers;
+    for (std::size_t i = 0; i < n; ++i) {
+      const Vec2 v = wishOf(w, s, dt, i, closure);
+      out.wishX[i] = v.x;
+      out.wishY[i] = v.y;
+      out.landing[i] = 0;
+    }
+    model->trackMotion(ctx, nullptr);
+  } else {
+    const WorldView wv = w.worldView();
+    const WishParams wp = wishParams(w, s, dt);
+    const bool lanes = lanesAvailable() && w.streamGroups.empty();
+    const auto phase3 = [&](std::size_t b, std::size_t e) { wishes(w, wv, wp, lanes, b, e); };
+    // (A lambda of one reference fits in std::function's own storage;
+    // phase3 itself would be copied to the heap every step.)
+    model->trackMotion(ctx, [&phase3](std::size_t b, std::size_t e) { phase3(b, e); });
+  }
+  // 4. the model's own phases: new velocities and jam flags.
+  model->solve(ctx);
+  // 5. integrate, land, gates.
+  integrate(w, dt);
+}
+
+AgentExplain explainAgent(World& w, const Settings& s, float dt, std::size_t i, const WishClosure& closure) {
+  w.pool(s.threads);
+  Model* const model = modelFor(w, "orca");
+  StepContext ctx{w, s, dt};
+  AgentExplain out;
+  out.preferred = wishOf(w, s, dt, i, closure);
+  model->explain(ctx, i, out);
+  return out;
+}
+
+}  // namespace throng
