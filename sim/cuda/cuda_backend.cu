@@ -57,6 +57,7 @@
 #include <vector>
 
 #include "cuda_check.cuh"
+#include "device_model.hpp"
 #include "device_step.hpp"
 #include "pipeline/backend.hpp"
 #include "core/world.hpp"
@@ -67,8 +68,6 @@ namespace throng {
 namespace {
 
 constexpr int kBlock = 256;
-constexpr int kSolveBlock = 128;
-constexpr int kSolveBlocksPerSm = 4;  ///< see throngSolveKernel
 
 /// Per-step scalars in device memory.
 struct DeviceScalars {
@@ -158,29 +157,6 @@ __global__ void throngCellStartsKernel(std::int32_t n, const DeviceScalars* sc, 
   }
 }
 
-/// The solve, one thread per sorted slot (the shared THRONG_HD solveAgent),
-/// over a grid of kSolveBlocksPerSm blocks a multiprocessor that strides
-/// across the slots: 16 warps a multiprocessor rather than 64, so each has
-/// four times the L1 for its stack (the solve's neighbour keys and lines
-/// live there; measured on an H200 at 1M walkers, the random crowd's step
-/// took 3.3 ms this way against 4.4 ms with a block per 128 slots).
-__global__ void __launch_bounds__(kSolveBlock)
-    throngSolveKernel(std::int32_t n, AgentsView av, const DeviceScalars* sc, const std::int32_t* cellStart,
-                      const std::int32_t* sortedIndex, const float* sx, const float* sy, ObstacleView ov,
-                      SolveParams sp, const float* wishX, const float* wishY, float* nvx, float* nvy,
-                      std::uint8_t* njammed) {
-  const AgentGridView g = gridViewOf(sc->grid, cellStart, sortedIndex, sx, sy);
-  for (std::int32_t slot = blockIdx.x * blockDim.x + threadIdx.x; slot < n; slot += gridDim.x * blockDim.x) {
-    const std::int32_t i = sortedIndex[slot];
-    SolveScratch ss;
-    Vec2 out;
-    const bool ok = solveAgent(av, g, ov, sp, i, Vec2{wishX[i], wishY[i]}, out, ss, nullptr, 0, slot);
-    nvx[i] = out.x;
-    nvy[i] = out.y;
-    njammed[i] = ok ? 0 : 1;
-  }
-}
-
 __global__ void throngIntegrateKernel(std::int32_t n, WorldView w, MutableState m,
                                       StepOutputs o, float dt, DeviceScalars* sc) {
   const std::int32_t i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -255,14 +231,6 @@ class CudaBackend final : public Backend {
     ok_ = THRONG_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)) &&
           THRONG_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&scalars_), sizeof(DeviceScalars))) &&
           THRONG_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&hostStats_), sizeof(HostStats)));
-    if (!ok_) {
-      release();
-      return;
-    }
-    int device = 0, sms = 1;
-    ok_ = THRONG_CUDA_CHECK(cudaGetDevice(&device)) &&
-          THRONG_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    solveBlocks_ = std::max(1, sms) * kSolveBlocksPerSm;
     if (!ok_) release();
   }
   ~CudaBackend() override { release(); }
@@ -320,14 +288,8 @@ class CudaBackend final : public Backend {
               jammed_.upload(w.jammed, st) && hasGoal_.upload(w.hasGoal, st) && gx_.upload(w.gx, st) &&
               gy_.upload(w.gy, st) && group_.upload(w.group, st) && route_.upload(w.route, st) &&
               gate_.upload(w.gate, st) && id_.upload(w.id, st);
-    // Routes as CSR, streams as sorted arrays.
-    routeStart_.assign(1, 0);
-    waypoints_.clear();
-    for (const auto& r : w.routes) {
-      waypoints_.insert(waypoints_.end(), r.begin(), r.end());
-      routeStart_.push_back(static_cast<std::int32_t>(waypoints_.size()));
-    }
-    ok = ok && dRouteStart_.upload(routeStart_, st) && dWaypoints_.upload(waypoints_, st) &&
+    // Routes as CSR (World keeps them so), streams as sorted arrays.
+    ok = ok && dRouteStart_.upload(w.routeStart, st) && dWaypoints_.upload(w.waypoints, st) &&
          dStreamGroups_.upload(w.streamGroups, st) && dStreamVelocity_.upload(w.streamVelocity, st);
     streamCount_ = static_cast<std::int32_t>(w.streamGroups.size());
     // Per-count scratch: the sort's buffers and the phase outputs.
@@ -418,6 +380,17 @@ class CudaBackend final : public Backend {
 
   bool stepDevice(World& w, const Settings& s, float dt, const std::function<Vec2(const Agent&)>& closure) {
     if (!ok_) return false;
+    DeviceModel* const model = deviceModelFor(s.model);
+    if (!model) {  // a model with no device form: this step on the CPU
+      if (!saidNoDevice_) {
+        std::fprintf(stderr, "throng: model %s has no CUDA form: its steps run on the CPU\n", s.model.c_str());
+        saidNoDevice_ = true;
+      }
+      if (!download(w)) return false;
+      stepCpu(w, s, dt, closure);
+      dirty_ = true;  // the host copy is the truth now
+      return true;
+    }
     const bool walkersChanged = dirty_;
     if (dirty_) {
       if (!uploadAll(w)) return false;
@@ -472,9 +445,15 @@ class CudaBackend final : public Backend {
       ov.cellStart = dObstacleStart_.get();
       ov.cellEdges = dObstacleEdges_.get();
     }
-    throngSolveKernel<<<std::min(blocksFor(n, kSolveBlock), solveBlocks_), kSolveBlock, 0, st>>>(
-        n, av, scalars_, cellStart_.get(), sortedIndex_.get(), sx_.get(), sy_.get(), ov, OrcaModel::solveParams(s, dt),
-        wishX_.get(), wishY_.get(), nvx_.get(), nvy_.get(), njammed_.get());
+    DeviceSolve d;
+    d.n = n;
+    d.agents = av;
+    d.shape = &scalars_->grid;
+    d.cellStart = cellStart_.get(); d.sortedIndex = sortedIndex_.get(); d.sx = sx_.get(); d.sy = sy_.get();
+    d.obstacles = ov;
+    d.wishX = wishX_.get(); d.wishY = wishY_.get();
+    d.nvx = nvx_.get(); d.nvy = nvy_.get(); d.njammed = njammed_.get();
+    if (!model->solve(d, s, dt, st)) return false;
 
     MutableState m;
     m.px = px_.get(); m.py = py_.get(); m.vx = vx_.get(); m.vy = vy_.get();
@@ -489,6 +468,15 @@ class CudaBackend final : public Backend {
       return false;
     hostStale_ = true;
     return true;
+  }
+
+  /// The device form of the model named `name`, made when the name changes.
+  DeviceModel* deviceModelFor(std::string_view name) {
+    if (name != deviceModelName_) {
+      deviceModel_ = makeDeviceModel(name);
+      deviceModelName_ = std::string(name);
+    }
+    return deviceModel_.get();
   }
 
   void release() {
@@ -511,8 +499,6 @@ class CudaBackend final : public Backend {
   DeviceBuffer<std::int32_t> group_, route_, gate_;
   DeviceBuffer<std::uint64_t> id_;
   // routes, streams, obstacles
-  std::vector<std::int32_t> routeStart_;
-  std::vector<Waypoint> waypoints_;
   DeviceBuffer<std::int32_t> dRouteStart_, dStreamGroups_;
   DeviceBuffer<Waypoint> dWaypoints_;
   DeviceBuffer<Vec2> dStreamVelocity_;
@@ -531,7 +517,10 @@ class CudaBackend final : public Backend {
   DeviceBuffer<unsigned char> sortTemp_;
   DeviceBuffer<float> sx_, sy_, wishX_, wishY_, nvx_, nvy_;
   DeviceBuffer<std::uint8_t> landing_, njammed_;
-  int solveBlocks_ = 1;  ///< the solve's grid: kSolveBlocksPerSm on each multiprocessor
+  // the model's device form, for the model it was made for
+  std::unique_ptr<DeviceModel> deviceModel_;
+  std::string deviceModelName_;
+  bool saidNoDevice_ = false;
   // the slow path's host wishes
   std::vector<float> hostWishX_, hostWishY_;
   std::vector<std::uint8_t> hostLanding_;
@@ -556,7 +545,7 @@ bool cudaAvailable(std::string* why) {
   }
   // The device must run this build's code: sm_90 SASS, or compute_90 PTX JIT.
   cudaFuncAttributes attr;
-  const cudaError_t fe = cudaFuncGetAttributes(&attr, throngSolveKernel);
+  const cudaError_t fe = cudaFuncGetAttributes(&attr, throngIntegrateKernel);
   if (fe != cudaSuccess) {
     (void)cudaGetLastError();
     cudaDeviceProp prop;

@@ -11,6 +11,7 @@
 #include "core/model.hpp"
 #include "core/world.hpp"
 #include "pipeline/backend.hpp"
+#include "pipeline/registry.hpp"
 #include "pipeline/step.hpp"
 
 namespace throng {
@@ -47,6 +48,11 @@ void checkBody(const char* call, float radius, float maxSpeed) {
   if (!(std::isfinite(radius) && radius > 0)) invalid(call, "radius " + num(radius) + " is not a finite number > 0");
   if (!(std::isfinite(maxSpeed) && maxSpeed >= 0))
     invalid(call, "maxSpeed " + num(maxSpeed) + " is not a finite number >= 0");
+}
+std::string modelList() {
+  std::string list;
+  for (const ModelEntry& e : registeredModels()) list += (list.empty() ? "" : ", ") + e.name;
+  return list;
 }
 void checkPoints(const char* call, std::span<const Vec2> pts) {
   for (const Vec2& p : pts) checkPoint(call, "point", p);
@@ -237,6 +243,11 @@ std::pair<int, int> Crowd::routeOf(std::size_t i) const {
   return {w.route[i], w.gate[i]};
 }
 
+void Crowd::setModel(std::string_view name) {
+  if (!findModel(name)) invalid("setModel", "\"" + std::string(name) + "\" is not a model (" + modelList() + ")");
+  settings.model = std::string(name);
+}
+
 void Crowd::advance() { advance(1.0 / 60); }
 
 namespace {
@@ -249,6 +260,7 @@ void Crowd::advance(double by) {
   if (!(by >= 0 && std::isfinite(by))) invalid("advance", num(by) + " s is not a finite number >= 0");
   if (by == 0) return;
   const Settings s = sanitized(settings);
+  if (!findModel(s.model)) invalid("advance", "settings.model \"" + s.model + "\" is not a model (" + modelList() + ")");
   const double steps = stepsFor(by, s);
   if (steps > kMaxStepsPerAdvance)
     invalid("advance", num(by) + " s is " + num(steps) + " steps of maxStep " + num(s.maxStep) + " s, more than " +

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -29,7 +30,10 @@
 #include "pipeline/backend.hpp"
 #include "throng/crowd.hpp"
 #include "core/world.hpp"
+#include "device_solve.hpp"
+#include "models/orca_slot.hpp"
 #include "models/orca/orca_model.hpp"
+#include "../models/walk_straight.hpp"
 
 using namespace throng;
 using namespace throng::cudastep;
@@ -89,8 +93,20 @@ MirrorGrid mirrorGrid(const World& w, const Settings& s) {
   return g;
 }
 
-/// One step the way the CUDA backend takes it (no closure), on the host.
-void mirrorStep(World& w, const Settings& s, float dt) {
+/// A model's device phase 4 for one grid slot (device_model.hpp).
+using SlotSolve = std::function<void(const DeviceSolve&, const Settings&, float, std::int32_t)>;
+
+/// ORCA's, as the kernel runs it (orcaSolveSlot; lines one at a time, so
+/// this also checks the CPU's agentLines8).
+void orcaSlot(const DeviceSolve& d, const Settings& s, float dt, std::int32_t slot) {
+  SolveParams sp = OrcaModel::solveParams(s, dt);
+  sp.lineLanes = false;
+  orcaSolveSlot(d, sp, slot);
+}
+
+/// One step the way the CUDA backend takes it (no closure), on the host,
+/// with `solveSlot` as the model's device phase.
+void mirrorStep(World& w, const Settings& s, float dt, const SlotSolve& solveSlot = orcaSlot) {
   const auto n = static_cast<std::int32_t>(w.size());
   if (n == 0) {
     w.stats = {};
@@ -110,19 +126,18 @@ void mirrorStep(World& w, const Settings& s, float dt) {
     const Vec2 v = wishAt(wv, wp, i, land);
     wishX[i] = v.x; wishY[i] = v.y; landing[i] = land;
   }
-  const AgentGridView gv = gridViewOf(g.params, g.cellStart.data(), g.sortedIndex.data(), g.sx.data(), g.sy.data());
-  const AgentsView av = w.view();
-  const ObstacleView ov = o.view();
-  SolveParams sp = OrcaModel::solveParams(s, dt);
-  sp.lineLanes = false;  // the kernel builds its lines one at a time (so this also checks agentLines8)
-  auto ss = std::make_unique<SolveScratch>();
-  // the solve in descending slot order: any order must do (read old, write new)
-  for (std::int32_t slot = n - 1; slot >= 0; --slot) {
-    const std::int32_t i = g.sortedIndex[slot];
-    Vec2 out;
-    const bool ok = solveAgent(av, gv, ov, sp, i, Vec2{wishX[i], wishY[i]}, out, *ss, nullptr, 0, slot);
-    nvx[i] = out.x; nvy[i] = out.y; njammed[i] = ok ? 0 : 1;
-  }
+  // Phase 4, the model's, through the device seam (device_solve.hpp): its
+  // per-slot function over the grid's slots, in descending slot order: any
+  // order must do (read old, write new).
+  DeviceSolve d;
+  d.n = n;
+  d.agents = w.view();
+  d.shape = &g.params;
+  d.cellStart = g.cellStart.data(); d.sortedIndex = g.sortedIndex.data(); d.sx = g.sx.data(); d.sy = g.sy.data();
+  d.obstacles = o.view();
+  d.wishX = wishX.data(); d.wishY = wishY.data();
+  d.nvx = nvx.data(); d.nvy = nvy.data(); d.njammed = njammed.data();
+  for (std::int32_t slot = n - 1; slot >= 0; --slot) solveSlot(d, s, dt, slot);
   MutableState m;
   m.px = w.px.data(); m.py = w.py.data(); m.vx = w.vx.data(); m.vy = w.vy.data();
   m.jammed = w.jammed.data(); m.gate = w.gate.data();
@@ -139,12 +154,23 @@ void mirrorStep(World& w, const Settings& s, float dt) {
   w.stats.arrived = arrived;
 }
 
-/// Advances like Crowd::advance(1/60) through the mirror.
+/// The test model's, as a kernel would run it.
+void walkSlot(const DeviceSolve& d, const Settings&, float, std::int32_t slot) {
+  const std::int32_t i = d.sortedIndex[slot];
+  const Vec2 v = test::walkStraight({d.wishX[i], d.wishY[i]}, d.agents.maxSpeed[i]);
+  d.nvx[i] = v.x;
+  d.nvy[i] = v.y;
+  d.njammed[i] = 0;
+}
+
+/// Advances like Crowd::advance(1/60) through the mirror, with the device
+/// phase of the crowd's model.
 void mirrorAdvance(Crowd& c) {
   World& w = c.world();
   const Settings s = sanitized(c.settings);
   const double dt = 1.0 / 60;
-  mirrorStep(w, s, static_cast<float>(dt));
+  REQUIRE((s.model == "orca" || s.model == test::WalkStraight::kName));
+  mirrorStep(w, s, static_cast<float>(dt), s.model == "orca" ? SlotSolve(orcaSlot) : SlotSolve(walkSlot));
   ++w.step;
   w.time += dt;
 }
@@ -296,6 +322,24 @@ TEST_CASE("the host mirror of the device step equals the CPU step, scene by scen
     cpu.settings.threads = 2;
     REQUIRE(cpu.stateHash() == mirror.stateHash());
     CHECK(firstDivergence(cpu, mirror, cs.steps) == -1);
+  }
+}
+
+TEST_CASE("a second model (the tests' walk-straight) runs through the host mirror of the device step as on the CPU") {
+  test::registerWalkStraight();
+  for (const bool walls : {false, true}) {
+    CAPTURE(walls);
+    Crowd cpu, mirror;
+    for (Crowd* c : {&cpu, &mirror}) {
+      if (walls) gpuscenes::crossing(*c);  // routes, streams and a wall (walked through: the model ignores it)
+      else gpuscenes::ring(*c, 60);
+      c->setModel(test::WalkStraight::kName);
+    }
+    CHECK(firstDivergence(cpu, mirror, 120) == -1);
+    // and back to ORCA mid-run, on both
+    cpu.setModel("orca");
+    mirror.setModel("orca");
+    CHECK(firstDivergence(cpu, mirror, 60) == -1);
   }
 }
 

@@ -31,6 +31,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "throng/types.hpp"
@@ -103,6 +104,11 @@ class Crowd {
   void setRoute(std::size_t i, int route);
   /// The route and next gate of walker i (gate == route size once through).
   std::pair<int, int> routeOf(std::size_t i) const;
+
+  /// The model the next steps take (Settings::model): the walkers, goals,
+  /// routes and obstacles stay as they are. [Limit: a registered model,
+  /// throng::modelNames()]
+  void setModel(std::string_view name);
 
   void advance();             ///< one 1/60 s step
   /// Equal steps of at most settings.maxStep. [Limit: 0 <= by, finite, at

@@ -3,6 +3,8 @@
 // seed. Each field gives its unit and limits; out-of-limit values are clamped
 // at the next step (see sanitized()), so a slider can never break a run.
 #include <cstdint>
+#include <string>
+#include <vector>
 
 namespace throng {
 
@@ -33,7 +35,13 @@ struct Settings {
   /// Worker threads for the per-agent phases; 0 uses every core. Results do
   /// not depend on it. [Limit: >= 0]
   int threads = 0;
+  /// The model the crowd steps with (pipeline/registry.cpp lists them);
+  /// switchable between steps.
+  std::string model = "orca";
 };
+
+/// The models Settings::model may name, in registration order.
+std::vector<std::string> modelNames();
 
 /// The settings with every field clamped into its limits (NaN goes to the default).
 Settings sanitized(const Settings& s);

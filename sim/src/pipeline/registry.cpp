@@ -29,6 +29,13 @@ std::vector<ModelEntry>& entries() {
 
 const std::vector<ModelEntry>& registeredModels() { return entries(); }
 
+std::vector<std::string> modelNames() {
+  std::lock_guard<std::mutex> guard(lock());
+  std::vector<std::string> names;
+  for (const ModelEntry& e : entries()) names.push_back(e.name);
+  return names;
+}
+
 const ModelEntry* findModel(std::string_view name) {
   std::lock_guard<std::mutex> guard(lock());
   for (const ModelEntry& e : entries())

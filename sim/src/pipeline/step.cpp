@@ -129,7 +129,7 @@ Vec2 wishOf(const World& w, const Settings& s, float dt, std::size_t i, const Wi
 void stepCpu(World& w, const Settings& s, float dt, const WishClosure& closure) {
   w.pool(s.threads);
   const std::size_t n = w.size();
-  Model* const model = modelFor(w, "orca");
+  Model* const model = modelFor(w, s.model);
   StepContext ctx{w, s, dt};
   w.buffers.resize(n);
 
@@ -163,7 +163,7 @@ void stepCpu(World& w, const Settings& s, float dt, const WishClosure& closure) 
 
 AgentExplain explainAgent(World& w, const Settings& s, float dt, std::size_t i, const WishClosure& closure) {
   w.pool(s.threads);
-  Model* const model = modelFor(w, "orca");
+  Model* const model = modelFor(w, s.model);
   StepContext ctx{w, s, dt};
   AgentExplain out;
   out.preferred = wishOf(w, s, dt, i, closure);

@@ -1,0 +1,13 @@
+// The models with a device form (device_model.hpp): each registers here.
+#include "device_model.hpp"
+
+namespace throng {
+
+std::unique_ptr<DeviceModel> makeOrcaDevice();
+
+std::unique_ptr<DeviceModel> makeDeviceModel(std::string_view name) {
+  if (name == "orca") return makeOrcaDevice();
+  return nullptr;
+}
+
+}  // namespace throng

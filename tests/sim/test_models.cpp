@@ -1,0 +1,82 @@
+// The seam between the step and a model (core/model.hpp): a second model,
+// the tests' walk-straight, runs through it with no change outside its
+// file and its registration; the model is switched live.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <stdexcept>
+
+#include "../models/walk_straight.hpp"
+#include "throng/crowd.hpp"
+
+using namespace throng;
+
+namespace {
+Crowd headOn() {
+  Crowd c;
+  c.settings.jitter = 0;
+  c.add(Vec2{-100, 0}, Vec2{100, 0});
+  c.add(Vec2{100, 0}, Vec2{-100, 0});
+  return c;
+}
+}  // namespace
+
+TEST_CASE("a second model steps through the seam: walk-straight walks through a head-on walker") {
+  test::registerWalkStraight();
+  Crowd orca = headOn(), walk = headOn();
+  walk.setModel(test::WalkStraight::kName);
+  for (int k = 0; k < 60; ++k) {
+    orca.advance();
+    walk.advance();
+  }
+  // 60 steps of 1/60 s at 120 units/s: 120 units straight along x, through the other walker.
+  CHECK(walk.agent(0).position.x == doctest::Approx(20.0f).epsilon(1e-5));
+  CHECK(walk.agent(0).position.y == 0.0f);
+  CHECK(walk.agent(1).position.x == doctest::Approx(-20.0f).epsilon(1e-5));
+  CHECK(walk.lastStats().jammed == 0);
+  // ORCA made room: they passed beside each other.
+  CHECK(std::fabs(orca.agent(0).position.y) > 1.0f);
+  // The teaching view asks the model too.
+  const AgentExplain ex = walk.explain(0);
+  CHECK(ex.chosen.x == doctest::Approx(120.0f));
+  CHECK(ex.agentLines.empty());
+}
+
+TEST_CASE("switching the model keeps the walkers, goals and routes, and replays exactly at any thread count") {
+  test::registerWalkStraight();
+  const auto run = [](int threads) {
+    Crowd c;
+    c.settings.threads = threads;
+    for (int i = 0; i < 40; ++i) {
+      const float a = 6.2831853f * static_cast<float>(i) / 40;
+      c.add(Vec2{300 * std::cos(a), 300 * std::sin(a)}, Vec2{-300 * std::cos(a), -300 * std::sin(a)});
+    }
+    const int route = c.addRoute({Waypoint{{-50, 400}, {50, 400}}});
+    c.setRoute(3, route);
+    for (int k = 0; k < 200; ++k) {
+      if (k == 50) c.setModel(test::WalkStraight::kName);
+      if (k == 90) c.setModel("orca");
+      c.advance();
+    }
+    return c;
+  };
+  Crowd a = run(1), b = run(2), again = run(1);
+  CHECK(a.stateHash() == again.stateHash());
+  CHECK(a.stateHash() == b.stateHash());
+  CHECK(a.count() == 40);
+  CHECK(a.routeOf(3).first == 0);
+  CHECK(a.settings.model == "orca");
+}
+
+TEST_CASE("an unknown model is refused at once and at the next step, naming the models there are") {
+  Crowd c = headOn();
+  try {
+    c.setModel("social-force");
+    FAIL("setModel took an unknown model");
+  } catch (const std::invalid_argument& e) {
+    CHECK(std::string(e.what()).find("Crowd::setModel: \"social-force\" is not a model (orca") == 0);
+  }
+  c.settings.model = "nope";
+  CHECK_THROWS_AS(c.advance(), std::invalid_argument);
+  CHECK(c.stepCount() == 0);
+}
