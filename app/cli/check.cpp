@@ -50,7 +50,9 @@ int check(const CheckOptions& o) {
     return 1;
   }
   std::string err;
-  const std::optional<TrajectoryCheck> checked = checkTrajectory(in, radius, tolerance, geometry, &err);
+  // The scene's model's promise about overlaps (ORCA's without a scene).
+  const OverlapPromise promise = overlapPromiseOf(scene ? scene->spec().settings.model : "orca");
+  const std::optional<TrajectoryCheck> checked = checkTrajectory(in, radius, tolerance, geometry, promise, &err);
   if (!checked) {
     std::fprintf(stderr, "throng check: %s:%s\n", file.c_str(), err.c_str());
     return 1;

@@ -93,7 +93,8 @@ void parseLine(const std::string& line, std::uint64_t& step, Row& row) {
 }  // namespace
 
 std::optional<TrajectoryCheck> checkTrajectory(std::istream& in, float radius, float tolerance,
-                                               const GateGeometry& geometry, std::string* error) {
+                                               const GateGeometry& geometry, OverlapPromise promise,
+                                               std::string* error) {
   std::string line;
   std::size_t lineNo = 0;
   GateReport total;
@@ -125,7 +126,7 @@ std::optional<TrajectoryCheck> checkTrajectory(std::istream& in, float radius, f
         }
       }
       radii.assign(from.size(), radius);
-      GateReport r = checkStep(GateStep{from, to, radii, jammed, ids}, geometry, tolerance);
+      GateReport r = checkStep(GateStep{from, to, radii, jammed, ids}, geometry, tolerance, promise);
       r.step = curStep;
       total.merge(r);
     }

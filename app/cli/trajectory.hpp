@@ -23,9 +23,11 @@ struct TrajectoryCheck {
 };
 
 /// Checks every pair of consecutive steps of `in` with every walker of
-/// `radius` (world units) and the gate's `tolerance`, against `geometry`.
-/// A malformed file gives nullopt and *error = "LINE: what was expected".
+/// `radius` (world units) and the gate's `tolerance`, against `geometry`
+/// and the model's `promise`. A malformed file gives nullopt and *error =
+/// "LINE: what was expected".
 std::optional<TrajectoryCheck> checkTrajectory(std::istream& in, float radius, float tolerance,
-                                               const GateGeometry& geometry, std::string* error);
+                                               const GateGeometry& geometry, OverlapPromise promise,
+                                               std::string* error);
 
 }  // namespace throng::cli

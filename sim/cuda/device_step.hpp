@@ -34,7 +34,7 @@
 #include "core/wish.hpp"
 #include "models/orca/solve.hpp"
 #include "neighbors/near_lists.hpp"
-#include "throng/crowd.hpp"
+#include "throng/types.hpp"
 #include "throng/hd.hpp"
 #include "throng/vec2.hpp"
 

@@ -1,10 +1,11 @@
 // The separation gate: swept-segment pair gaps and obstacle intrusion.
 #include "throng/verify.hpp"
 
-#include "models/orca/orca.hpp"
+#include "pipeline/registry.hpp"
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <unordered_map>
 
 namespace throng {
@@ -78,7 +79,13 @@ void GateReport::merge(const GateReport& o) {
   unjammedOverlaps += o.unjammedOverlaps;
 }
 
-GateReport checkStep(const GateStep& s, const GateGeometry& geometry, float tolerance) {
+OverlapPromise overlapPromiseOf(std::string_view model) {
+  const ModelEntry* e = findModel(model);
+  const float none = std::numeric_limits<float>::infinity();
+  return e ? e->overlap : OverlapPromise{none, none};
+}
+
+GateReport checkStep(const GateStep& s, const GateGeometry& geometry, float tolerance, OverlapPromise promise) {
   GateReport rep;
   const std::size_t n = s.from.size();
   if (n == 0) return rep;
@@ -119,10 +126,11 @@ GateReport checkStep(const GateStep& s, const GateGeometry& geometry, float tole
           const float gap = sweptDistance(s.from[i], s.to[i], s.from[j], s.to[j]) - rr;
           rep.minGap = std::min(rep.minGap, gap);
           if (s.jammed[i] || s.jammed[j]) continue;
-          // The floor (verify.hpp): apart stays apart, contact stays within
-          // ORCA's contact overlap, a deeper overlap carried in from a jam
-          // never deepens.
-          const float allowed = startGap >= 0 ? 0.0f : std::min(startGap, -kContactOverlap * rr);
+          // The floor (verify.hpp): apart stays apart (or within the
+          // model's promise), contact within its contact overlap, a deeper
+          // overlap carried in from a jam never deepens.
+          const float allowed =
+              startGap >= 0 ? -promise.fromApart * rr : std::min(startGap, -promise.inContact * rr);
           if (gap < allowed - tolerance * rr) ++rep.unjammedOverlaps;
           const float excess = gap - allowed;
           if (excess < rep.minGapUnjammed) {

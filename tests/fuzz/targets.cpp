@@ -85,7 +85,7 @@ Outcome csv(const std::uint8_t* data, std::size_t size) {
   const std::string_view input(reinterpret_cast<const char*>(data), size);
   std::istringstream in{std::string(input)};
   std::string err;
-  const auto checked = cli::checkTrajectory(in, 0.25f, 1e-4f, GateGeometry{}, &err);
+  const auto checked = cli::checkTrajectory(in, 0.25f, 1e-4f, GateGeometry{}, overlapPromiseOf("orca"), &err);
   if (!checked) {
     oneLine("csv", err, "", input);
     if (err.empty() || err[0] < '1' || err[0] > '9' || err.find(": ") == std::string::npos)

@@ -45,8 +45,8 @@ class WalkStraight final : public Model {
 
 /// Registers it (idempotent); it promises nothing about overlaps.
 inline void registerWalkStraight() {
-  registerModel({WalkStraight::kName, "walks straight at the wish (tests only)", INFINITY,
-                 [] { return std::unique_ptr<Model>(new WalkStraight()); }});
+  registerModel({WalkStraight::kName, "walks straight at the wish (tests only)", OverlapPromise{INFINITY, INFINITY},
+                 "never", [] { return std::unique_ptr<Model>(new WalkStraight()); }});
 }
 
 }  // namespace throng::test

@@ -8,6 +8,7 @@
 
 #include "../models/walk_straight.hpp"
 #include "throng/crowd.hpp"
+#include "throng/verify.hpp"
 
 using namespace throng;
 
@@ -79,4 +80,32 @@ TEST_CASE("an unknown model is refused at once and at the next step, naming the 
   c.settings.model = "nope";
   CHECK_THROWS_AS(c.advance(), std::invalid_argument);
   CHECK(c.stepCount() == 0);
+}
+
+TEST_CASE("the separation gate holds each model to its own promise") {
+  test::registerWalkStraight();
+  // The walk-straight model promises nothing: its head-on pair walks through
+  // each other, which ORCA's promise (apart stays apart) calls a defect.
+  Crowd c = headOn();
+  c.setModel(test::WalkStraight::kName);
+  GateReport asOrca, asItself;
+  for (int k = 0; k < 100; ++k) {
+    const FrameView before = c.frame();
+    std::vector<Vec2> from, to;
+    for (std::size_t i = 0; i < c.count(); ++i) from.push_back({before.px[i], before.py[i]});
+    c.advance();
+    const FrameView after = c.frame();
+    for (std::size_t i = 0; i < c.count(); ++i) to.push_back({after.px[i], after.py[i]});
+    const std::vector<float> r(after.radius.begin(), after.radius.end());
+    const std::vector<std::uint8_t> jam(after.jammed.begin(), after.jammed.end());
+    const GateStep step{from, to, r, jam, {}};
+    asOrca.merge(checkStep(step, {}, 1e-4f, overlapPromiseOf("orca")));
+    asItself.merge(checkStep(step, {}, 1e-4f, overlapPromiseOf(test::WalkStraight::kName)));
+  }
+  CHECK(asOrca.unjammedOverlaps > 0);
+  CHECK(asItself.unjammedOverlaps == 0);
+  CHECK(asItself.maxOverlap > 10.0f);  // it did overlap
+  const OverlapPromise orca = overlapPromiseOf("orca");
+  CHECK(orca.fromApart == 0.0f);
+  CHECK(orca.inContact == doctest::Approx(0.00101f));
 }

@@ -62,4 +62,15 @@ struct FrameView {
   double time = 0;
 };
 
+/// What a model promises about two walkers that are not jammed, as
+/// fractions of r_A + r_B, which the gate holds it to: how deep a pair that
+/// starts a step apart may come to overlap in it, and how deep one that
+/// starts in contact may close to. An overlap deeper than both (carried in
+/// from a jam) must never deepen. ORCA's: apart stays apart, and contact
+/// within its contact overlap (0.101%).
+struct OverlapPromise {
+  float fromApart = 0;
+  float inContact = 0.00101f;
+};
+
 }  // namespace throng

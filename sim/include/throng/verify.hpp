@@ -11,10 +11,10 @@
 //  - jammed: either walker was jammed in that step (no permitted velocity
 //    existed); ORCA allows these;
 //  - unjammed: neither was jammed. A pair that starts the step apart must
-//    stay apart; one that starts in contact may close to ORCA's contact
-//    overlap (kContactOverlap of r_A + r_B, 0.101%) and no further; one that
-//    starts deeper (carried in from a jam, being undone) must not overlap
-//    deeper. Any of these beyond the tolerance is a defect. minGapUnjammed
+//    stay apart (or within the model's promise: OverlapPromise); one that
+//    starts in contact may close to the model's contact overlap (ORCA's:
+//    0.101% of r_A + r_B) and no further; one that starts deeper (carried
+//    in from a jam, being undone) must not overlap deeper. Any of these beyond the tolerance is a defect. minGapUnjammed
 //    is the swept gap measured against that floor.
 // It also measures how far any disc reached into an obstacle outline or
 // across a wall (intrusion, in world units; 0 when clear).
@@ -22,8 +22,10 @@
 #include <cstdint>
 #include <limits>
 #include <span>
+#include <string_view>
 #include <vector>
 
+#include "throng/types.hpp"
 #include "throng/vec2.hpp"
 
 namespace throng {
@@ -76,8 +78,14 @@ struct GateReport {
   float intrusionTolerance = 1e-3f;
 };
 
+/// The promise of `model` (pipeline/registry.cpp); none (infinite overlaps
+/// allowed) for a name that is no model.
+OverlapPromise overlapPromiseOf(std::string_view model);
+
 /// Checks one step. `tolerance` is the relative slack on r_A + r_B that
-/// float rounding may eat (default 1e-4).
-GateReport checkStep(const GateStep& step, const GateGeometry& geometry = {}, float tolerance = 1e-4f);
+/// float rounding may eat (default 1e-4); `promise` that of the model that
+/// took the step.
+GateReport checkStep(const GateStep& step, const GateGeometry& geometry = {}, float tolerance = 1e-4f,
+                     OverlapPromise promise = OverlapPromise{});
 
 }  // namespace throng

@@ -3,7 +3,7 @@
 #include <cassert>
 #include <cmath>
 
-#include "core/world.hpp"
+#include "geometry/obstacles.hpp"
 
 namespace throng {
 

@@ -18,9 +18,10 @@ std::vector<ModelEntry>& entries() {
   static std::vector<ModelEntry> all = [] {
     std::vector<ModelEntry> v;
     v.push_back({"orca",
-                 "ORCA (RVO2): each walker takes the permitted velocity nearest its wish; jammed when none is "
-                 "permitted",
-                 kContactOverlap, [] { return std::unique_ptr<Model>(new OrcaModel()); }});
+                 "ORCA (RVO2's optimal reciprocal collision avoidance): each walker takes the permitted velocity "
+                 "nearest its wish",
+                 OverlapPromise{0.0f, kContactOverlap}, "no velocity keeps it clear of every neighbour and wall",
+                 [] { return std::unique_ptr<Model>(new OrcaModel()); }});
     return v;
   }();
   return all;

@@ -8,15 +8,18 @@
 #include <vector>
 
 #include "core/model.hpp"
+#include "throng/types.hpp"
 
 namespace throng {
 
 struct ModelEntry {
   std::string name;  ///< as Settings::model and scene files give it
   std::string help;  ///< one line, for users
-  /// How deep two walkers that are not jammed may overlap, as a fraction of
-  /// r_A + r_B: the model's promise, which the separation gate holds it to.
-  float contactOverlap = 0;
+  /// What it promises about overlaps outside a jam (the gate holds it to it).
+  OverlapPromise overlap;
+  /// What a jammed walker is in this model (StepStats::jammed, the orange
+  /// ring), one line for users.
+  std::string jammed;
   std::function<std::unique_ptr<Model>()> make;
 };
 

@@ -101,7 +101,8 @@ void SceneRun::step() {
     to_.resize(w.size());
     for (std::size_t i = 0; i < w.size(); ++i) to_[i] = {w.px[i], w.py[i]};
     GateStep gs{from_, to_, w.radius, w.jammed, w.id};
-    lastGate_ = checkStep(gs, GateGeometry{crowd_.obstacles(), crowd_.walls()});
+    lastGate_ = checkStep(gs, GateGeometry{crowd_.obstacles(), crowd_.walls()}, 1e-4f,
+                          overlapPromiseOf(crowd_.settings.model));
     lastGate_.step = steps();
     gate_.merge(lastGate_);
   }
