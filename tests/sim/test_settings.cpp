@@ -148,7 +148,9 @@ TEST_CASE("sanitized clamps each field to the nearest value of its type inside t
           using T = std::remove_cvref_t<decltype(d.*member)>;
           if constexpr (std::is_floating_point_v<T>) {
             for (bool low : {true, false}) {
-              const auto [outside, inside] = fieldEdge<T>(i.limits, low);
+              // Not a structured binding: INFO captures it, which Clang before 16 cannot.
+              const std::pair<T, T> edge = fieldEdge<T>(i.limits, low);
+              const T outside = edge.first, inside = edge.second;
               INFO((low ? "low end: " : "high end: "), outside, " -> ", inside);
               CHECK_FALSE(i.limits.contains(static_cast<double>(outside)));
               Settings s;
