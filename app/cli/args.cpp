@@ -18,6 +18,8 @@
 #include <memory>
 #include <type_traits>
 
+#include "throng/settings.hpp"
+
 namespace throng::cli {
 
 namespace {
@@ -90,14 +92,47 @@ CLI::Option* number(CLI::App& app, const std::string& name, Target& target, Boun
 
 // ---- options several subcommands share ---------------------------------------
 
-/// --set NAME=VALUE, repeatable, kept in order; the value must be a finite
-/// number (what it may be is the scene's business, checked when it loads).
+/// A setting's limits as flag bounds (a setting whose lower end is open or
+/// closed, and whose upper end is closed).
+template <class T>
+Bounds<T> settingBounds(std::string_view name) {
+  const SettingLimits& l = findSetting(name)->limits;
+  return Bounds<T>{static_cast<T>(l.min), static_cast<T>(l.max), l.minOpen};
+}
+
+/// "a knob of the scene or a setting (model, timeHorizon, ...)", wrapped.
+std::string setsHelp(std::string_view tail) {
+  std::string out = "a knob of the scene or a setting (";
+  std::size_t lineStart = 0;
+  for (const SettingInfo& i : settingsTable()) {
+    const std::string word = std::string(i.name) + (&i == &settingsTable().back() ? ")" : ",");
+    if (out.size() + 1 + word.size() - lineStart > 72) {
+      out += '\n';
+      lineStart = out.size();
+    } else if (out.back() != '(') {
+      out += ' ';
+    }
+    out += word;
+  }
+  return out + std::string(tail);
+}
+
+/// --set NAME=VALUE, repeatable, kept in order. A setting's value is checked
+/// against the settings table here (text: a model by name, a seed exactly);
+/// anything else must be a finite number, for a knob of the scene (what it
+/// may be is the scene's business, checked when it loads).
 CLI::Option* addSets(CLI::App& app, std::vector<std::string>& sets, const std::string& help) {
   CLI::Option* o = app.add_option("--set", sets, help)
                        ->allow_extra_args(false)  // one value per --set: `--set a=1 SCENE` leaves SCENE alone
                        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
                        ->check(
                            [](const std::string& a) -> std::string {
+                             const std::size_t eq = a.find('=');
+                             if (eq != std::string::npos && eq > 0 && findSetting(a.substr(0, eq))) {
+                               Settings probe;
+                               std::string why;
+                               return setSettingText(probe, a.substr(0, eq), a.substr(eq + 1), &why) ? "" : why;
+                             }
                              if (splitAssignment(a)) return {};
                              return "expected name=value with a finite number, got '" + a + "'";
                            },
@@ -241,14 +276,13 @@ Parsed<RunOptions> parseRun(int argc, const char* const* argv) {
          "run exactly S simulated seconds, S in {} (rounded up to whole steps)\n"
          "(default: the scene's duration, stopping early once all arrived)")
       ->excludes(steps);
-  number(app, "--dt", o.dt, Bounds<double>{1e-6, 10, true}, "S", "the fixed step, s, in {} (sets maxStep)");
+  number(app, "--dt", o.dt, settingBounds<double>("maxStep"), "S", "the fixed step, s, in {} (sets maxStep)");
   number(app, "--seed", o.seed, Bounds<std::uint64_t>{0, std::numeric_limits<std::uint64_t>::max()}, "K",
          "the seed of jitter and of generated layouts, a whole number below 2^64");
   addSets(app, o.sets,
-          "a knob of the scene or a setting (timeHorizon, obstacleTimeHorizon,\n"
-          "perceptionRadius, maxNeighbors, slowingRadius, jitter, seed, maxStep,\n"
-          "threads); repeatable, applied in order after --seed, --dt and --threads");
-  number(app, "--threads", o.threads, Bounds<std::uint64_t>{0, 1024}, "N",
+          setsHelp("; repeatable,\napplied in order after --seed, --dt and --threads (the settings' units\n"
+                   "and limits: `throng scenes`)"));
+  number(app, "--threads", o.threads, settingBounds<std::uint64_t>("threads"), "N",
          "worker threads, N in {}, 0 = every core (results do not depend on it)");
   addBackend(app, o.backend, "cpu, cuda or auto (default auto: cuda when there is a device)");
   CLI::Option* exportPath =
@@ -291,11 +325,14 @@ Parsed<CheckOptions> parseCheck(int argc, const char* const* argv) {
 
 Parsed<ScenesOptions> parseScenes(int argc, const char* const* argv) {
   ScenesOptions o;
-  CLI::App app{"Lists the shipped scenes with their knobs (name [min, max] default), and where they were found.\n"
+  CLI::App app{"Lists the shipped scenes with their knobs (name [min, max] default), and where they were found,\n"
+               "then the settings every scene takes (name, limits, unit, default, the models that read it).\n"
                "Scenes are looked for in $THRONG_SCENES (colon-separated), scenes/ next to the executable,\n"
                "../share/throng/scenes from it, and the source tree's assets/scenes.",
                "throng scenes"};
-  setUp(app, "usage: throng scenes\n", "");
+  setUp(app, "usage: throng scenes [--settings-markdown]\n", "");
+  app.add_flag("--settings-markdown", o.settingsMarkdown,
+               "print only the settings, as the README's markdown table, and exit");
   return parse(app, "throng scenes", argc, argv, o, kNoCheck);
 }
 
@@ -306,7 +343,7 @@ Parsed<VizOptions> parseViz(int argc, const char* const* argv) {
         "usage: throng [SCENE] [options]          the visualizer\n"
         "       throng run SCENE [options]        run a scene headless, export, summarise\n"
         "       throng check FILE [options]       the separation gate over an exported csv\n"
-        "       throng scenes                     list the shipped scenes and their knobs\n"
+        "       throng scenes                     list the shipped scenes, their knobs and the settings\n"
         "       throng record SCENE [options]     record a video\n"
         "Every subcommand takes --help.\n\n",
         "");

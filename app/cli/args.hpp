@@ -31,10 +31,10 @@ struct RunOptions {
   std::string scene;
   std::optional<std::uint64_t> steps;   ///< exact step count, [0, kMaxRunSteps]
   std::optional<double> seconds;        ///< exact simulated time, s, (0, 1e6]
-  std::optional<double> dt;             ///< the fixed step (maxStep), s, (1e-6, 10]
+  std::optional<double> dt;             ///< the fixed step (maxStep), s, in maxStep's limits
   std::optional<std::uint64_t> seed;    ///< any 64-bit value
-  std::optional<std::uint64_t> threads; ///< [0, 1024], 0 = every core
-  std::vector<std::string> sets;        ///< "name=value", value a finite number, in order
+  std::optional<std::uint64_t> threads; ///< in threads' limits, 0 = every core
+  std::vector<std::string> sets;        ///< "name=value" in order: a setting's text, else a finite number
   BackendKind backend = BackendKind::Auto;
   std::string exportPath, summaryPath;  ///< empty: none
   ExportFormat format = ExportFormat::Csv;
@@ -51,14 +51,16 @@ struct CheckOptions {
   double tolerance = 1e-4;        ///< relative slack on r_A + r_B, [0, 1]
 };
 
-/// `throng scenes` takes no options.
-struct ScenesOptions {};
+/// `throng scenes [--settings-markdown]`.
+struct ScenesOptions {
+  bool settingsMarkdown = false;  ///< print the README's settings table only
+};
 
 /// What the visualizer and `throng record` share: the scene and how it looks.
 struct ViewOptions {
   std::string scene = "ring";     ///< a scene file, shipped name or built-in
   bool sceneGiven = false;
-  std::vector<std::string> sets;  ///< "name=value", value a finite number, in order
+  std::vector<std::string> sets;  ///< "name=value" in order: a setting's text, else a finite number
   int width = 1280, height = 720; ///< pixels, each [16, 16384]
   long long agents = 0;           ///< 0: the scene; else the built-in "blocks" with this many walkers, [2, 1e7]
   bool trails = true;

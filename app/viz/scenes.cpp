@@ -33,20 +33,21 @@ class SceneHost final : public SimHost {
 
   bool set(const std::string& name, double value, std::string* error) override {
     const Settings kept = run_->crowd().settings;
-    const bool isKnob = std::any_of(scene_.knobs().begin(), scene_.knobs().end(), [&](const Knob& k) { return k.name == name; });
+    const bool knob = isKnob(name);
     if (!scene_.set(name, value, error)) return false;
-    if (!isKnob && name != "maxStep" && name != "seed") {
-      // A setting: takes effect at the next step, no rebuild.
-      run_->crowd().settings = scene_.spec().settings;
-      return true;
-    }
-    Settings s = kept;
-    if (name == "seed") s.seed = scene_.spec().settings.seed;
-    return rebuild(s, error);
+    return afterSet(name, knob, kept, error);
+  }
+
+  bool assign(const std::string& a, std::string* error) override {
+    const Settings kept = run_->crowd().settings;
+    const std::string name = a.substr(0, a.find('='));
+    const bool knob = isKnob(name);
+    if (!scene_.assign(a, error)) return false;
+    return afterSet(name, knob, kept, error);
   }
 
   bool rebuild(const Settings& s, std::string* error) override {
-    if (s.seed != scene_.spec().settings.seed && !scene_.set("seed", static_cast<double>(s.seed), error)) return false;
+    if (s.seed != scene_.spec().settings.seed && !scene_.assign("seed=" + std::to_string(s.seed), error)) return false;
     run_ = std::make_unique<SceneRun>(scene_);
     Settings keep = s;
     keep.maxStep = scene_.spec().settings.maxStep;  // dt belongs to the spec
@@ -80,6 +81,22 @@ class SceneHost final : public SimHost {
   }
 
  private:
+  bool isKnob(const std::string& name) const {
+    return std::any_of(scene_.knobs().begin(), scene_.knobs().end(), [&](const Knob& k) { return k.name == name; });
+  }
+  // After the scene took a value: a setting takes effect at the next step;
+  // a knob, maxStep (the run's dt) or the seed (the layout's) rebuilds the
+  // run from the same seed, keeping the settings edited on the crowd.
+  bool afterSet(const std::string& name, bool knob, const Settings& kept, std::string* error) {
+    if (!knob && name != "maxStep" && name != "seed") {
+      run_->crowd().settings = scene_.spec().settings;
+      return true;
+    }
+    Settings s = kept;
+    if (name == "seed") s.seed = scene_.spec().settings.seed;
+    return rebuild(s, error);
+  }
+
   Scene scene_;
   std::unique_ptr<SceneRun> run_;
 };

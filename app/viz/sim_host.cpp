@@ -1,6 +1,7 @@
 #include "viz/sim_host.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <map>
 #include <string_view>
@@ -58,13 +59,24 @@ class BuiltinHost final : public SimHost {
         k.value = k.integer ? std::round(value) : value;
         return rebuild(crowd_.settings, error);
       }
-    Settings s = crowd_.settings;
-    if (!setSetting(s, name, value)) {
-      if (error) *error = "unknown knob or setting: " + name;
+    return setSetting(name, value, nullptr, error);
+  }
+
+  bool assign(const std::string& a, std::string* error) override {
+    const std::size_t eq = a.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      if (error) *error = "expected name=value, got \"" + a + "\"";
       return false;
     }
-    crowd_.settings = s;
-    return true;
+    const std::string name = a.substr(0, eq), text = a.substr(eq + 1);
+    if (findSetting(name)) return setSetting(name, 0, &text, error);
+    double v = 0;
+    const auto r = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (text.empty() || r.ec != std::errc() || r.ptr != text.data() + text.size()) {
+      if (error) *error = name + " expects a number, got \"" + text + "\"";
+      return false;
+    }
+    return set(name, v, error);
   }
 
   bool rebuild(const Settings& settings, std::string*) override {
@@ -96,17 +108,22 @@ class BuiltinHost final : public SimHost {
     return true;
   }
 
-  static bool setSetting(Settings& s, const std::string& n, double v) {
-    if (n == "timeHorizon") s.timeHorizon = static_cast<float>(v);
-    else if (n == "obstacleTimeHorizon") s.obstacleTimeHorizon = static_cast<float>(v);
-    else if (n == "perceptionRadius") s.perceptionRadius = static_cast<float>(v);
-    else if (n == "maxNeighbors") s.maxNeighbors = static_cast<int>(std::lround(v));
-    else if (n == "slowingRadius") s.slowingRadius = static_cast<float>(v);
-    else if (n == "jitter") s.jitter = static_cast<float>(v);
-    else if (n == "maxStep") s.maxStep = v;
-    else if (n == "seed") s.seed = static_cast<std::uint64_t>(std::llround(v));
-    else if (n == "threads") s.threads = static_cast<int>(std::lround(v));
-    else return false;
+  /// A setting from the table (the value, or its text when given); it
+  /// takes effect at the next step.
+  bool setSetting(const std::string& name, double value, const std::string* text, std::string* error) {
+    if (!findSetting(name)) {
+      if (error) {
+        *error = "unknown knob or setting \"" + name + "\" (knobs:";
+        for (const KnobInfo& k : knobs_) *error += " " + k.name;
+        *error += "; settings:";
+        for (const SettingInfo& i : settingsTable()) (*error += " ") += i.name;
+        *error += ")";
+      }
+      return false;
+    }
+    Settings s = crowd_.settings;
+    if (!(text ? throng::setSettingText(s, name, *text, error) : throng::setSetting(s, name, value, error))) return false;
+    crowd_.settings = s;
     return true;
   }
 

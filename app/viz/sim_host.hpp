@@ -35,8 +35,12 @@ class SimHost {
   virtual std::size_t arrived() const { return crowd().lastStats().arrived; }
   virtual std::size_t agentsEver() const { return crowd().count(); }
   virtual std::vector<KnobInfo> knobs() const = 0;
-  /// Sets a knob (or a setting by name) and rebuilds from the same seed.
+  /// Sets a knob (and rebuilds from the same seed), or a setting of
+  /// settingsTable() by name, refused outside its limits.
   virtual bool set(const std::string& name, double value, std::string* error) = 0;
+  /// "name=value", as --set gives it: a knob takes a number, a setting its
+  /// text form (setSettingText: a seed exactly, a model by name).
+  virtual bool assign(const std::string& assignment, std::string* error) = 0;
   /// Rebuilds from the start with the current knobs, keeping `settings`.
   virtual bool rebuild(const Settings& settings, std::string* error) = 0;
   /// Static geometry for the renderer (obstacles, walls, goals, gates).

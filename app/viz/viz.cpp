@@ -50,13 +50,11 @@ std::unique_ptr<SimHost> makeHost(const ViewOptions& o, const char* prog) {
     std::fprintf(stderr, "%s: --agents: %s\n", prog, err.c_str());
     return nullptr;
   }
-  for (const std::string& s : o.sets) {
-    const auto nv = cli::splitAssignment(s);  // the parser let only name=number through
-    if (!nv || !h->set(nv->first, nv->second, &err)) {
-      std::fprintf(stderr, "%s: --set %s: %s\n", prog, s.c_str(), nv ? err.c_str() : "expected name=number");
+  for (const std::string& s : o.sets)
+    if (!h->assign(s, &err)) {
+      std::fprintf(stderr, "%s: --set %s: %s\n", prog, s.c_str(), err.c_str());
       return nullptr;
     }
-  }
   return h;
 }
 

@@ -17,7 +17,9 @@ namespace throng::app {
 
 using Clock = std::chrono::steady_clock;
 
-VizApp::VizApp(std::unique_ptr<SimHost> host) : host_(std::move(host)) { scenes_ = pickableScenes(); }
+VizApp::VizApp(std::unique_ptr<SimHost> host) : host_(std::move(host)), settingWidgets_(settingWidgets(0)) {
+  scenes_ = pickableScenes();
+}
 
 bool VizApp::initGl(std::string* error) {
   if (!renderer_.init(error)) return false;
@@ -99,6 +101,7 @@ void VizApp::afterRebuild(bool refit) {
     maxRadius_ = 0;
     for (float r : f.radius) maxRadius_ = std::max(maxRadius_, r);
   }
+  settingWidgets_ = settingWidgets(maxRadius_);
   geometry_ = host_->geometry();
   sceneMeshZoom_ = -1;
   renderer_.clearTrails();
@@ -457,35 +460,60 @@ void VizApp::drawUi() {
   if (ImGui::SliderFloat("rate", &rate, 0.25f, 8.0f, "x%.2f", ImGuiSliderFlags_Logarithmic)) setRate(rate);
   help("Sim seconds per wall second; fixed steps of dt from an accumulator, clamped so a slow frame never spirals.");
 
-  ImU64 seed = crowd.settings.seed;
-  if (ImGui::InputScalar("seed", ImGuiDataType_U64, &seed, nullptr, nullptr, "%llu", ImGuiInputTextFlags_EnterReturnsTrue)) {
-    crowd.settings.seed = seed;
-    later([this] { reset(); });
-  }
-  help("Picks the jitter; Enter rebuilds the scene from this seed.");
-
   if (ImGui::CollapsingHeader("Settings", ImGuiTreeNodeFlags_DefaultOpen)) {
+    // One widget per setting of the table (settingWidgets_). A change is
+    // made through setSetting, which refuses a value typed outside the
+    // limits, and takes effect at the next step.
     Settings& s = crowd.settings;
-    ImGui::SliderFloat("timeHorizon", &s.timeHorizon, 0.05f, 10.0f, "%.2f s", ImGuiSliderFlags_Logarithmic);
-    ImGui::SliderFloat("obstacleTimeHorizon", &s.obstacleTimeHorizon, 0.05f, 5.0f, "%.2f s", ImGuiSliderFlags_Logarithmic);
-    ImGui::SliderFloat("jitter", &s.jitter, 0.0f, 1.0f, "%.3f", ImGuiSliderFlags_Logarithmic);
-    const float radiusRef = maxRadius_ > 0 && maxRadius_ < 1e30f ? maxRadius_ : 1.0f;
-    ImGui::SliderFloat("perceptionRadius", &s.perceptionRadius, 0.0f, 40.0f * radiusRef, "%.2f");
-    ImGui::SliderInt("maxNeighbors", &s.maxNeighbors, 0, kMaxNeighbors);
-    ImGui::SliderFloat("slowingRadius", &s.slowingRadius, 0.0f, 40.0f * radiusRef, "%.2f");
-    float dtMs = static_cast<float>(s.maxStep * 1000);
-    if (ImGui::SliderFloat("dt", &dtMs, 2.0f, 100.0f, "%.2f ms", ImGuiSliderFlags_Logarithmic)) s.maxStep = dtMs / 1000.0;
-    if (ImGui::IsItemDeactivatedAfterEdit() && host_->dt() != s.maxStep) {
-      const double v = s.maxStep;
-      s.maxStep = host_->dt();
-      later([this, v] {
-        std::string err;
-        if (!setKnob("maxStep", v, &err)) setStatus(err);
-      });
+    for (const SettingWidget& w : settingWidgets_) {
+      const std::string_view name = w.info->name;
+      switch (w.kind) {
+        case SettingWidget::Kind::Combo:
+          if (ImGui::BeginCombo(w.label.c_str(), s.model.c_str())) {
+            for (const std::string& c : w.choices)
+              if (ImGui::Selectable(c.c_str(), c == s.model) && c != s.model) s.model = c;
+            ImGui::EndCombo();
+          }
+          break;
+        case SettingWidget::Kind::SeedInput: {
+          ImU64 seed = s.seed;
+          if (ImGui::InputScalar(w.label.c_str(), ImGuiDataType_U64, &seed, nullptr, nullptr, "%llu",
+                                 ImGuiInputTextFlags_EnterReturnsTrue)) {
+            s.seed = seed;
+            later([this] { reset(); });
+          }
+          break;
+        }
+        case SettingWidget::Kind::Slider: {
+          const ImGuiSliderFlags flags = w.logarithmic ? ImGuiSliderFlags_Logarithmic : ImGuiSliderFlags_None;
+          bool changed = false;
+          double v = getSetting(s, name);
+          if (w.integer) {
+            int iv = static_cast<int>(std::lround(v));
+            changed = ImGui::SliderInt(w.label.c_str(), &iv, static_cast<int>(w.min), static_cast<int>(w.max),
+                                       w.format.c_str(), flags);
+            v = iv;
+          } else {
+            changed = ImGui::SliderScalar(w.label.c_str(), ImGuiDataType_Double, &v, &w.min, &w.max, w.format.c_str(),
+                                          flags);
+          }
+          std::string why;
+          if (changed && !setSetting(s, name, v, &why)) setStatus(why);
+          // The step of a scene run belongs to its spec: on release, the
+          // host rebuilds the run with it (a built-in steps with it as is).
+          if (name == "maxStep" && ImGui::IsItemDeactivatedAfterEdit() && host_->dt() != s.maxStep) {
+            const double step = s.maxStep;
+            s.maxStep = host_->dt();
+            later([this, step] {
+              std::string err;
+              if (!setKnob("maxStep", step, &err)) setStatus(err);
+            });
+          }
+          break;
+        }
+      }
+      help(w.tooltip.c_str());
     }
-    help("The fixed step, s (a rebuild for scene files).");
-    ImGui::SliderInt("threads", &s.threads, 0, 64);
-    help("0 uses every core; the result does not depend on it.");
   }
   const auto knobs = host_->knobs();
   if (!knobs.empty() && ImGui::CollapsingHeader("Scene knobs", ImGuiTreeNodeFlags_DefaultOpen)) {

@@ -21,6 +21,7 @@
 #include "render/gl_renderer.hpp"
 #include "render/overlay.hpp"
 #include "viz/recorder.hpp"
+#include "viz/settings_panel.hpp"
 #include "viz/sim_host.hpp"
 #include "viz/step_clock.hpp"
 #include "throng/backend.hpp"
@@ -123,6 +124,7 @@ class VizApp {
   render::CudaInterop interop_;
   bool interopBroken_ = false, lastDrawInterop_ = false;
   float maxRadius_ = 1e30f;  ///< the largest walker radius at the last rebuild
+  std::vector<SettingWidget> settingWidgets_;  ///< the panel's settings, remade at each rebuild (ranges per radius)
 
   bool fitPending_ = true;
   bool playing_ = true, uiHidden_ = false, showGeometry_ = true, teaching_ = true;

@@ -12,6 +12,7 @@ without a real PedPy having read the export.
 import argparse
 import csv
 import json
+import math
 import os
 import pathlib
 import re
@@ -121,8 +122,8 @@ def case_usage():
            r"--set nosuch=1: unknown knob or setting \"nosuch\" \(knobs of door: doorWidth, density", one_line=True)
     expect(throng("run", "door", "--set", "doorWidth=10"), 2, r"knob doorWidth = 10 is out of range \[0.6, 3\]",
            one_line=True)
-    expect(throng("run", "door", "--set", "timeHorizon=-2"), 2, r"timeHorizon = -2 is out of range \(expected > 0\)",
-           one_line=True)
+    expect(throng("run", "door", "--set", "timeHorizon=-2"), 2,
+           r"timeHorizon = -2 is out of range \(expected a number in \[0\.001, 1e6\] s\)", one_line=True)
     expect(throng("run", "door", "--set", "doorWidth"), 2, r"--set: expected name=value", one_line=True)
     expect(throng("run", "door", "--set", "doorWidth=nan"), 2, r"--set: expected name=value with a finite number",
            one_line=True)
@@ -328,6 +329,75 @@ def case_scenes():
     check("door" in p.stdout, "the shipped scenes are still listed", show(p))
     expect(throng("run", "mine", "--quiet", "--summary", work("m.json"), env=env), 0)
     check(summary(work("m.json"))["arrived"] == 2, "a scene found through THRONG_SCENES runs")
+
+
+def settings_table():
+    """The settings as `throng scenes --settings-markdown` prints them: name -> (default, unit, limits)."""
+    p = throng("scenes", "--settings-markdown")
+    expect(p, 0, stdout=r"^\| field \| default \| unit \| limits \| models \| meaning \|\n\| --- ")
+    rows = {}
+    for line in p.stdout.splitlines()[2:]:
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        check(len(cells) == 6, "a settings row has six cells", line)
+        rows[cells[0].strip("`")] = (cells[1], cells[2], cells[3])
+    return rows
+
+
+def probes(limits):
+    """(value text, accepted) just inside and just outside each end of printed limits."""
+    if limits.startswith("{"):
+        return [(name.strip(), True) for name in limits[1:-1].split(",")] + [("nosuch", False)]
+    m = re.fullmatch(r"([\[(])(\S+), (\S+)([\])])", limits)
+    check(m, "limits read [a, b] or (a, b]", limits)
+    lo, hi = m.group(2), m.group(3)
+    out = []
+    if re.fullmatch(r"\d+", lo) and re.fullmatch(r"\d+", hi):  # whole-number ends: one away is outside too
+        out += [(lo, True), (str(int(lo) - 1), False), (hi, True), (str(int(hi) + 1), False)]
+        if int(hi) > 2**53:  # a seed: no double is near 2^64 - 1
+            return out
+    lo, hi = float(lo), float(hi)
+    if m.group(1) == "[":
+        out += [(repr(lo), True), (repr(math.nextafter(lo, -math.inf)), False)]
+    else:
+        out += [(repr(math.nextafter(lo, math.inf)), True), (repr(lo), False)]
+    if m.group(4) == "]":
+        out += [(repr(hi), True), (repr(math.nextafter(hi, math.inf)), False)]
+    else:
+        out += [(repr(math.nextafter(hi, -math.inf)), True), (repr(hi), False)]
+    return out
+
+
+def case_settings():
+    # `throng scenes` lists every setting with the limits the markdown table
+    # (the README's) gives, and `throng run --set` enforces exactly those:
+    # just inside each end is taken, just outside refused (exit 2, naming it).
+    rows = settings_table()
+    check(len(rows) >= 10, "the settings table has every setting", rows)
+    listing = throng("scenes")
+    expect(listing, 0)
+    for name, (default, unit, limits) in rows.items():
+        line = re.search(rf"^  {re.escape(name)}\s+(.*)$", listing.stdout, re.M)
+        check(line, f"throng scenes lists the setting {name}", show(listing))
+        want = f"{limits}{' ' + unit if unit else ''}, default {default} "
+        check(line.group(1).startswith(want), f"throng scenes gives {name} as the table does", line.group(1), want)
+        for value, accepted in probes(limits):
+            p = throng("run", "door", "--steps", "0", "--quiet", "--set", f"{name}={value}")
+            if accepted:
+                expect(p, 0)
+            else:
+                expect(p, 2, rf"throng run: --set.*{re.escape(name)}", one_line=True)
+    # --dt and --threads are maxStep and threads, with their limits.
+    check(f"--dt S              the fixed step, s, in {rows['maxStep'][2]}" in throng("run", "--help").stdout,
+          "--dt states maxStep's limits")
+    expect(throng("run", "door", "--steps", "0", "--threads", "1025"), 2, r"--threads: expects a whole number in \[0, 1024\]",
+           one_line=True)
+    # a model is a name, a seed exact
+    expect(throng("run", "door", "--steps", "0", "--quiet", "--set", "model=orca", "--set",
+                  "seed=18446744073709551615"), 0)
+    expect(throng("run", "door", "--steps", "0", "--set", "model=bio"), 2,
+           r"unknown model \"bio\" \(expected one of: orca\)", one_line=True)
+    # the visualizer (headless) and record take the same --set
+    expect(throng("door", "--headless", "--set", "jitter=1.5"), 2, r"jitter = 1\.5 is out of range", one_line=True)
 
 
 def case_backend():

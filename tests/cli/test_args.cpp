@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "../common/setting_probes.hpp"
 #include "args.hpp"
 
 using namespace throng::cli;
@@ -296,4 +297,35 @@ TEST_CASE("splitAssignment takes name=finite-number only, and usageError is one 
   CHECK(splitAssignment("x=-1e3")->second == -1000.0);
   for (const char* bad : {"doorWidth", "=1", "x=", "x=inf", "x=nan", "x=1x", "x= 1"}) CHECK_FALSE(splitAssignment(bad));
   CHECK(usageError("throng run", "a\nb") == "throng run: a b (see throng run --help)\n");
+}
+
+TEST_CASE("--set checks a setting against the settings table at parse time, in every subcommand that takes it") {
+  using namespace throng;
+  for (const SettingInfo& i : settingsTable()) {
+    for (const settingtest::Probe& p : settingtest::probes(i)) {
+      const std::string set = settingtest::cat({i.name, "=", p.text});
+      INFO(set, (p.inside ? " (inside)" : " (outside)"));
+      const auto run = parse(parseRun, {"run", "door", "--set", set.c_str()});
+      const auto viz = parse(parseViz, {"throng", "door", "--set", set.c_str()});
+      const auto record = parse(parseRecord, {"record", "door", "--seconds", "1", "--out", "x.mp4", "--set", set.c_str()});
+      if (p.inside) {
+        REQUIRE(run.options);
+        CHECK(run.options->sets == std::vector<std::string>{set});
+        CHECK(viz.options);
+        CHECK(record.options);
+      } else {
+        refused(run, "throng run", "--set");
+        refused(viz, "throng", "--set");
+        refused(record, "throng record", "--set");
+        CHECK(run.text.find(i.name) != std::string::npos);
+      }
+    }
+  }
+  // A knob (not a setting) still takes any finite number: the scene checks it.
+  CHECK(parse(parseRun, {"run", "door", "--set", "doorWidth=1e9"}).options);
+  // --dt and --threads are maxStep and threads, with the table's bounds.
+  const auto help = parse(parseRun, {"run", "--help"}).text;
+  CHECK(help.find("in " + formatLimits(*findSetting("maxStep"))) != std::string::npos);
+  CHECK(help.find("N in " + formatLimits(*findSetting("threads"))) != std::string::npos);
+  for (const SettingInfo& i : settingsTable()) CHECK_MESSAGE(help.find(i.name) != std::string::npos, i.name);
 }

@@ -19,9 +19,11 @@
 //
 // ## The file (every key is optional unless marked; unknown keys are errors)
 // {
-//   "name": "door", "description": "...", "model": "orca", "units": "m",
+//   "name": "door", "description": "...", "units": "m",
+//   "model": "orca",             // settings.model, one of modelNames()
 //   "duration": 60,              // s: how long `throng run` runs by default
-//   "settings": { "timeHorizon": 2, "maxStep": 0.05, ... },  // Settings fields;
+//   "settings": { "timeHorizon": 2, "maxStep": 0.05, ... },  // settingsTable():
+//                                // numbers, seed a whole number, model a name;
 //                                // maxStep is the run's fixed dt
 //   "knobs": { "doorWidth": {"min": 0.6, "max": 3, "default": 1.2,
 //                            "help": "...", "integer": false} },
@@ -163,14 +165,13 @@ class Scene {
   const std::vector<Knob>& knobs() const { return knobs_; }
   const SceneSpec& spec() const { return spec_; }
 
-  /// Sets a knob, or a Settings field by its seed name (timeHorizon,
-  /// obstacleTimeHorizon, perceptionRadius, maxNeighbors, slowingRadius,
-  /// jitter, seed, maxStep, threads), and re-resolves the scene. On an
-  /// unknown name, a value out of range, or a scene that no longer resolves
-  /// (e.g. an agent now inside an obstacle), returns false with *error and
-  /// changes nothing.
+  /// Sets a knob, or a setting of settingsTable() by name (a number; see
+  /// setSetting), and re-resolves the scene. On an unknown name, a value out
+  /// of range, or a scene that no longer resolves (e.g. an agent now inside
+  /// an obstacle), returns false with *error and changes nothing.
   bool set(std::string_view name, double value, std::string* error);
-  /// "name=value", as given to --set (seed is read as an exact integer).
+  /// "name=value", as given to --set: a knob takes a number, a setting its
+  /// text form (setSettingText: seed exactly, model by name).
   bool assign(std::string_view assignment, std::string* error);
   /// Every knob back to its default, every setting back to the file's.
   void reset();
@@ -187,17 +188,16 @@ class Scene {
                                          std::size_t maxAgents);
   bool doSet(std::string_view name, double value, std::string* error);
   bool doAssign(std::string_view assignment, std::string* error);
+  bool setKnob(std::string_view name, double value, std::string* error);
+  /// Keeps `text` (checked already) as the setting's value over the file's.
+  bool setOverride(std::string_view name, std::string_view text, std::string* error);
 
   std::string file_;
   std::shared_ptr<const Doc> doc_;
   std::vector<Knob> knobs_;
-  std::map<std::string, double, std::less<>> settingOverrides_;
-  std::optional<std::uint64_t> seedOverride_;
+  std::map<std::string, std::string, std::less<>> settingOverrides_;  ///< setting -> text, as setSettingText reads it
   SceneSpec spec_;
 };
-
-/// The Settings names Scene::set accepts.
-std::span<const char* const> settingNames();
 
 /// Where shipped scenes are looked for, in order: each directory of the
 /// THRONG_SCENES environment variable (colon-separated), `scenes/` next to

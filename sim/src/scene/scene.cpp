@@ -249,9 +249,9 @@ struct RouteGoal {
 
 class Resolver {
  public:
-  Resolver(const Json& root, std::vector<Knob>& knobs, const std::map<std::string, double, std::less<>>& overrides,
-           std::optional<std::uint64_t> seedOverride, std::size_t maxAgents)
-      : root_(root), knobs_(knobs), overrides_(overrides), seedOverride_(seedOverride) {
+  Resolver(const Json& root, std::vector<Knob>& knobs, const std::map<std::string, std::string, std::less<>>& overrides,
+           std::size_t maxAgents)
+      : root_(root), knobs_(knobs), overrides_(overrides) {
     spec_.maxAgents = maxAgents;
   }
 
@@ -259,7 +259,10 @@ class Resolver {
 
  private:
   // values
+  /// A number within +-1e12 (a coordinate, a count, a size).
   double number(const Json& j, const Path& p) const;
+  /// Any finite number (a setting, which the settings table limits).
+  double anyNumber(const Json& j, const Path& p) const;
   double positive(const Json& j, const Path& p) const {
     const double v = number(j, p);
     if (!(v > 0)) fail(p, "expected a positive number, got " + fmt(v));
@@ -339,8 +342,7 @@ class Resolver {
 
   const Json& root_;
   std::vector<Knob>& knobs_;
-  const std::map<std::string, double, std::less<>>& overrides_;
-  std::optional<std::uint64_t> seedOverride_;
+  const std::map<std::string, std::string, std::less<>>& overrides_;  // setting -> its text, over the file's
   SceneSpec spec_;
   Props defaults_;
   std::vector<std::string> routeNames_;
@@ -460,6 +462,13 @@ class Expr {
 };
 
 double Resolver::number(const Json& j, const Path& p) const {
+  const double v = anyNumber(j, p);
+  // Beyond this, float coordinates and counts lose meaning (and could overflow).
+  if (std::fabs(v) > 1e12) fail(p, "expected a number within +-1e12, got " + fmt(v));
+  return v;
+}
+
+double Resolver::anyNumber(const Json& j, const Path& p) const {
   double v = 0;
   if (j.is_number()) {
     v = j.get<double>();
@@ -473,8 +482,6 @@ double Resolver::number(const Json& j, const Path& p) const {
     fail(p, "expected a number, a {\"knob\": name} or an expression string, got " + describe(j));
   }
   if (!std::isfinite(v)) fail(p, "expected a finite number");
-  // Beyond this, float coordinates and counts lose meaning (and could overflow).
-  if (std::fabs(v) > 1e12) fail(p, "expected a number within +-1e12, got " + fmt(v));
   return v;
 }
 
@@ -490,8 +497,7 @@ void Resolver::knobs(const Json& j, const Path& p) {
     if (name.empty() || !(std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_') ||
         !std::all_of(name.begin(), name.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }))
       fail(kp, "a knob name is letters, digits and '_', starting with a letter");
-    for (const char* s : settingNames())
-      if (name == s) fail(kp, "knob \"" + name + "\" would shadow the setting of that name");
+    if (findSetting(name)) fail(kp, "knob \"" + name + "\" would shadow the setting of that name");
     object(spec, kp, {"min", "max", "default", "help", "integer"});
     auto plain = [&](const char* key) {
       if (!spec.contains(key)) fail(kp, std::string("missing \"") + key + "\"");
@@ -522,28 +528,43 @@ void Resolver::knobs(const Json& j, const Path& p) {
 
 void Resolver::settings(const Json& j, const Path& p) {
   Settings& s = spec_.settings;
+  std::string why;
+  // The top-level "model" is settings.model, written where a reader looks first.
+  if (root_.contains("model")) {
+    const Path mp = Path{} / "model";
+    if (!setSettingText(s, "model", string(root_["model"], mp), &why)) fail(mp, why);
+  }
   if (!j.is_null()) {
-    object(j, p, {"timeHorizon", "obstacleTimeHorizon", "perceptionRadius", "maxNeighbors", "slowingRadius", "jitter",
-                  "seed", "maxStep", "threads"});
+    if (!j.is_object()) fail(p, "expected an object, got " + describe(j));
     for (const auto& [k, v] : j.items()) {
       const Path kp = p / k;
-      if (k == "seed") {
-        if (!v.is_number_unsigned()) fail(kp, "expected an integer >= 0, got " + describe(v));
-        s.seed = v.get<std::uint64_t>();
-      } else {
-        double x = 0;
-        if (k == "maxNeighbors" || k == "threads") x = static_cast<double>(integer(v, kp));
-        else x = number(v, kp);
-        std::string why;
-        if (!detail::applySetting(s, k, x, &why)) fail(kp, why);
+      const SettingInfo* info = findSetting(k);
+      if (!info) {
+        std::string list;
+        for (const SettingInfo& i : settingsTable()) list += (list.empty() ? "" : ", ") + std::string(i.name);
+        fail(kp, "unknown key \"" + k + "\" (expected one of: " + list + ")");
       }
+      bool ok = false;
+      switch (info->kind) {
+        case SettingKind::Choice:
+          if (k == "model" && root_.contains("model")) fail(kp, "the model is given twice (here and at /model)");
+          ok = setSettingText(s, k, string(v, kp), &why);
+          break;
+        case SettingKind::Seed:
+          // Exactly as written: a seed above 2^53 is no double.
+          if (!v.is_number_unsigned()) fail(kp, "expected a whole number in " + formatLimits(*info) + ", got " + describe(v));
+          ok = setSettingText(s, k, std::to_string(v.get<std::uint64_t>()), &why);
+          break;
+        case SettingKind::Integer:  // an expression rounds, as integer fields do; a plain number must be whole
+          ok = setSetting(s, k, v.is_number() ? anyNumber(v, kp) : std::round(anyNumber(v, kp)), &why);
+          break;
+        case SettingKind::Real: ok = setSetting(s, k, anyNumber(v, kp), &why); break;
+      }
+      if (!ok) fail(kp, why);
     }
   }
-  for (const auto& [k, v] : overrides_) {
-    std::string why;
-    if (!detail::applySetting(s, k, v, &why)) fail(Path{} / "settings" / k, why);
-  }
-  if (seedOverride_) s.seed = *seedOverride_;
+  for (const auto& [k, text] : overrides_)
+    if (!setSettingText(s, k, text, &why)) fail(Path{} / "settings" / k, why);
 }
 
 void Resolver::geometry() {
@@ -833,10 +854,6 @@ SceneSpec Resolver::run() {
   if (root_.contains("name")) spec_.name = string(root_["name"], top / "name");
   if (root_.contains("description")) spec_.description = string(root_["description"], top / "description");
   if (root_.contains("units")) spec_.units = string(root_["units"], top / "units");
-  if (root_.contains("model")) {
-    const std::string m = string(root_["model"], top / "model");
-    if (m != "orca") fail(top / "model", "unknown model \"" + m + "\" (expected \"orca\")");
-  }
   if (root_.contains("knobs")) knobs(root_["knobs"], top / "knobs");
   else knobs_.clear();
   settings(root_.contains("settings") ? root_["settings"] : Json(), top / "settings");
@@ -875,15 +892,6 @@ std::optional<double> parseDouble(std::string_view s) {
 
 }  // namespace
 
-// ---- settings by name --------------------------------------------------------
-
-namespace {
-constexpr const char* kSettingNames[] = {"timeHorizon", "obstacleTimeHorizon", "perceptionRadius", "maxNeighbors",
-                                          "slowingRadius", "jitter", "seed", "maxStep", "threads"};
-}
-
-std::span<const char* const> settingNames() { return kSettingNames; }
-
 namespace detail {
 double unit01(std::uint64_t seed, std::uint64_t what, std::uint64_t a, std::uint64_t b) {
   const std::uint64_t h = mix64(seed ^ mix64(what ^ mix64(a ^ mix64(b))));
@@ -919,28 +927,6 @@ float discIntrusion(std::span<const std::vector<Vec2>> outlines, std::span<const
   return worst;
 }
 
-bool applySetting(Settings& s, std::string_view name, double v, std::string* why) {
-  auto bad = [&](const char* limit) {
-    if (why) *why = std::string(name) + " = " + fmt(v) + " is out of range (expected " + limit + ")";
-    return false;
-  };
-  auto whole = [&](double lo, double hi) { return v == std::floor(v) && v >= lo && v <= hi; };
-  if (!std::isfinite(v)) return bad("a finite number");
-  if (name == "timeHorizon") { if (!(v > 0)) return bad("> 0"); s.timeHorizon = static_cast<float>(v); }
-  else if (name == "obstacleTimeHorizon") { if (!(v > 0)) return bad("> 0"); s.obstacleTimeHorizon = static_cast<float>(v); }
-  else if (name == "perceptionRadius") { if (!(v >= 0)) return bad(">= 0"); s.perceptionRadius = static_cast<float>(v); }
-  else if (name == "maxNeighbors") { if (!whole(0, kMaxNeighbors)) return bad("an integer in 0..32"); s.maxNeighbors = static_cast<int>(v); }
-  else if (name == "slowingRadius") { if (!(v >= 0)) return bad(">= 0"); s.slowingRadius = static_cast<float>(v); }
-  else if (name == "jitter") { if (!(v >= 0 && v <= 1)) return bad("0..1"); s.jitter = static_cast<float>(v); }
-  else if (name == "seed") { if (!whole(0, 9007199254740992.0)) return bad("an integer >= 0"); s.seed = static_cast<std::uint64_t>(v); }
-  else if (name == "maxStep") { if (!(v > 1e-6 && v <= 10)) return bad("a step in (1e-6, 10] s"); s.maxStep = v; }
-  else if (name == "threads") { if (!whole(0, 1024)) return bad("an integer in 0..1024"); s.threads = static_cast<int>(v); }
-  else {
-    if (why) *why = "unknown setting \"" + std::string(name) + "\"";
-    return false;
-  }
-  return true;
-}
 }  // namespace detail
 
 // ---- Scene ----------------------------------------------------------------------
@@ -1037,7 +1023,7 @@ std::optional<Scene> Scene::doParse(std::string text, std::string fileName, std:
 bool Scene::resolve(std::string* error) {
   std::vector<Knob> knobs = knobs_;
   try {
-    Resolver r(doc_->json, knobs, settingOverrides_, seedOverride_, doc_->maxAgents);
+    Resolver r(doc_->json, knobs, settingOverrides_, doc_->maxAgents);
     SceneSpec spec = r.run();
     if (spec.name.empty()) {
       std::string base = file_;
@@ -1068,6 +1054,39 @@ bool Scene::resolve(std::string* error) {
 }
 
 bool Scene::doSet(std::string_view name, double value, std::string* error) {
+  const bool isKnob = std::any_of(knobs_.begin(), knobs_.end(), [&](const Knob& k) { return k.name == name; });
+  if (isKnob || !findSetting(name)) return setKnob(name, value, error);
+  // Checked here so the message is the setting's own, and kept as text like
+  // every override: the shortest that reads back to this double, or a
+  // seed's digits.
+  Settings probe;
+  if (!setSetting(probe, name, value, error)) return false;
+  const bool seed = findSetting(name)->kind == SettingKind::Seed;
+  return setOverride(name, seed ? getSettingText(probe, name) : formatSettingNumber(value), error);
+}
+
+bool Scene::doAssign(std::string_view a, std::string* error) {
+  const std::size_t eq = a.find('=');
+  if (eq == std::string_view::npos || eq == 0) {
+    if (error) *error = "expected name=value, got \"" + std::string(a) + "\"";
+    return false;
+  }
+  const std::string_view name = a.substr(0, eq), value = a.substr(eq + 1);
+  const bool isKnob = std::any_of(knobs_.begin(), knobs_.end(), [&](const Knob& k) { return k.name == name; });
+  if (!isKnob && findSetting(name)) {
+    Settings probe;
+    if (!setSettingText(probe, name, value, error)) return false;
+    return setOverride(name, value, error);
+  }
+  const std::optional<double> v = parseDouble(value);
+  if (!v) {
+    if (error) *error = std::string(name) + " expects a number, got \"" + std::string(value) + "\"";
+    return false;
+  }
+  return setKnob(name, *v, error);
+}
+
+bool Scene::setKnob(std::string_view name, double value, std::string* error) {
   const Scene before = *this;
   bool known = false;
   for (Knob& k : knobs_) {
@@ -1084,26 +1103,14 @@ bool Scene::doSet(std::string_view name, double value, std::string* error) {
     k.value = value;
   }
   if (!known) {
-    bool setting = false;
-    for (const char* s : settingNames()) setting |= name == s;
-    if (!setting) {
-      if (error) {
-        std::string list;
-        for (const Knob& k : knobs_) list += (list.empty() ? "" : ", ") + k.name;
-        *error = "unknown knob or setting \"" + std::string(name) + "\" (knobs of " + spec_.name + ": " +
-                 (list.empty() ? "none" : list) + "; settings: timeHorizon, obstacleTimeHorizon, perceptionRadius, "
-                 "maxNeighbors, slowingRadius, jitter, seed, maxStep, threads)";
-      }
-      return false;
+    if (error) {
+      std::string knobs, settings;
+      for (const Knob& k : knobs_) knobs += (knobs.empty() ? "" : ", ") + k.name;
+      for (const SettingInfo& i : settingsTable()) settings += (settings.empty() ? "" : ", ") + std::string(i.name);
+      *error = "unknown knob or setting \"" + std::string(name) + "\" (knobs of " + spec_.name + ": " +
+               (knobs.empty() ? "none" : knobs) + "; settings: " + settings + ")";
     }
-    Settings probe;
-    std::string why;
-    if (!detail::applySetting(probe, name, value, &why)) {
-      if (error) *error = why;
-      return false;
-    }
-    if (name == "seed") seedOverride_ = static_cast<std::uint64_t>(value);
-    else settingOverrides_[std::string(name)] = value;
+    return false;
   }
   if (!resolve(error)) {
     *this = before;
@@ -1112,40 +1119,19 @@ bool Scene::doSet(std::string_view name, double value, std::string* error) {
   return true;
 }
 
-bool Scene::doAssign(std::string_view a, std::string* error) {
-  const std::size_t eq = a.find('=');
-  if (eq == std::string_view::npos || eq == 0) {
-    if (error) *error = "expected name=value, got \"" + std::string(a) + "\"";
+bool Scene::setOverride(std::string_view name, std::string_view text, std::string* error) {
+  const Scene before = *this;
+  settingOverrides_[std::string(name)] = std::string(text);
+  if (!resolve(error)) {
+    *this = before;
     return false;
   }
-  const std::string_view name = a.substr(0, eq), value = a.substr(eq + 1);
-  if (name == "seed") {
-    std::uint64_t seed = 0;
-    const auto r = std::from_chars(value.data(), value.data() + value.size(), seed);
-    if (r.ec != std::errc() || r.ptr != value.data() + value.size()) {
-      if (error) *error = "seed expects an integer >= 0, got \"" + std::string(value) + "\"";
-      return false;
-    }
-    const Scene before = *this;
-    seedOverride_ = seed;
-    if (!resolve(error)) {
-      *this = before;
-      return false;
-    }
-    return true;
-  }
-  const std::optional<double> v = parseDouble(value);
-  if (!v) {
-    if (error) *error = std::string(name) + " expects a number, got \"" + std::string(value) + "\"";
-    return false;
-  }
-  return doSet(name, *v, error);
+  return true;
 }
 
 void Scene::reset() {
   for (Knob& k : knobs_) k.value = k.defaultValue;
   settingOverrides_.clear();
-  seedOverride_.reset();
   std::string ignored;
   resolve(&ignored);  // the defaults resolved when the file loaded
 }

@@ -1,18 +1,5 @@
 #pragma once
 // Shared between the scene sources; not installed.
-#include <string>
-#include <string_view>
-
-#include "throng/settings.hpp"
-
-namespace throng::detail {
-
-/// Sets the Settings field `name` to v, checking its limits; false (with
-/// *why) on an unknown name or a value out of range.
-bool applySetting(Settings& s, std::string_view name, double v, std::string* why);
-
-}  // namespace throng::detail
-
 #include <cstdint>
 #include <span>
 #include <vector>
