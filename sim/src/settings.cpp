@@ -20,6 +20,7 @@ namespace throng {
 namespace {
 
 constexpr std::string_view kOrcaOnly[] = {"orca"};
+constexpr std::string_view kBioCrowdsOnly[] = {"biocrowds"};
 constexpr double kHuge = 1e30;    // world units: "no limit" for a length, still finite in a float
 constexpr double kTwo64 = 0x1p64;  // 2^64: a Seed is below it
 
@@ -69,6 +70,24 @@ constexpr SettingInfo kTable[] = {
      .ui = {},
      .field = &Settings::maxNeighbors,
      .choices = nullptr},
+    {.name = "personalSpace",
+     .unit = "world units",
+     .kind = SettingKind::Real,
+     .limits = {0, kHuge, true},
+     .help = "perception radius R: a walker owns markers within it (the authors use 1 m)",
+     .models = kBioCrowdsOnly,
+     .ui = {1, 16, true},
+     .field = &Settings::personalSpace,
+     .choices = nullptr},
+    {.name = "markerDensity",
+     .unit = "per square unit",
+     .kind = SettingKind::Real,
+     .limits = {0, 1e6, true},
+     .help = "markers on the ground (11-64 per m² recommended); at most 64 across R, denser is thinned",
+     .models = kBioCrowdsOnly,
+     .ui = {1, 64},
+     .field = &Settings::markerDensity,
+     .choices = nullptr},
     {.name = "slowingRadius",
      .unit = "world units",
      .kind = SettingKind::Real,
@@ -100,7 +119,7 @@ constexpr SettingInfo kTable[] = {
      .unit = "",
      .kind = SettingKind::Seed,
      .limits = {0, kTwo64, false, true},
-     .help = "picks the jitter and a scene's generated layout; the same seed replays the same run",
+     .help = "picks the jitter, a scene's generated layout and the markers; the same seed replays the same run",
      .models = {},
      .ui = {},
      .field = &Settings::seed,

@@ -1,5 +1,6 @@
-// ORCA throughput: ms per step and agent-steps per second, on RVO2's
-// Circle scaled up and a dense crowd, at 1 and 2 threads. Each repetition
+// Throughput: ms per step and agent-steps per second, at 1 and 2 threads:
+// ORCA on RVO2's Circle scaled up and a dense crowd, and BioCrowds at 1
+// walker per m² with its default markers (bioField). Each repetition
 // builds the scene afresh and times a fixed number of steps from the start
 // (about a second's work on one core), so every thread count times the
 // same states: a crowd's cost changes as it jams.
@@ -14,12 +15,12 @@
 using namespace throng;
 
 namespace {
-void run(benchmark::State& state, Crowd (*make)(int, int)) {
+void run(benchmark::State& state, Crowd (*make)(int, int), double step = bench::kStep) {
   const int n = static_cast<int>(state.range(0));
   const int threads = static_cast<int>(state.range(1));
   Crowd c = make(n, threads);
-  c.advance(bench::kStep);  // warm: allocates the step's scratch
-  for (auto _ : state) c.advance(bench::kStep);
+  c.advance(step);  // warm: allocates the step's scratch (and lays BioCrowds' markers)
+  for (auto _ : state) c.advance(step);
   state.counters["agents"] = n;
   state.counters["agent_steps_per_s"] =
       benchmark::Counter(static_cast<double>(state.iterations()) * n, benchmark::Counter::kIsRate);
@@ -29,6 +30,7 @@ void circle(benchmark::State& state) {
   run(state, [](int n, int threads) { return bench::circle(n, threads); });
 }
 void dense(benchmark::State& state) { run(state, bench::dense); }
+void biocrowds(benchmark::State& state) { run(state, bench::bioField, bench::kBioStep); }
 
 double median(const std::vector<double>& v) {
   std::vector<double> s(v);
@@ -39,6 +41,7 @@ double median(const std::vector<double>& v) {
 // n, steps timed
 constexpr int kCircle[][2] = {{1000, 1000}, {10000, 300}, {100000, 25}};
 constexpr int kDense[][2] = {{10000, 100}, {100000, 10}};
+constexpr int kBio[][2] = {{10000, 100}, {100000, 20}};
 
 int registerAll() {
   auto add = [](const char* name, void (*fn)(benchmark::State&), int n, int steps) {
@@ -54,6 +57,7 @@ int registerAll() {
   };
   for (const auto& c : kCircle) add("circle", circle, c[0], c[1]);
   for (const auto& d : kDense) add("dense", dense, d[0], d[1]);
+  for (const auto& b : kBio) add("biocrowds", biocrowds, b[0], b[1]);
   return 0;
 }
 const int registered = registerAll();

@@ -62,4 +62,28 @@ inline Crowd dense(int n, int threads) {
   return c;
 }
 
+/// BioCrowds' bench: N walkers (radius 0.25 m, 1.3 m/s) at 1 per m² on a
+/// jittered 1 m grid, the west half heading east and the east half west
+/// across the square, with the default markers (16 per m², R = 1 m) and a
+/// step of 0.05 s.
+inline constexpr double kBioStep = 0.05;
+inline Crowd bioField(int n, int threads) {
+  Settings s;
+  s.model = "biocrowds";
+  s.maxStep = kBioStep;
+  s.threads = threads;
+  Crowd c(s);
+  const int side = static_cast<int>(std::ceil(std::sqrt(static_cast<double>(n))));
+  const float extent = static_cast<float>(side);
+  std::uint64_t h = 6789;
+  auto uniform = [&h] { h = mix64(h); return 0.5f * (unitFromBits(h) + 1.0f); };  // [0, 1)
+  for (int i = 0; i < n; ++i) {
+    const float x = static_cast<float>(i % side) + 0.5f + (uniform() - 0.5f) * 0.2f;
+    const float y = static_cast<float>(i / side) + 0.5f + (uniform() - 0.5f) * 0.2f;
+    const Vec2 goal{x < 0.5f * extent ? extent + 2 : -2, y};
+    c.add({x, y}, goal, 0.25f, 1.3f);
+  }
+  return c;
+}
+
 }  // namespace throng::bench

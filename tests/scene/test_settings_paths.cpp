@@ -66,7 +66,7 @@ TEST_CASE("a scene's top-level model is the model setting, checked against model
   REQUIRE(s);
   CHECK(s->spec().settings.model == "orca");
   CHECK_FALSE(Scene::parse("{\"model\": \"bio\"}", "m.json", &err));
-  CHECK(err == "m.json:1: /model: unknown model \"bio\" (expected one of: orca)");
+  CHECK(err == "m.json:1: /model: unknown model \"bio\" (expected one of: orca, biocrowds)");
   CHECK_FALSE(Scene::parse("{\"model\": 1}", "m.json", &err));
   CHECK(err.find("/model: expected a string") != std::string::npos);
   CHECK_FALSE(Scene::parse("{\"model\": \"orca\", \"settings\": {\"model\": \"orca\"}}", "m.json", &err));
@@ -76,7 +76,7 @@ TEST_CASE("a scene's top-level model is the model setting, checked against model
   CHECK(door.spec().settings.model == "orca");
   REQUIRE(door.assign("model=orca", &err));
   CHECK_FALSE(door.assign("model=nosuch", &err));
-  CHECK(err == "unknown model \"nosuch\" (expected one of: orca)");
+  CHECK(err == "unknown model \"nosuch\" (expected one of: orca, biocrowds)");
 }
 
 TEST_CASE("a setting in a scene file may be a knob expression, and then only the table limits it") {

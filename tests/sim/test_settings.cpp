@@ -75,14 +75,14 @@ TEST_CASE("the settings table describes every Settings field once, with a field 
       CHECK(std::find(known.begin(), known.end(), m) != known.end());
     }
   }
-  // Every field of Settings: ten of them, each a different member.
-  CHECK(names.size() == 10);
+  // Every field of Settings: twelve of them, each a different member.
+  CHECK(names.size() == 12);
   for (const char* n : {"model", "timeHorizon", "obstacleTimeHorizon", "perceptionRadius", "maxNeighbors",
-                        "slowingRadius", "jitter", "maxStep", "seed", "threads"})
+                        "personalSpace", "markerDensity", "slowingRadius", "jitter", "maxStep", "seed", "threads"})
     CHECK_MESSAGE(findSetting(n) != nullptr, n);
   CHECK(findSetting("timehorizon") == nullptr);
   CHECK(d.model == "orca");
-  CHECK(modelNames() == std::vector<std::string>{"orca"});
+  CHECK(modelNames() == std::vector<std::string>{"orca", "biocrowds"});
 }
 
 TEST_CASE("each setting takes the value just inside each limit and refuses the one just outside, as number and text") {
@@ -193,7 +193,7 @@ TEST_CASE("limits and numbers print short and exact") {
   CHECK(formatLimits(*findSetting("maxStep")) == "(1e-6, 10]");
   CHECK(formatLimits(*findSetting("maxNeighbors")) == "[0, 32]");
   CHECK(formatLimits(*findSetting("seed")) == "[0, 18446744073709551615]");
-  CHECK(formatLimits(*findSetting("model")) == "{orca}");
+  CHECK(formatLimits(*findSetting("model")) == "{orca, biocrowds}");
   CHECK(formatSettingNumber(1e30) == "1e30");
   CHECK(formatSettingNumber(2.5) == "2.5");
   CHECK(formatSettingNumber(std::nextafter(0.001, 0.0)) == "0.0009999999999999998");

@@ -36,6 +36,12 @@ struct Settings {
   float perceptionRadius = 100;
   /// The most neighbours each walker considers, nearest first. [Limit: [0, 32], 32 = kMaxNeighbors]
   int maxNeighbors = 10;
+  /// BioCrowds' perception radius R: a walker owns the markers within it,
+  /// world units. [Limit: (0, 1e30]]
+  float personalSpace = 1;
+  /// BioCrowds' markers per square world unit (at most 64 across R: a
+  /// denser field is thinned). [Limit: (0, 1e6]]
+  float markerDensity = 16;
   /// Distance from the goal at which a walker starts to slow, world units;
   /// 0 walks at full speed onto the goal. [Limit: [0, 1e30]]
   float slowingRadius = 0;

@@ -43,6 +43,20 @@ struct AgentExplain {
   std::vector<std::size_t> neighbours;   ///< nearest first
   std::vector<HalfPlane> obstacleLines;       ///< never relaxed
   std::vector<HalfPlane> agentLines;          ///< one per neighbour, same order
+  // BioCrowds: the markers the walker owns, their weights f_k as the sum
+  // takes them (0 for one it owns but cannot use: its disc does not fit
+  // there, or a neighbour is too near it), and the motion vector M.
+  std::vector<Vec2> markers;
+  std::vector<float> markerWeights;
+  Vec2 motion;
+};
+
+/// Points a model lays on the ground (BioCrowds' markers) and the walker
+/// that owns each in the last step (-1: none; empty before a step). The
+/// spans stay valid until the crowd is next changed or advanced.
+struct MarkerView {
+  std::span<const float> x, y;
+  std::span<const std::int32_t> owner;
 };
 
 /// Counts over the last step.

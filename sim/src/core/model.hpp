@@ -65,6 +65,9 @@ class Model {
   /// step (another model, another backend): drop what was kept across
   /// steps about them.
   virtual void resume() {}
+  /// The points this model lays on the ground and their owners, for
+  /// drawing (BioCrowds' markers); empty for a model with none.
+  virtual MarkerView markers() const { return {}; }
 };
 
 }  // namespace throng

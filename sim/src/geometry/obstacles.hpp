@@ -54,6 +54,43 @@ THRONG_HD float distSqPointSegment(Vec2 a, Vec2 b, Vec2 p) {
 /// > 0 when c lies left of the directed line a->b.
 THRONG_HD float leftOf(Vec2 a, Vec2 b, Vec2 c) { return det(a - c, b - a); }
 
+/// True when segments a-b and c-d meet, touching included: an orientation
+/// test on each side (exact for the signs that matter here: a zero is a
+/// touch and counts).
+THRONG_HD bool segmentsMeet(Vec2 a, Vec2 b, Vec2 c, Vec2 d) {
+  const float d1 = det(b - a, c - a), d2 = det(b - a, d - a);
+  const float d3 = det(d - c, a - c), d4 = det(d - c, b - c);
+  if (((d1 > 0.0f && d2 < 0.0f) || (d1 < 0.0f && d2 > 0.0f)) && ((d3 > 0.0f && d4 < 0.0f) || (d3 < 0.0f && d4 > 0.0f)))
+    return true;
+  // Collinear or touching: an end on the other segment.
+  const auto on = [](Vec2 p, Vec2 q, Vec2 r, float dd) {  // r on segment p-q, given det(q - p, r - p) == dd
+    return dd == 0.0f && (r.x >= (p.x < q.x ? p.x : q.x)) && (r.x <= (p.x > q.x ? p.x : q.x)) &&
+           (r.y >= (p.y < q.y ? p.y : q.y)) && (r.y <= (p.y > q.y ? p.y : q.y));
+  };
+  return on(a, b, c, d1) || on(a, b, d, d2) || on(c, d, a, d3) || on(c, d, b, d4);
+}
+
+/// True when the segment a-b meets an obstacle edge or a wall (the edge
+/// grid's cells its bounding box covers, each edge tested exactly).
+THRONG_HD bool segmentBlocked(const ObstacleView& ov, Vec2 a, Vec2 b) {
+  if (ov.vertexCount == 0 || ov.cols == 0) return false;
+  const float inv = 1.0f / ov.cell;
+  const auto clampTo = [](int v, int size) { return v < 0 ? 0 : (v >= size ? size - 1 : v); };
+  const int x0 = clampTo(static_cast<int>(std::floor(((a.x < b.x ? a.x : b.x) - ov.origin.x) * inv)) - 1, ov.cols);
+  const int x1 = clampTo(static_cast<int>(std::floor(((a.x > b.x ? a.x : b.x) - ov.origin.x) * inv)) + 1, ov.cols);
+  const int y0 = clampTo(static_cast<int>(std::floor(((a.y < b.y ? a.y : b.y) - ov.origin.y) * inv)) - 1, ov.rows);
+  const int y1 = clampTo(static_cast<int>(std::floor(((a.y > b.y ? a.y : b.y) - ov.origin.y) * inv)) + 1, ov.rows);
+  for (int cy = y0; cy <= y1; ++cy)
+    for (int cx = x0; cx <= x1; ++cx) {
+      const int c = cy * ov.cols + cx;
+      for (int k = ov.cellStart[c]; k < ov.cellStart[c + 1]; ++k) {
+        const ObstacleVertex& v1 = ov.vertices[ov.cellEdges[k]];
+        if (segmentsMeet(a, b, v1.point, ov.vertices[v1.next].point)) return true;
+      }
+    }
+  return false;
+}
+
 /// The obstacle edges within sqrt(rangeSq) of p that face it (p strictly
 /// right of the edge, outside the solid), nearest first by (distance, edge
 /// id), at most `capacity`. Writes their ids to `out`; returns the count.

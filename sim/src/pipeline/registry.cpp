@@ -4,6 +4,7 @@
 
 #include <mutex>
 
+#include "models/biocrowds/biocrowds_model.hpp"
 #include "models/orca/orca.hpp"
 #include "models/orca/orca_model.hpp"
 
@@ -22,6 +23,12 @@ std::vector<ModelEntry>& entries() {
                  "nearest its wish",
                  OverlapPromise{0.0f, kContactOverlap}, "no velocity keeps it clear of every neighbour and wall",
                  [] { return std::unique_ptr<Model>(new OrcaModel()); }});
+    v.push_back({"biocrowds",
+                 "BioCrowds (space colonization): markers on the ground, each owned by its nearest walker; each "
+                 "walker moves towards the markers it owns that lie towards its goal",
+                 OverlapPromise{kBioOverlap, kBioOverlap},
+                 "it owns no marker it can use, they balance out, or its neighbours leave it no room",
+                 [] { return std::unique_ptr<Model>(new BioCrowdsModel()); }});
     return v;
   }();
   return all;

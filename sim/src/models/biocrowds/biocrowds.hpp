@@ -1,0 +1,390 @@
+#pragma once
+// BioCrowds (de Lima Bicho et al., "Simulating crowds based on a space
+// colonization algorithm", Computers & Graphics 36(2), 2012) for one marker
+// or one walker, as THRONG_HD functions over plain views: the CPU step
+// (biocrowds_model.cpp) loops over them, the CUDA kernels call them once per
+// thread (sim/cuda/models/biocrowds.cu), the teaching view for one walker.
+//
+// Design note.
+// Ownership. Markers (markers.hpp) are points on walkable ground. Each step
+// every marker belongs to the nearest walker within the personal space R
+// that sees it (the segment between them meets no obstacle edge or wall),
+// ties to the lower index: computed per marker by gathering from the agent
+// grid (markerOwner; ownersOfCell gathers once for a cell's markers), so it
+// is race-free and the same on every thread and on the GPU.
+//
+// Motion. Walker i with wish g (the step's shared wish: goal, route gate,
+// stream or closure, as every model takes it) and usable owned markers at
+// offsets m_k weighs each f_k = (1 + cos θ_k) / (1 + |m_k|), θ_k the angle
+// between g and m_k, and heads along M = Σ f_k m_k / Σ f_k at speed
+//   min(|g| |M| / |M0(R)|, |g|, maxSpeed),
+// where |M0(R)| is |M| for a lone walker on an even field of markers
+// (loneWalkerReach: the integrals over the disc of radius R in closed form),
+// so a lone walker walks at its wish's speed; the lab code's factor of π at
+// R = 1 m is 1 / |M0(1)| = 3.18.
+//
+// Bodies. Markers give personal space; discs are kept apart by each
+// walker's safe region S_i, the intersection of half-planes that the step
+// may not leave:
+//  - for each walker j that could touch i this step (centres nearer than
+//    r_i + r_j + (v_i + v_j) dt, v the top speeds): the line across p_i p_j
+//    that splits the gap d - r_i - r_j in proportion to the radii; i keeps
+//    r_i beyond it (kGapShare of its share, so rounding never closes the
+//    gap). Both walkers' steps stay on their own sides, so two discs apart
+//    stay apart, and centres never cross or meet. A pair already in contact
+//    may not close further;
+//  - for each obstacle edge or wall within reach: the tangent line of the
+//    nearest point, with r_i beyond it.
+// An owned marker is usable when i's disc fits on it (its clearance is at
+// least r_i) and it lies in S_i; S_i is convex, so p_i + M lies in it, and a
+// longer step is cut at S_i's edge (bioVelocity). A walker that wants to
+// move and has no usable marker, M ≈ 0, or a step cut to nothing stands and
+// is jammed for that step: jammed means stuck here too.
+#include <cmath>
+#include <cstdint>
+
+#include "geometry/obstacles.hpp"
+#include "models/biocrowds/markers.hpp"
+#include "neighbors/agent_grid.hpp"
+#include "neighbors/near_lists.hpp"
+#include "throng/hd.hpp"
+#include "throng/vec2.hpp"
+
+namespace throng {
+
+/// |M| below this fraction of |M0(R)|, or a step cut below this fraction of
+/// the one wanted, counts as none: the walker stands, jammed.
+inline constexpr float kStuckFraction = 1e-3f;
+/// The part of its share of the gap to a neighbour, or of its room to a
+/// wall, a walker may use in one step.
+inline constexpr float kGapShare = 0.999f;
+/// The overlap BioCrowds promises, as a fraction of r_A + r_B (the gate
+/// holds it to it): the limits keep discs apart in exact arithmetic; this
+/// is the float rounding of positions far from the origin, with a margin.
+inline constexpr float kBioOverlap = 1e-4f;
+/// The most walkers one walker keeps apart from in a step, and the most
+/// limits (walkers, then edges and walls); with more within reach it
+/// stands, jammed (reached only far beyond a crush's density).
+inline constexpr int kBioNeighbors = 48;
+inline constexpr int kBioLimits = 64;
+/// How many times a step cut by a limit slides along it (slideWithin).
+inline constexpr int kSlides = 3;
+/// The most walkers a marker cell gathers at once (ownersOfCell); a cell
+/// with more asks the grid per marker.
+inline constexpr int kCellCandidates = 256;
+
+/// |M| of a lone walker on an even field of markers within R, world units:
+/// ∫0^R r^2/(1+r) dr / (2 ∫0^R r/(1+r) dr) (the angular integrals of
+/// (1 + cos θ) cos θ and of (1 + cos θ) give π and 2π), from the closed
+/// forms R^2/2 - R + ln(1+R) and R - ln(1+R); below R = 1e-3 their series
+/// (R/3 at the limit), where the closed forms would cancel.
+inline double loneWalkerReach(double R) {
+  if (R < 1e-3) return R * (1.0 / 3 - R / 4 + R * R / 5) / (2 * (0.5 - R / 3 + R * R / 4));
+  const double num = R * R / 2 - R + std::log1p(R);
+  const double den = R - std::log1p(R);
+  return num / (2 * den);
+}
+
+/// What the per-walker motion reads besides the views.
+struct BioParams {
+  float radius = 1;      ///< R, the personal space, world units
+  float radiusSq = 1;    ///< R^2
+  float gain = 1;        ///< 1 / |M0(R)|
+  float dt = 1.0f / 60;  ///< s
+  float largestRadius = 0;  ///< over the walkers, world units
+  float largestSpeed = 0;   ///< top speed over the walkers, units/s
+};
+
+/// The walkers as the motion reads them (the state before the step).
+struct BioWalkers {
+  const float *px = nullptr, *py = nullptr, *radius = nullptr, *maxSpeed = nullptr;
+};
+
+// ---- ownership --------------------------------------------------------------
+
+/// The owner of the marker at m among candidates (cx, cy, index): the
+/// nearest strictly within R, key order (distance squared, index), whose
+/// segment to m meets no edge (tested only when `walls`); -1 if none. The
+/// same answer for any order and any superset of the walkers within R.
+THRONG_HD std::int32_t ownerAmong(const float* cx, const float* cy, const std::int32_t* ci, int count, Vec2 m,
+                                  float radiusSq, const ObstacleView& ov, bool walls) {
+  float bestD = radiusSq;  // strictly below: an owner with d == R^2 is none
+  std::int32_t best = -1;
+  for (int j = 0; j < count; ++j) {
+    const float dx = cx[j] - m.x;
+    const float dy = cy[j] - m.y;
+    const float d = dx * dx + dy * dy;
+    if (!(d < bestD || (d == bestD && ci[j] < best))) continue;
+    if (walls && segmentBlocked(ov, Vec2{cx[j], cy[j]}, m)) continue;
+    bestD = d;
+    best = ci[j];
+  }
+  return best;
+}
+
+/// The same from the agent grid (columns at least R wide) around m alone.
+THRONG_HD std::int32_t markerOwner(const AgentGridView& g, const ObstacleView& ov, Vec2 m, float radius,
+                                   bool walls) {
+  if (g.cols == 0) return -1;
+  const NearWindow w = nearWindow(g, m, radius);
+  std::uint64_t best = ~std::uint64_t{0};
+  for (int row = w.ya; row <= w.yb; ++row) {
+    const std::int32_t* const rowStart = g.cellStart + row * g.cols;
+    const int end = rowStart[w.xb + 1];
+    for (int s = firstAtOrAfter(g.sx, rowStart[w.xa], end, w.lowX); s < end && g.sx[s] <= w.highX; ++s) {
+      const float dx = g.sx[s] - m.x;
+      const float dy = g.sy[s] - m.y;
+      const float d = dx * dx + dy * dy;
+      if (!(d < w.radiusSq)) continue;
+      const std::uint64_t key = neighborKey(d, g.sortedIndex[s]);
+      if (key >= best) continue;
+      if (walls && segmentBlocked(ov, Vec2{g.sx[s], g.sy[s]}, m)) continue;
+      best = key;
+    }
+  }
+  return best == ~std::uint64_t{0} ? -1 : static_cast<std::int32_t>(static_cast<std::uint32_t>(best));
+}
+
+/// Every walker in the grid within the box [lo, hi] (padded for the
+/// rounding of the box, as nearWindow pads) into (cx, cy, ci); the count,
+/// or -1 when there are more than `capacity`.
+THRONG_HD int gatherBox(const AgentGridView& g, Vec2 lo, Vec2 hi, float* cx, float* cy, std::int32_t* ci,
+                        int capacity) {
+  if (g.cols == 0) return 0;
+  const float pad = (hi.x - lo.x + hi.y - lo.y) * 1e-3f +
+                    (std::fabs(lo.x) + std::fabs(lo.y) + std::fabs(hi.x) + std::fabs(hi.y)) * 1e-6f;
+  const float lowX = lo.x - pad, highX = hi.x + pad;
+  const int xa = gridCoord(lowX, g.origin.x, g.invCell, g.cols);
+  const int xb = gridCoord(highX, g.origin.x, g.invCell, g.cols);
+  const int ya = gridCoord(lo.y - pad, g.origin.y, g.invRow, g.rows);
+  const int yb = gridCoord(hi.y + pad, g.origin.y, g.invRow, g.rows);
+  int count = 0;
+  for (int row = ya; row <= yb; ++row) {
+    const std::int32_t* const rowStart = g.cellStart + row * g.cols;
+    const int end = rowStart[xb + 1];
+    for (int s = firstAtOrAfter(g.sx, rowStart[xa], end, lowX); s < end && g.sx[s] <= highX; ++s) {
+      if (count == capacity) return -1;
+      cx[count] = g.sx[s];
+      cy[count] = g.sy[s];
+      ci[count] = g.sortedIndex[s];
+      ++count;
+    }
+  }
+  return count;
+}
+
+/// The owners of marker cell c's markers into owner[] (by marker index):
+/// the walkers within R of the cell gathered once, each marker's owner
+/// among them (or from the grid per marker when more
+/// than kCellCandidates are around). The caller's buffers hold
+/// kCellCandidates.
+THRONG_HD void ownersOfCell(const MarkerGridView& mg, const AgentGridView& g, const ObstacleView& ov, float radius,
+                            int c, float* cx, float* cy, std::int32_t* ci, std::int32_t* owner) {
+  const int begin = mg.cellStart[c], end = mg.cellStart[c + 1];
+  if (begin == end) return;
+  const bool walls = mg.nearEdges[c] != 0;
+  const int col = c % mg.cols, row = c / mg.cols;
+  const float side = 1.0f / mg.invCell;
+  // The cell widened by R (a marker strays from its cell by rounding only,
+  // which gatherBox's pad covers).
+  const Vec2 lo{mg.origin.x + static_cast<float>(col) * side - radius,
+                mg.origin.y + static_cast<float>(row) * side - radius};
+  const Vec2 hi{lo.x + side + 2 * radius, lo.y + side + 2 * radius};
+  const int count = gatherBox(g, lo, hi, cx, cy, ci, kCellCandidates);
+  const float radiusSq = radius * radius;
+  if (count < 0) {
+    for (int k = begin; k < end; ++k) owner[k] = markerOwner(g, ov, Vec2{mg.mx[k], mg.my[k]}, radius, walls);
+    return;
+  }
+  for (int k = begin; k < end; ++k)
+    owner[k] = ownerAmong(cx, cy, ci, count, Vec2{mg.mx[k], mg.my[k]}, radiusSq, ov, walls);
+}
+
+// ---- motion -----------------------------------------------------------------
+
+/// One half-plane of S_i, relative to p_i: a step s is in it when
+/// dot(s, normal) >= -room.
+struct BioLimit {
+  Vec2 normal;
+  float room;
+};
+
+/// Walker i's limits into out[] (at most kBioLimits): one per walker that
+/// could touch it this step, then one per obstacle edge or wall within
+/// r_i + v_i dt. The count, or -1 with more than that within reach.
+THRONG_HD int bioLimits(const AgentGridView& g, const ObstacleView& ov, const BioWalkers& a, const BioParams& bp,
+                        std::int32_t i, BioLimit* out) {
+  const Vec2 p{a.px[i], a.py[i]};
+  const float ri = a.radius[i], vi = a.maxSpeed[i];
+  std::uint64_t keys[kBioNeighbors];
+  const float reach = ri + bp.largestRadius + (vi + bp.largestSpeed) * bp.dt;
+  const int found = gatherNear(g, p, i, reach, keys, kBioNeighbors);
+  if (found < 0) return -1;
+  int count = 0;
+  for (int k = 0; k < found; ++k) {
+    const std::int32_t j = static_cast<std::int32_t>(static_cast<std::uint32_t>(keys[k]));
+    const float dSq = floatFromBits(static_cast<std::uint32_t>(keys[k] >> 32));
+    const float sum = ri + a.radius[j];
+    const float touch = sum + (vi + a.maxSpeed[j]) * bp.dt;  // the same from either side
+    if (!(dSq < touch * touch)) continue;
+    const float d = std::sqrt(dSq);
+    if (!(d > 0.0f)) continue;  // coincident: no side to keep to
+    const Vec2 u{(p.x - a.px[j]) / d, (p.y - a.py[j]) / d};
+    const float room = d > sum ? kGapShare * (d - sum) * (ri / sum) : 0.0f;
+    out[count++] = {u, room};
+  }
+  if (ov.vertexCount == 0 || ov.cols == 0) return count;
+  const float wallReach = ri + vi * bp.dt;
+  const float inv = 1.0f / ov.cell;
+  const auto clampTo = [](int v, int size) { return v < 0 ? 0 : (v >= size ? size - 1 : v); };
+  const float x0f = (p.x - wallReach - ov.origin.x) * inv, x1f = (p.x + wallReach - ov.origin.x) * inv;
+  const float y0f = (p.y - wallReach - ov.origin.y) * inv, y1f = (p.y + wallReach - ov.origin.y) * inv;
+  if (x1f < -1.0f || y1f < -1.0f || x0f >= ov.cols + 1.0f || y0f >= ov.rows + 1.0f) return count;
+  const int x0 = clampTo(static_cast<int>(std::floor(x0f)) - 1, ov.cols);
+  const int x1 = clampTo(static_cast<int>(std::floor(x1f)) + 1, ov.cols);
+  const int y0 = clampTo(static_cast<int>(std::floor(y0f)) - 1, ov.rows);
+  const int y1 = clampTo(static_cast<int>(std::floor(y1f)) + 1, ov.rows);
+  const float reachSq = wallReach * wallReach;
+  for (int cy = y0; cy <= y1; ++cy)
+    for (int cx = x0; cx <= x1; ++cx) {
+      const int c = cy * ov.cols + cx;
+      for (int k = ov.cellStart[c]; k < ov.cellStart[c + 1]; ++k) {
+        const ObstacleVertex& v1 = ov.vertices[ov.cellEdges[k]];
+        const Vec2 a0 = v1.point, ab = ov.vertices[v1.next].point - v1.point;
+        const float len2 = ab.lengthSquared();
+        float f = len2 > 0.0f ? dot(p - a0, ab) / len2 : 0.0f;
+        f = f < 0.0f ? 0.0f : (f > 1.0f ? 1.0f : f);
+        const Vec2 away{p.x - (a0.x + f * ab.x), p.y - (a0.y + f * ab.y)};
+        const float dSq = away.lengthSquared();
+        if (!(dSq < reachSq)) continue;
+        if (count + 4 > kBioLimits) return -1;
+        if (!(dSq > 0.0f)) {  // a centre on a wall: it may not move at all
+          out[count++] = {Vec2{1, 0}, 0.0f};
+          out[count++] = {Vec2{-1, 0}, 0.0f};
+          out[count++] = {Vec2{0, 1}, 0.0f};
+          out[count++] = {Vec2{0, -1}, 0.0f};
+          continue;
+        }
+        const float d = std::sqrt(dSq);
+        out[count++] = {Vec2{away.x / d, away.y / d}, d > ri ? kGapShare * (d - ri) : 0.0f};
+      }
+    }
+  return count;
+}
+
+/// The step s made to keep within the limits: taken as far as they allow,
+/// then what is left slides along the limit that stopped it (the part
+/// along its normal dropped), up to kSlides times. The step as a total.
+THRONG_HD Vec2 slideWithin(const BioLimit* limits, int count, Vec2 s) {
+  Vec2 total{}, rest = s;
+  for (int pass = 0; pass <= kSlides; ++pass) {
+    float t = 1;
+    int stop = -1;
+    for (int k = 0; k < count; ++k) {
+      const float along = dot(rest, limits[k].normal);
+      if (!(along < 0.0f)) continue;
+      // Room left before this limit, after the part of the step taken.
+      const float room = limits[k].room + dot(total, limits[k].normal);
+      const float most = room > 0.0f ? room / -along : 0.0f;
+      if (most < t) {
+        t = most;
+        stop = k;
+      }
+    }
+    total = total + rest * t;
+    if (stop < 0) break;
+    rest = rest * (1.0f - t);
+    const Vec2 n = limits[stop].normal;
+    rest = rest - n * dot(rest, n);  // slide along the limit that stopped it
+  }
+  return total;
+}
+
+/// Calls visit(k, offset, weight, usable) for every marker k owned by
+/// walker i at p, in the order the sums take them (cells row by row, then
+/// markers in cell order), with wish g; usable: its disc (radius r) fits
+/// there.
+template <class Visit>
+THRONG_HD void forOwnedMarkers(const MarkerGridView& mg, const std::int32_t* owner, std::int32_t i, Vec2 p,
+                               float r, Vec2 g, Visit&& visit) {
+  if (mg.cols == 0) return;
+  // The cells that hold markers within R of p (three or four each way),
+  // padded for the rounding of a cell index.
+  const float reach = mg.radius * 1.001f + (std::fabs(p.x) + std::fabs(p.y)) * 1e-6f;
+  const int x0 = gridCoord(p.x - reach, mg.origin.x, mg.invCell, mg.cols);
+  const int x1 = gridCoord(p.x + reach, mg.origin.x, mg.invCell, mg.cols);
+  const int y0 = gridCoord(p.y - reach, mg.origin.y, mg.invCell, mg.rows);
+  const int y1 = gridCoord(p.y + reach, mg.origin.y, mg.invCell, mg.rows);
+  const float gLength = g.length();
+  for (int y = y0; y <= y1; ++y) {
+    for (int x = x0; x <= x1; ++x) {
+      const int c = y * mg.cols + x;
+      for (int k = mg.cellStart[c]; k < mg.cellStart[c + 1]; ++k) {
+        if (owner[k] != i) continue;
+        const Vec2 m{mg.mx[k] - p.x, mg.my[k] - p.y};
+        const float mLength = m.length();
+        // cos θ from the dot product; 0 with no wish or a marker on p
+        // (which moves nothing anyway).
+        const float cosTheta = gLength > 0.0f && mLength > 0.0f ? dot(g, m) / (gLength * mLength) : 0.0f;
+        visit(k, m, (1.0f + cosTheta) / (1.0f + mLength), mg.clear[k] >= r);
+      }
+    }
+  }
+}
+
+/// What bioVelocity found for one walker (the teaching view reads it).
+struct BioMotion {
+  Vec2 motion;     ///< M, world units
+  int owned = 0;   ///< markers owned
+  int usable = 0;  ///< of them, usable
+};
+
+/// Walker i's new velocity from its owned markers and its wish (landing:
+/// the wish lands exactly on its goal this step); false when it is jammed
+/// (it then stands). `motion` (optional) takes M and its counts.
+THRONG_HD bool bioVelocity(const MarkerGridView& mg, const std::int32_t* owner, const AgentGridView& g,
+                           const ObstacleView& ov, const BioWalkers& a, const BioParams& bp, std::int32_t i,
+                           Vec2 wish, bool landing, Vec2& out, BioMotion* motion = nullptr) {
+  out = Vec2{};
+  if (motion) *motion = {};
+  const Vec2 p{a.px[i], a.py[i]};
+  const float r = a.radius[i];
+  float sum = 0, mx = 0, my = 0;
+  int owned = 0, usable = 0;
+  forOwnedMarkers(mg, owner, i, p, r, wish, [&](std::int32_t, Vec2 m, float f, bool use) {
+    ++owned;
+    if (!use) return;
+    ++usable;
+    sum += f;
+    mx += f * m.x;
+    my += f * m.y;
+  });
+  const Vec2 M = sum > 0.0f ? Vec2{mx / sum, my / sum} : Vec2{};
+  if (motion) *motion = {M, owned, usable};
+  const float want = wish.length();
+  if (want == 0.0f) return true;  // standing by choice is not stuck
+  BioLimit limits[kBioLimits];
+  const int count = bioLimits(g, ov, a, bp, i, limits);
+  if (count < 0) return false;
+  // The landing step is exact when no limit cuts it.
+  if (landing && want <= a.maxSpeed[i]) {
+    const Vec2 s = wish * bp.dt;
+    const Vec2 taken = slideWithin(limits, count, s);
+    if (taken.x == s.x && taken.y == s.y) {
+      out = wish;
+      return true;
+    }
+  }
+  const float reach = M.length();
+  if (usable == 0 || !(reach * bp.gain > kStuckFraction)) return false;
+  float speed = want * reach * bp.gain;
+  speed = speed < want ? speed : want;
+  speed = speed < a.maxSpeed[i] ? speed : a.maxSpeed[i];
+  const Vec2 s = M * (speed * bp.dt / reach);
+  const Vec2 taken = slideWithin(limits, count, s);
+  if (!(taken.length() > kStuckFraction * s.length())) return false;
+  out = taken / bp.dt;
+  return true;
+}
+
+}  // namespace throng

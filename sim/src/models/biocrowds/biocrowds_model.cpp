@@ -1,0 +1,115 @@
+// BioCrowds on the CPU (biocrowds_model.hpp).
+#include "models/biocrowds/biocrowds_model.hpp"
+
+#include <algorithm>
+
+#include "base/thread_pool.hpp"
+
+namespace throng {
+
+BioParams BioCrowdsModel::params(const World& w, const Settings& s, float dt) {
+  BioParams p;
+  p.radius = s.personalSpace;
+  p.radiusSq = s.personalSpace * s.personalSpace;
+  p.gain = static_cast<float>(1.0 / loneWalkerReach(s.personalSpace));
+  p.dt = dt;
+  for (std::size_t i = 0; i < w.size(); ++i) {
+    p.largestRadius = std::max(p.largestRadius, w.radius[i]);
+    p.largestSpeed = std::max(p.largestSpeed, w.maxSpeed[i]);
+  }
+  return p;
+}
+
+void BioCrowdsModel::prepare(World& w, const Settings& s, float dt) {
+  const std::size_t n = w.size();
+  bp = params(w, s, dt);
+  if (n == 0) {  // nothing to own: the field waits for walkers
+    owner.assign(field.size(), -1);
+    return;
+  }
+  w.grid.build(w.px.data(), w.py.data(), n, s.personalSpace, 4, w.pool());
+  // The edge grid's cells only change how fast edges are found.
+  if (!w.obstacles.vertices.empty()) w.obstacles.fitToReach(s.personalSpace);
+  const AgentGrid& g = w.grid;
+  const Vec2 lo{g.minX, g.minY}, hi{g.maxX, g.maxY};
+  field.fit(s, w.obstacles, lo, hi, [&w](const auto& take) {
+    for (std::size_t i = 0; i < w.size(); ++i)
+      if (w.hasGoal[i]) take(Vec2{w.gx[i], w.gy[i]});
+    for (const Waypoint& p : w.waypoints) {
+      take(p.a);
+      take(p.b);
+    }
+  }, w.pool());
+  owner.assign(field.size(), -1);
+  const MarkerGridView mg = field.view();
+  const AgentGridView gv = g.view();
+  const ObstacleView ov = w.obstacles.view();
+  const float R = s.personalSpace;
+  std::int32_t* const out = owner.data();
+  w.forEach(static_cast<std::size_t>(mg.cols) * static_cast<std::size_t>(mg.rows), [&](std::size_t b, std::size_t e) {
+    float cx[kCellCandidates], cy[kCellCandidates];
+    std::int32_t ci[kCellCandidates];
+    for (std::size_t c = b; c < e; ++c) ownersOfCell(mg, gv, ov, R, static_cast<int>(c), cx, cy, ci, out);
+  }, 4);
+  preparedVersion_ = w.version;
+  preparedRadius_ = s.personalSpace;
+  preparedDensity_ = s.markerDensity;
+  preparedSeed_ = s.seed;
+  preparedGeometry_ = w.obstacles.version;
+  preparedDt_ = dt;
+}
+
+void BioCrowdsModel::solve(StepContext& ctx) {
+  World& w = ctx.world;
+  prepare(w, ctx.settings, ctx.dt);
+  const MarkerGridView mg = field.view();
+  const AgentGridView gv = w.grid.view();
+  const ObstacleView ov = w.obstacles.view();
+  const BioWalkers a{w.px.data(), w.py.data(), w.radius.data(), w.maxSpeed.data()};
+  StepBuffers& b = w.buffers;
+  const std::int32_t* const own = owner.data();
+  w.forEach(w.size(), [&](std::size_t first, std::size_t end) {
+    for (std::size_t i = first; i < end; ++i) {
+      Vec2 v;
+      const bool moved = bioVelocity(mg, own, gv, ov, a, bp, static_cast<std::int32_t>(i), {b.wishX[i], b.wishY[i]},
+                                     b.landing[i] != 0, v);
+      b.nvx[i] = v.x;
+      b.nvy[i] = v.y;
+      b.njammed[i] = !moved;
+    }
+  });
+}
+
+void BioCrowdsModel::explain(StepContext& ctx, std::size_t i, AgentExplain& out) {
+  World& w = ctx.world;
+  const Settings& s = ctx.settings;
+  if (preparedVersion_ != w.version || preparedRadius_ != s.personalSpace || preparedDensity_ != s.markerDensity ||
+      preparedSeed_ != s.seed || preparedGeometry_ != w.obstacles.version || preparedDt_ != ctx.dt)
+    prepare(w, s, ctx.dt);
+  const MarkerGridView mg = field.view();
+  const AgentGridView gv = w.grid.view();
+  const ObstacleView ov = w.obstacles.view();
+  const BioWalkers a{w.px.data(), w.py.data(), w.radius.data(), w.maxSpeed.data()};
+  const auto self = static_cast<std::int32_t>(i);
+  BioMotion motion;
+  out.jammed = !bioVelocity(mg, owner.data(), gv, ov, a, bp, self, out.preferred, false, out.chosen, &motion);
+  out.motion = motion.motion;
+  // The owned markers and their weights (0: owned, not usable), as the sum
+  // takes them.
+  const Vec2 p{w.px[i], w.py[i]};
+  forOwnedMarkers(mg, owner.data(), self, p, w.radius[i], out.preferred,
+                  [&](std::int32_t, Vec2 m, float f, bool usable) {
+                    out.markers.push_back(p + m);
+                    out.markerWeights.push_back(usable ? f : 0.0f);
+                  });
+}
+
+MarkerView BioCrowdsModel::markers() const {
+  MarkerView v;
+  v.x = field.mx;
+  v.y = field.my;
+  if (owner.size() == field.size()) v.owner = owner;
+  return v;
+}
+
+}  // namespace throng

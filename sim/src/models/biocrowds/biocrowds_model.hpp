@@ -1,0 +1,47 @@
+#pragma once
+// BioCrowds on the CPU (the math is biocrowds.hpp's, the markers
+// markers.hpp's): phase 4 of the step in three parallel passes:
+//   1. the agent grid (cells at least R wide) and the marker field fitted
+//      to the walkers (laid only when its inputs change or it must grow);
+//   2. every marker's owner, cell by cell (ownersOfCell);
+//   3. every walker's velocity from its owned markers (bioVelocity).
+// Nothing is kept across steps but the marker field, which is a cache of a
+// field fixed by the seed, the density and the geometry: a step depends on
+// the state before it alone.
+#include <cstdint>
+#include <vector>
+
+#include "core/model.hpp"
+#include "core/world.hpp"
+#include "models/biocrowds/biocrowds.hpp"
+#include "models/biocrowds/markers.hpp"
+
+namespace throng {
+
+class BioCrowdsModel final : public Model {
+ public:
+  static constexpr const char* kName = "biocrowds";
+  std::string_view name() const override { return kName; }
+  void solve(StepContext& ctx) override;
+  void explain(StepContext& ctx, std::size_t i, AgentExplain& out) override;
+  MarkerView markers() const override;
+
+  /// Phase 4's first two passes (the teaching view's too): the grid, the
+  /// field, the owners, and the step's parameters. Public for the tests
+  /// and the host mirror of the device step.
+  void prepare(World& w, const Settings& s, float dt);
+  /// The step's parameters for settings s and the walkers of w.
+  static BioParams params(const World& w, const Settings& s, float dt);
+
+  MarkerField field;
+  std::vector<std::int32_t> owner;  ///< by marker, as of the last prepare
+  BioParams bp;
+
+ private:
+  // What the owners were last found for (the teaching view asks every
+  // frame of a paused crowd).
+  std::uint64_t preparedVersion_ = ~std::uint64_t{0}, preparedSeed_ = 0, preparedGeometry_ = 0;
+  float preparedRadius_ = 0, preparedDensity_ = 0, preparedDt_ = 0;
+};
+
+}  // namespace throng
