@@ -352,6 +352,11 @@ bool Crowd::setBackend(BackendKind kind, std::string* message) {
 }
 
 const char* Crowd::backendName() const { return backend_->name(); }
+MarkerView Crowd::markers() const {
+  synced();
+  return backend_->markers(*world_);
+}
+MarkerView Backend::markers(World& w) { return w.model ? w.model->markers() : MarkerView{}; }
 bool Crowd::deviceFrame(DeviceFrame& out) { return backend_->deviceFrame(out); }
 
 namespace {

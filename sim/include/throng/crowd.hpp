@@ -122,6 +122,10 @@ class Crowd {
   /// What walker i will do in the first step of advance(by) (advance()'s
   /// 1/60 s by default): its wish, neighbours, lines and chosen velocity.
   AgentExplain explain(std::size_t i, double by = 1.0 / 60) const;
+  /// The points the model lays on the ground (BioCrowds' markers) and
+  /// their owners in the last step; empty for a model with none, or
+  /// before its first step. On CUDA the owners are copied back on each call.
+  MarkerView markers() const;
   /// A 64-bit hash of the whole state (positions, velocities, flags, ids).
   std::uint64_t stateHash() const;
 

@@ -31,6 +31,9 @@ class Backend {
   /// Fills `out` with the device arrays when they hold the current state
   /// (false on the CPU, and while the host copy is newer than the device).
   virtual bool deviceFrame(DeviceFrame&) { return false; }
+  /// The model's ground points and their owners as of the last step (the
+  /// CPU: the model's own; a device backend copies its owners back).
+  virtual MarkerView markers(World& world);
 };
 
 std::unique_ptr<Backend> makeCpuBackend();
