@@ -104,11 +104,11 @@ bool sameView(const Camera2D& a, const Camera2D& b) {
 GlRenderer::~GlRenderer() {
   if (!discProg_) return;  // never initialised (or no context)
   destroyTargets();
-  const GLuint bufs[] = {quadVbo_, instanceVbo_, sceneVbo_, overlayVbo_};
-  glDeleteBuffers(4, bufs);
-  const GLuint vaos[] = {discVao_, sceneVao_, overlayVao_, emptyVao_, dotVao_};
-  glDeleteVertexArrays(5, vaos);
-  for (GLuint p : {discProg_, flatProg_, fadeProg_, blitProg_, dotProg_, discPointProg_}) glDeleteProgram(p);
+  const GLuint bufs[] = {quadVbo_, instanceVbo_, sceneVbo_, overlayVbo_, markerVbo_};
+  glDeleteBuffers(5, bufs);
+  const GLuint vaos[] = {discVao_, sceneVao_, overlayVao_, emptyVao_, dotVao_, markerVao_};
+  glDeleteVertexArrays(6, vaos);
+  for (GLuint p : {discProg_, flatProg_, fadeProg_, blitProg_, dotProg_, discPointProg_, markerProg_}) glDeleteProgram(p);
 }
 
 bool GlRenderer::init(std::string* error) {
@@ -122,7 +122,8 @@ bool GlRenderer::init(std::string* error) {
   blitProg_ = fadeProg_ ? program("screen.vert", "blit.frag", error) : 0;
   dotProg_ = blitProg_ ? program("dot.vert", "dot.frag", error) : 0;
   discPointProg_ = dotProg_ ? program("disc.vert", "disc.frag", error, "#define POINTS 1\n") : 0;
-  if (!discPointProg_) return false;
+  markerProg_ = discPointProg_ ? program("marker.vert", "marker.frag", error) : 0;
+  if (!markerProg_) return false;
   GLfloat range[2] = {1, 1};
   glGetFloatv(GL_ALIASED_POINT_SIZE_RANGE, range);
   maxPointSize_ = range[1];
@@ -151,7 +152,9 @@ bool GlRenderer::init(std::string* error) {
   glVertexAttribIPointer(4, 1, GL_UNSIGNED_INT, stride, reinterpret_cast<void*>(offsetof(AgentInstance, flags)));
   glVertexAttribDivisor(4, 1);
 
-  for (auto [vao, vbo] : {std::pair{&sceneVao_, &sceneVbo_}, std::pair{&overlayVao_, &overlayVbo_}}) {
+  // Markers are Vertex records too, drawn as points.
+  for (auto [vao, vbo] : {std::pair{&sceneVao_, &sceneVbo_}, std::pair{&overlayVao_, &overlayVbo_},
+                          std::pair{&markerVao_, &markerVbo_}}) {
     glGenVertexArrays(1, vao);
     glGenBuffers(1, vbo);
     glBindVertexArray(*vao);
@@ -217,6 +220,17 @@ void GlRenderer::setSceneMesh(const Mesh& mesh) {
   glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(mesh.tris.size() * sizeof(Vertex)),
                mesh.tris.empty() ? nullptr : mesh.tris.data(), GL_STATIC_DRAW);
   sceneVertices_ = mesh.tris.size();
+}
+
+void GlRenderer::setMarkers(std::span<const Vertex> points, float dotPx) {
+  markerCount_ = points.size();
+  markerDotPx_ = dotPx;
+  if (points.empty()) return;
+  glBindBuffer(GL_ARRAY_BUFFER, markerVbo_);
+  if (points.size() > markerCapacity_) markerCapacity_ = points.size() + points.size() / 2;
+  // Orphan the old storage (as for the instances) so the upload never waits on the last draw.
+  glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(markerCapacity_ * sizeof(Vertex)), nullptr, GL_STREAM_DRAW);
+  glBufferSubData(GL_ARRAY_BUFFER, 0, static_cast<GLsizeiptr>(points.size() * sizeof(Vertex)), points.data());
 }
 
 void GlRenderer::uploadInstances(std::span<const AgentInstance> a) {
@@ -300,6 +314,17 @@ void GlRenderer::drawMesh(const Camera2D& cam, unsigned vao, unsigned, std::size
   glDrawArrays(GL_TRIANGLES, 0, static_cast<GLsizei>(n));
 }
 
+void GlRenderer::drawMarkers(const Camera2D& cam) {
+  if (!markerCount_) return;
+  glEnable(GL_PROGRAM_POINT_SIZE);
+  glUseProgram(markerProg_);
+  const glm::mat4 vp = cam.viewProjection();
+  glUniformMatrix4fv(glGetUniformLocation(markerProg_, "uViewProj"), 1, GL_FALSE, &vp[0][0]);
+  glUniform1f(glGetUniformLocation(markerProg_, "uDotPx"), std::min(markerDotPx_, maxPointSize_ - 1));
+  glBindVertexArray(markerVao_);
+  glDrawArrays(GL_POINTS, 0, static_cast<GLsizei>(markerCount_));
+}
+
 void GlRenderer::draw(const Camera2D& cam, std::span<const AgentInstance> agents, const Mesh* overlay,
                       const RenderOptions& opt) {
   if (!agents.empty()) uploadInstances(agents);
@@ -350,6 +375,7 @@ void GlRenderer::draw(const Camera2D& cam, std::span<const AgentInstance> agents
     glClear(GL_COLOR_BUFFER_BIT);
   }
   drawMesh(cam, sceneVao_, sceneVbo_, sceneVertices_);
+  drawMarkers(cam);
   drawInstances(cam, instanceCount_, 1.0f, true);
   if (overlay && !overlay->tris.empty()) {
     glBindBuffer(GL_ARRAY_BUFFER, overlayVbo_);

@@ -8,8 +8,9 @@
 //     translucent sheet, as a shader pass between two RGBA8 targets that
 //     always fades all the way out; see shaders/fade.frag), then stamp
 //     small dots at every walker;
-//  2. canvas: the trail buffer (or the background), scene mesh, walker
-//     discs, overlay mesh (teaching view).
+//  2. canvas: the trail buffer (or the background), scene mesh, ground
+//     markers (when set: round points, one draw call), walker discs,
+//     overlay mesh (teaching view).
 // The canvas is what screenshots and videos read (no UI in it); present()
 // copies it to the default framebuffer, under the UI.
 #include <cstdint>
@@ -51,6 +52,12 @@ class GlRenderer {
   void setSceneMesh(const Mesh& mesh);
   /// Forgets the trails (after a reset, a camera move or a resize).
   void clearTrails() { trailsValid_ = false; }
+  /// Replaces the ground markers drawn by every draw() from now on: points
+  /// in world units with their colours (render/markers.hpp's packMarkers),
+  /// round dots `dotPx` pixels across, under the walkers. Uploads at once;
+  /// an empty span draws none and uploads nothing.
+  void setMarkers(std::span<const Vertex> points, float dotPx);
+  std::size_t markerCount() const { return markerCount_; }
 
   /// Draws a frame into the canvas.
   void draw(const Camera2D& camera, std::span<const AgentInstance> agents, const Mesh* overlay,
@@ -88,17 +95,21 @@ class GlRenderer {
   void drawInstances(const Camera2D& cam, std::size_t count, float radiusScale, bool tick);
   void drawDots(const Camera2D& cam, std::size_t count, float radiusScale);
   void drawMesh(const Camera2D& cam, unsigned vao, unsigned vbo, std::size_t vertexCount);
+  void drawMarkers(const Camera2D& cam);
 
   int width_ = 0, height_ = 0;
   unsigned canvasFbo_ = 0, canvasTex_ = 0, trailFbo_[2] = {}, trailTex_[2] = {};
   int trailCur_ = 0;  ///< which trail target holds the current trails
-  unsigned discProg_ = 0, flatProg_ = 0, fadeProg_ = 0, blitProg_ = 0, dotProg_ = 0;
+  unsigned discProg_ = 0, flatProg_ = 0, fadeProg_ = 0, blitProg_ = 0, dotProg_ = 0, markerProg_ = 0;
   unsigned dotVao_ = 0, discPointProg_ = 0;
   float maxPointSize_ = 1, maxRadius_ = 0;
   bool lastDrawUsedPoints_ = false;
   unsigned quadVbo_ = 0, instanceVbo_ = 0, discVao_ = 0;
   unsigned sceneVbo_ = 0, sceneVao_ = 0, overlayVbo_ = 0, overlayVao_ = 0, emptyVao_ = 0;
+  unsigned markerVbo_ = 0, markerVao_ = 0;
   std::size_t sceneVertices_ = 0, instanceCapacity_ = 0, instanceCount_ = 0;
+  std::size_t markerCount_ = 0, markerCapacity_ = 0;
+  float markerDotPx_ = 2;
   bool trailsValid_ = false;
   Camera2D trailCamera_{};
 };

@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include "render/instance.hpp"
+#include "render/markers.hpp"
 
 namespace throng::render {
 namespace {
@@ -204,8 +205,45 @@ void buildSceneMesh(const SceneGeometry& g, float pixel, Mesh& out) {
   for (const Rect& r : g.sinks) box(r, packRgba(200, 60, 60, 200));
 }
 
+namespace {
+
+// BioCrowds' teaching view (see overlay.hpp).
+void buildBioCrowdsTeaching(const TeachingInput& in, float pixel, Mesh& out) {
+  const AgentExplain& ex = *in.explain;
+  const Vec2 o = in.position;
+  const float s = in.velocityScale;
+  addCircle(out, o, in.personalSpace, 1.5f * pixel, kPersonalSpaceColor, 96);
+  addCircle(out, o, std::max(in.maxSpeed, 0.0f) * s, 1.0f * pixel, packRgba(90, 90, 90, 160), 64);
+  // Dots kWeightDotMinPx (the lightest usable marker) to kWeightDotMaxPx
+  // (the heaviest) in radius, both grown to cover the marker layer's own dot
+  // (so no owner colour shows round the edge), and kept within half the
+  // spacing so neighbours seldom merge.
+  float heaviest = 0;
+  for (float f : ex.markerWeights) heaviest = std::max(heaviest, f);
+  const float layerDot = in.markerSpacing > 0 ? 0.5f * markerDotPx(in.markerSpacing / pixel) + 0.75f : 0;  // px
+  const float cap = in.markerSpacing > 0 ? 0.5f * in.markerSpacing : 1e30f;
+  const float r0 = std::min(std::max(kWeightDotMinPx, layerDot) * pixel, cap);
+  const float r1 = std::min((kWeightDotMaxPx + std::max(0.0f, layerDot - kWeightDotMinPx)) * pixel, cap);
+  for (std::size_t k = 0; k < ex.markers.size() && k < ex.markerWeights.size(); ++k) {
+    const float f = ex.markerWeights[k];
+    if (f > 0) addDisc(out, ex.markers[k], r0 + (r1 - r0) * (heaviest > 0 ? f / heaviest : 0), kOwnedMarkerColor, 12);
+    else addCircle(out, ex.markers[k], r0, 1.0f * pixel, kUnusableMarkerColor, 10);
+  }
+  addArrow(out, o, o + ex.preferred * s, 2.5f * pixel, 10 * pixel, kPreferredColor);
+  addArrow(out, o, o + ex.chosen * s, 2.5f * pixel, 10 * pixel, kChosenColor);
+  // Last and wider, so where it runs along the chosen velocity (M sets its
+  // direction) it shows as a green band over the black.
+  addArrow(out, o, o + ex.motion, 4.5f * pixel, 11 * pixel, kMotionColor);
+}
+
+}  // namespace
+
 void buildTeachingMesh(const TeachingInput& in, float pixel, Mesh& out) {
   if (!in.explain) return;
+  if (in.model == "biocrowds") {
+    buildBioCrowdsTeaching(in, pixel, out);
+    return;
+  }
   const AgentExplain& ex = *in.explain;
   const float s = in.velocityScale;
   const Vec2 o = in.position;

@@ -17,8 +17,22 @@
 //  - the feasible region (permitted by every line, within top speed, as a
 //    polygon; empty when the walker is jammed) in a stronger green;
 //  - the preferred velocity and the chosen one as arrows.
+//
+// Under BioCrowds (TeachingInput::model "biocrowds") it shows instead, in
+// the world's own units around the walker:
+//  - its personal space R, the circle within which it owns markers;
+//  - each marker it owns as a dot whose size grows with the marker's weight
+//    f_k (how much it pulls the walker: toward the wish and near), and one
+//    it owns but cannot use (its disc does not fit there, or a neighbour is
+//    too near) as a small grey ring;
+//  - the motion vector M, the weighted mean of the owned markers' offsets,
+//    as an arrow from the walker to that mean point (true length, world
+//    units: it lies within R);
+//  - the wish g and the chosen velocity as arrows, velocity-scaled as in
+//    ORCA's view, over the top-speed circle.
 #include <cstdint>
 #include <span>
+#include <string_view>
 #include <vector>
 
 #include "throng/crowd.hpp"
@@ -87,6 +101,13 @@ struct TeachingInput {
   /// Neighbour states in explain->neighbours order.
   std::span<const Vec2> neighbourPos, neighbourVel;
   std::span<const float> neighbourRadius;
+  /// The model that explains (Settings::model): "biocrowds" draws its
+  /// markers and motion; any other, ORCA's velocity space.
+  std::string_view model = "orca";
+  float personalSpace = 1;  ///< BioCrowds' R, world units
+  /// BioCrowds' marker spacing, world units (render/markers.hpp's
+  /// markerSpacing); the weight dots stay smaller than it. 0: unknown.
+  float markerSpacing = 0;
 };
 
 /// Colours of the teaching view (tests look for them).
@@ -98,7 +119,18 @@ inline constexpr std::uint32_t kVoShade = 0x1C2020D0u;         // translucent re
 inline constexpr std::uint32_t kPreferredColor = 0xFFD06020u;  // blue arrow
 inline constexpr std::uint32_t kChosenColor = 0xFF101010u;     // black arrow
 inline constexpr std::uint32_t kNeighbourColor = 0xFFC0A000u;  // teal ring
+// BioCrowds' view.
+inline constexpr std::uint32_t kOwnedMarkerColor = 0xFF8C00E1u;     // magenta dot, sized by weight
+inline constexpr std::uint32_t kUnusableMarkerColor = 0xFF6E6E6Eu;  // grey ring: owned, weight 0
+inline constexpr std::uint32_t kMotionColor = 0xFF3C9614u;          // green arrow: M
+inline constexpr std::uint32_t kPersonalSpaceColor = 0xA08C00E1u;   // translucent magenta circle
+/// Weight dots' radii, pixels: the lightest usable marker's and the
+/// heaviest's (both grown by as much as it takes to cover the marker
+/// layer's dot).
+inline constexpr float kWeightDotMinPx = 1.5f, kWeightDotMaxPx = 4.5f;
 
+/// The teaching view of `in.explain` for `in.model` (nothing without an
+/// explain). `pixel`: the world size of a screen pixel (line widths).
 void buildTeachingMesh(const TeachingInput& in, float pixel, Mesh& out);
 
 }  // namespace throng::render
