@@ -8,22 +8,27 @@
 //  positions, velocities, jammed flags and gates, and pull() copies exactly
 //  those back (plus the stats) when the host reads. pushed() marks the
 //  host copy changed: the next step uploads everything once.
-//  Step. One pass, no host round trip but the 16-byte stats copy:
+//  Step. One pass, no host round trip (the 16-byte copies of the stats and
+//  the bounds are asynchronous, to pinned memory):
+//    -. on the host, the model's share: the obstacle grid fitted as its CPU
+//       step fits it, then its prepare (BioCrowds: the marker field)
 //    0. init the bounds and counters            (1 thread)
 //    1. bounds: min/max of positions            (a block's reduction, then
 //       atomics on ordered keys)
-//    2. grid params: World::buildGrid's cell loop (1 thread, on the device,
-//       so the host never waits for the bounds)
+//    2. grid params: World::buildGrid's cell loop with the model's radius
+//       and neighbours (1 thread, on the device, so the host never waits
+//       for the bounds); the bounds are copied to pinned memory behind an
+//       event, for the next step's host side (DeviceHost::lastBounds),
+//       which waits only if it asks before they land
 //    3. prep: each agent's cell key, and its wish (goal, route, stream,
 //       jitter) unless a preferredVelocity closure is set
 //    4. stable radix sort of ((cell, x) key, agent index) on the key bits
 //       in use (CUB), then cell starts at the cell boundaries and the sorted
 //       positions gathered: the CPU's counting sort plus its per-cell
 //       insertion sort by x, the same arrays
-//    5. solve: a thread per sorted slot at a time, on a grid of 4 blocks a
-//       multiprocessor that strides over the slots (L1 for each thread's
-//       stack), neighbours + ORCA by the shared THRONG_HD solveAgent,
-//       writing new velocities and jammed flags
+//    5. solve: the model's kernels (device_model.hpp; ORCA's in
+//       models/orca.cu, BioCrowds' in models/biocrowds.cu), writing new
+//       velocities and jammed flags
 //    6. integrate: World::integrate per agent (landing, gates) with block
 //       counts of jammed and arrived walkers, then an async copy of the two
 //       counts to pinned memory.
@@ -47,16 +52,20 @@
 //
 // Errors: every CUDA call goes through THRONG_CUDA_CHECK (file and line on
 // stderr). A failed step says so and the crowd continues on the CPU from the
-// last state the host holds; nothing throws through a step.
+// last state the host holds; nothing throws through a step but what the
+// model's CPU step would throw before it changes anything (BioCrowds'
+// std::length_error for a marker field beyond kMaxMarkers).
 #include <cub/device/device_radix_sort.cuh>
 
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <string>
 #include <vector>
 
 #include "cuda_check.cuh"
+#include "device_buffer.hpp"
 #include "device_model.hpp"
 #include "device_step.hpp"
 #include "pipeline/backend.hpp"
@@ -119,9 +128,9 @@ __global__ void throngBoundsKernel(std::int32_t n, const float* px, const float*
   }
 }
 
-__global__ void throngGridParamsKernel(DeviceScalars* sc, float perceptionRadius, std::int32_t n, int maxNeighbors) {
+__global__ void throngGridParamsKernel(DeviceScalars* sc, float radius, std::int32_t n, int neighbors) {
   auto f = [&](int k) { return __uint_as_float(cudastep::floatBitsOfKey(sc->boundKeys[k])); };
-  sc->grid = gridShapeFromBounds(f(0), f(1), f(2), f(3), perceptionRadius, n, maxNeighbors);
+  sc->grid = gridShapeFromBounds(f(0), f(1), f(2), f(3), radius, n, neighbors);
 }
 
 __global__ void throngIotaKernel(std::int32_t n, std::int32_t* out) {
@@ -171,47 +180,6 @@ __global__ void throngIntegrateKernel(std::int32_t n, WorldView w, MutableState 
 
 // ---- device memory -----------------------------------------------------------
 
-/// A device array that grows (by half again) and never shrinks.
-template <class T>
-class DeviceBuffer {
- public:
-  DeviceBuffer() = default;
-  DeviceBuffer(const DeviceBuffer&) = delete;
-  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-  ~DeviceBuffer() { release(); }
-
-  bool reserve(std::size_t n) {
-    if (n <= capacity_ && ptr_) return true;
-    release();
-    const std::size_t want = std::max<std::size_t>(n + n / 2, 16);
-    if (!THRONG_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&ptr_), want * sizeof(T)))) {
-      ptr_ = nullptr;
-      return false;
-    }
-    capacity_ = want;
-    return true;
-  }
-  bool upload(const T* host, std::size_t n, cudaStream_t stream) {
-    if (!reserve(n)) return false;
-    return n == 0 || THRONG_CUDA_CHECK(cudaMemcpyAsync(ptr_, host, n * sizeof(T), cudaMemcpyHostToDevice, stream));
-  }
-  bool upload(const std::vector<T>& host, cudaStream_t stream) { return upload(host.data(), host.size(), stream); }
-  bool download(std::vector<T>& host, cudaStream_t stream) const {
-    return host.empty() ||
-           THRONG_CUDA_CHECK(cudaMemcpyAsync(host.data(), ptr_, host.size() * sizeof(T), cudaMemcpyDeviceToHost, stream));
-  }
-  T* get() const { return ptr_; }
-
- private:
-  void release() {
-    if (ptr_) cudaFree(ptr_);  // errors at exit (runtime unloading) are not ours to report
-    ptr_ = nullptr;
-    capacity_ = 0;
-  }
-  T* ptr_ = nullptr;
-  std::size_t capacity_ = 0;
-};
-
 int blocksFor(std::int64_t threads, int block) { return static_cast<int>((threads + block - 1) / block); }
 
 /// The sort key's bits in use: x's 32, plus what holds any cell below
@@ -230,7 +198,9 @@ class CudaBackend final : public Backend {
   CudaBackend() {
     ok_ = THRONG_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)) &&
           THRONG_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&scalars_), sizeof(DeviceScalars))) &&
-          THRONG_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&hostStats_), sizeof(HostStats)));
+          THRONG_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&hostStats_), sizeof(HostStats))) &&
+          THRONG_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&hostBoundKeys_), 4 * sizeof(std::uint32_t))) &&
+          THRONG_CUDA_CHECK(cudaEventCreateWithFlags(&boundsReady_, cudaEventDisableTiming));
     if (!ok_) release();
   }
   ~CudaBackend() override { release(); }
@@ -265,6 +235,12 @@ class CudaBackend final : public Backend {
   void pushed() override {
     dirty_ = true;
     hostStale_ = false;
+  }
+  /// The device model's markers and their owners (copied back now) when the
+  /// last step ran on the device; else the CPU model's.
+  MarkerView markers(World& w) override {
+    if (!failed_ && lastOnDevice_ && deviceModel_) return deviceModel_->markers(stream_);
+    return Backend::markers(w);
   }
 
  private:
@@ -317,17 +293,12 @@ class CudaBackend final : public Backend {
     return ok;
   }
 
-  /// The obstacle grid as the CPU step sizes it (the reach is cached: it
-  /// changes only with the walkers or obstacleTimeHorizon), then the upload
+  /// The obstacle grid as the model's CPU step sizes it, then the upload
   /// when the set or its grid changed.
-  bool syncObstacles(World& w, const Settings& s, bool walkersChanged) {
+  bool syncObstacles(World& w, const Settings& s, DeviceModel& model, bool walkersChanged) {
     ObstacleSet& o = w.obstacles;
     if (o.vertices.empty()) return true;
-    if (walkersChanged || s.obstacleTimeHorizon != reachHorizon_) {
-      reach_ = w.obstacleReach(s);
-      reachHorizon_ = s.obstacleTimeHorizon;
-    }
-    if (w.size() > 0) o.fitToReach(reach_);
+    if (w.size() > 0) o.fitToReach(model.obstacleReach(w, s, walkersChanged));
     const bool same = uploadedObstacles_ && o.version == obstacleVersion_ && o.cell == obstacleCell_ &&
                       o.cols == obstacleCols_ && o.rows == obstacleRows_;
     if (same) return true;
@@ -378,8 +349,24 @@ class CudaBackend final : public Backend {
            landing_.upload(hostLanding_, stream_);
   }
 
+  /// The bounds the last device step's kernel reduced (DeviceHost::lastBounds).
+  bool lastBounds(Vec2& lo, Vec2& hi, float& dt) {
+    if (!boundsValid_ || !THRONG_CUDA_CHECK(cudaEventSynchronize(boundsReady_))) return false;
+    const auto f = [this](int k) {
+      const std::uint32_t bits = cudastep::floatBitsOfKey(hostBoundKeys_[k]);
+      float v;
+      std::memcpy(&v, &bits, sizeof v);
+      return v;
+    };
+    lo = Vec2{f(0), f(1)};
+    hi = Vec2{f(2), f(3)};
+    dt = boundsDt_;
+    return true;
+  }
+
   bool stepDevice(World& w, const Settings& s, float dt, const std::function<Vec2(const Agent&)>& closure) {
     if (!ok_) return false;
+    lastOnDevice_ = false;
     DeviceModel* const model = deviceModelFor(s.model);
     if (!model) {  // a model with no device form: this step on the CPU
       if (!saidNoDevice_) {
@@ -396,13 +383,18 @@ class CudaBackend final : public Backend {
       if (!uploadAll(w)) return false;
       dirty_ = false;
     }
-    if (!syncObstacles(w, s, walkersChanged)) return false;
+    if (!syncObstacles(w, s, *model, walkersChanged)) return false;
     const std::size_t count = w.size();
     if (count == 0) {
       w.stats = {};
       return true;
     }
     if (closure && !hostWishes(w, s, closure)) return false;
+    DeviceHost host;
+    host.world = &w;
+    host.uploaded = walkersChanged;
+    host.lastBounds = [this](Vec2& lo, Vec2& hi, float& lastDt) { return lastBounds(lo, hi, lastDt); };
+    if (!model->prepare(host, s, dt, stream_)) return false;
 
     const auto n = static_cast<std::int32_t>(count);
     const cudaStream_t st = stream_;
@@ -411,7 +403,14 @@ class CudaBackend final : public Backend {
 
     throngInitKernel<<<1, 1, 0, st>>>(scalars_);
     throngBoundsKernel<<<reduceBlocks, kBlock, 0, st>>>(n, px_.get(), py_.get(), scalars_);
-    throngGridParamsKernel<<<1, 1, 0, st>>>(scalars_, s.perceptionRadius, n, s.maxNeighbors);
+    throngGridParamsKernel<<<1, 1, 0, st>>>(scalars_, model->gridRadius(s), n, model->gridNeighbors(s));
+    if (!THRONG_CUDA_CHECK(cudaGetLastError()) ||
+        !THRONG_CUDA_CHECK(cudaMemcpyAsync(hostBoundKeys_, scalars_->boundKeys, 4 * sizeof(std::uint32_t),
+                                           cudaMemcpyDeviceToHost, st)) ||
+        !THRONG_CUDA_CHECK(cudaEventRecord(boundsReady_, st)))
+      return false;
+    boundsValid_ = true;
+    boundsDt_ = dt;
 
     WishParams wp;
     wp.slowingRadius = s.slowingRadius;
@@ -451,7 +450,7 @@ class CudaBackend final : public Backend {
     d.shape = &scalars_->grid;
     d.cellStart = cellStart_.get(); d.sortedIndex = sortedIndex_.get(); d.sx = sx_.get(); d.sy = sy_.get();
     d.obstacles = ov;
-    d.wishX = wishX_.get(); d.wishY = wishY_.get();
+    d.wishX = wishX_.get(); d.wishY = wishY_.get(); d.landing = landing_.get();
     d.nvx = nvx_.get(); d.nvy = nvy_.get(); d.njammed = njammed_.get();
     if (!model->solve(d, s, dt, st)) return false;
 
@@ -467,6 +466,7 @@ class CudaBackend final : public Backend {
                                            cudaMemcpyDeviceToHost, st)))
       return false;
     hostStale_ = true;
+    lastOnDevice_ = true;
     return true;
   }
 
@@ -480,18 +480,28 @@ class CudaBackend final : public Backend {
   }
 
   void release() {
+    if (boundsReady_) cudaEventDestroy(boundsReady_);
     if (stream_) cudaStreamDestroy(stream_);
     if (scalars_) cudaFree(scalars_);
     if (hostStats_) cudaFreeHost(hostStats_);
+    if (hostBoundKeys_) cudaFreeHost(hostBoundKeys_);
+    boundsReady_ = nullptr;
     stream_ = nullptr;
     scalars_ = nullptr;
     hostStats_ = nullptr;
+    hostBoundKeys_ = nullptr;
   }
 
   bool ok_ = false, failed_ = false, dirty_ = true, hostStale_ = false, saidSlowPath_ = false;
   cudaStream_t stream_ = nullptr;
   DeviceScalars* scalars_ = nullptr;
   HostStats* hostStats_ = nullptr;  // pinned
+  // the last step's bounds (boundKeys), pinned, for the next step's host side
+  std::uint32_t* hostBoundKeys_ = nullptr;
+  cudaEvent_t boundsReady_ = nullptr;  ///< recorded after their copy
+  bool boundsValid_ = false;           ///< a device step has recorded them
+  float boundsDt_ = 0;                 ///< that step's dt, s
+  bool lastOnDevice_ = false;          ///< the last step ran the model's device form
 
   // the SoA mirror of World
   DeviceBuffer<float> px_, py_, vx_, vy_, radius_, maxSpeed_, prefSpeed_, gx_, gy_;
@@ -508,7 +518,7 @@ class CudaBackend final : public Backend {
   DeviceBuffer<std::int32_t> dObstacleStart_, dObstacleEdges_;
   bool uploadedObstacles_ = false;
   std::uint64_t obstacleVersion_ = 0;
-  float obstacleCell_ = 0, reach_ = 0, reachHorizon_ = -1;
+  float obstacleCell_ = 0;
   std::int32_t obstacleCols_ = 0, obstacleRows_ = 0;
   // per-step scratch
   std::size_t sizedFor_ = static_cast<std::size_t>(-1), sortBytes_ = 0;

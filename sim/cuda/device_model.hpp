@@ -8,6 +8,17 @@
 // the host mirror (tests/gpu/test_gpu_host.cpp) runs the very same code on
 // the CPU; its kernels live in models/NAME.cu. A model without a device
 // form steps on the CPU even when the crowd's backend is CUDA.
+//
+// A step, as the pipeline calls the model:
+//   obstacleReach  the obstacle grid fitted on the host (ObstacleSet::fitToReach),
+//                  as the model's CPU step fits it, then uploaded if it changed
+//   prepare        the model's host side (BioCrowds: its marker field), which
+//                  may upload what it keeps on the device
+//   gridRadius, gridNeighbors   the agent grid's shape, built on the device
+//   solve          the model's kernels
+// The grid and the obstacle grid must be the ones the model's CPU step
+// builds: the order in which a model meets neighbours and edges is part of
+// its result.
 #include <cuda_runtime.h>
 
 #include <cstdint>
@@ -16,14 +27,31 @@
 
 #include "device_solve.hpp"
 #include "throng/settings.hpp"
+#include "throng/types.hpp"
 
 namespace throng {
 
 class DeviceModel {
  public:
   virtual ~DeviceModel() = default;
+  /// The agent grid's column width (world units) and neighbours a row
+  /// holds (gridShapeFromBounds), as the model's CPU step builds World::grid.
+  virtual float gridRadius(const Settings& s) const { return s.perceptionRadius; }
+  virtual int gridNeighbors(const Settings& s) const { return s.maxNeighbors; }
+  /// The reach (world units) the obstacle grid is fitted to before the
+  /// step, as the model's CPU step fits it; asked only when there are
+  /// obstacles and walkers. `walkersChanged`: the host's arrays were
+  /// uploaded for this step (radius or maxSpeed may differ).
+  virtual float obstacleReach(const World& w, const Settings& s, bool walkersChanged) = 0;
+  /// The host's share of phase 4, before the step's kernels are launched.
+  /// False after a failure (reported on stderr).
+  virtual bool prepare(const DeviceHost&, const Settings&, float /*dt*/, cudaStream_t) { return true; }
   /// Launches phase 4 on `stream`. False after a CUDA error (reported).
   virtual bool solve(const DeviceSolve& d, const Settings& s, float dt, cudaStream_t stream) = 0;
+  /// The points the model lays on the ground and their owners as of its
+  /// last step, the owners copied back on `stream` (Backend::markers); empty
+  /// for a model with none, or after a CUDA error.
+  virtual MarkerView markers(cudaStream_t) { return {}; }
 };
 
 /// The device form of the model named `name`, or null when it has none

@@ -2,6 +2,7 @@
 // a time (orcaSolveSlot).
 #include <algorithm>
 
+#include "core/world.hpp"
 #include "cuda_check.cuh"
 #include "models/orca/orca_model.hpp"
 #include "device_model.hpp"
@@ -32,6 +33,15 @@ class OrcaDevice final : public DeviceModel {
         cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) == cudaSuccess)
       blocks_ = std::max(1, sms) * kSolveBlocksPerSm;
   }
+  /// The CPU step's rule (OrcaModel::solve): the farthest any walker looks
+  /// for an edge, kept while the walkers and obstacleTimeHorizon stay.
+  float obstacleReach(const World& w, const Settings& s, bool walkersChanged) override {
+    if (walkersChanged || s.obstacleTimeHorizon != reachHorizon_) {
+      reach_ = w.obstacleReach(s);
+      reachHorizon_ = s.obstacleTimeHorizon;
+    }
+    return reach_;
+  }
   bool solve(const DeviceSolve& d, const Settings& s, float dt, cudaStream_t stream) override {
     const int blocks = std::min((d.n + kSolveBlock - 1) / kSolveBlock, blocks_);
     throngSolveKernel<<<blocks, kSolveBlock, 0, stream>>>(d, OrcaModel::solveParams(s, dt));
@@ -40,6 +50,7 @@ class OrcaDevice final : public DeviceModel {
 
  private:
   int blocks_ = 132 * kSolveBlocksPerSm;  ///< kSolveBlocksPerSm on each multiprocessor
+  float reach_ = 0, reachHorizon_ = -1;   ///< obstacleReach's, for that obstacleTimeHorizon
 };
 
 }  // namespace
