@@ -102,6 +102,7 @@ void VizApp::afterRebuild(bool refit) {
     for (float r : f.radius) maxRadius_ = std::max(maxRadius_, r);
   }
   settingWidgets_ = settingWidgets(maxRadius_);
+  ++generation_;
   geometry_ = host_->geometry();
   sceneMeshZoom_ = -1;
   renderer_.clearTrails();
@@ -214,6 +215,7 @@ bool VizApp::handleEvent(const SDL_Event& e, bool uiMouse, bool uiKeys, float sc
           }
           break;
         case SDLK_h: uiHidden_ = !uiHidden_; break;
+        case SDLK_m: showMarkers_ = !showMarkers_; break;
         case SDLK_ESCAPE: hasSelection_ = false; break;
         default: break;
       }
@@ -284,7 +286,38 @@ void VizApp::buildTeaching() {
   in.neighbourPos = np;
   in.neighbourVel = nv;
   in.neighbourRadius = nr;
+  in.model = c.settings.model;
+  in.personalSpace = c.settings.personalSpace;
+  in.markerSpacing = render::markerSpacing(c.settings.personalSpace, c.settings.markerDensity);
   render::buildTeachingMesh(in, camera_.pixelSize(), overlay_);
+}
+
+// After buildTeaching: an explain may find the owners anew, and may move
+// the markers' storage.
+void VizApp::updateMarkers() {
+  if (!showMarkers_) {
+    if (markerKey_.valid) renderer_.setMarkers({}, 0);
+    markerKey_ = {};
+    markerPack_ = {};
+    return;
+  }
+  const Crowd& c = host_->crowd();
+  const std::ptrdiff_t sel = teaching_ ? selectedIndex() : -1;
+  const MarkerKey key{true,
+                      c.stepCount(),
+                      generation_,
+                      sel >= 0 ? selectedId_ : ~0ull,
+                      camera_.center,
+                      camera_.zoom,
+                      render::markerSpacing(c.settings.personalSpace, c.settings.markerDensity),
+                      c.settings.personalSpace,
+                      camera_.width,
+                      camera_.height,
+                      c.settings.model};
+  if (key == markerKey_) return;
+  markerKey_ = key;
+  markerPack_ = render::packMarkers(c.markers(), c.frame().id, camera_, key.spacing, markerPoints_);
+  renderer_.setMarkers(markerPoints_, markerPack_.dotPx);
 }
 
 void VizApp::drawCanvas(int w, int h) {
@@ -300,6 +333,7 @@ void VizApp::drawCanvas(int w, int h) {
   rebuildSceneMesh();
   const std::ptrdiff_t sel = selectedIndex();
   buildTeaching();
+  updateMarkers();
   lastDrawInterop_ = drawFromDevice(sel);
   if (lastDrawInterop_) return;
   const FrameView f = host_->crowd().frame();
@@ -551,6 +585,16 @@ void VizApp::drawUi() {
     ImGui::Checkbox("teaching view", &teaching_);
     ImGui::SliderFloat("velocity scale", &velocityScale_, 0.1f, 5.0f, "%.2f s", ImGuiSliderFlags_Logarithmic);
     help("Teaching view: a velocity is drawn as where the walker would be after this long.");
+    ImGui::Checkbox("markers", &showMarkers_);
+    help("BioCrowds' markers, each in the colour of the walker that owns it in the last step (grey: nobody), under "
+         "the walkers. Drawn only while they are at least 2 pixels apart on screen: zoom in to see them. Key M.");
+    ImGui::SameLine();
+    const render::MarkerPack& mp = markerPack_;
+    if (!showMarkers_) ImGui::TextDisabled("hidden");
+    else if (mp.total == 0) ImGui::TextDisabled("none (the model lays none)");
+    else if (mp.result == render::MarkerPack::Result::TooDense)
+      ImGui::TextDisabled("%.2f px apart: too dense, zoom in", mp.spacingPx);
+    else ImGui::TextDisabled("%zu of %zu in view", mp.drawn, mp.total);
   }
 
   if (ImGui::CollapsingHeader("Stats", ImGuiTreeNodeFlags_DefaultOpen)) {
@@ -579,12 +623,29 @@ void VizApp::drawUi() {
     ImGui::Text("#%td  id %llu  group %d  %s", sel, static_cast<unsigned long long>(selectedId_), a.group,
                 explain_.jammed ? "JAMMED next step" : "");
     ImGui::Text("speed %.3f / %.3f", a.velocity.length(), a.maxSpeed);
-    ImGui::Text("neighbours %zu   agent lines %zu   obstacle lines %zu", explain_.neighbours.size(),
-                explain_.agentLines.size(), explain_.obstacleLines.size());
-    ImGui::TextColored(ImVec4(0.13f, 0.38f, 0.82f, 1), "preferred (%.2f, %.2f)", explain_.preferred.x, explain_.preferred.y);
-    ImGui::SameLine();
-    ImGui::Text("chosen (%.2f, %.2f)", explain_.chosen.x, explain_.chosen.y);
-    ImGui::TextDisabled("red: velocity obstacles  green: permitted side of each ORCA line");
+    if (crowd.settings.model == "biocrowds") {
+      std::size_t usable = 0;
+      for (float f : explain_.markerWeights) usable += f > 0;
+      ImGui::Text("markers owned %zu, usable %zu", explain_.markers.size(), usable);
+      ImGui::Text("personal space R %.3f   |M| %.3f", crowd.settings.personalSpace, explain_.motion.length());
+      ImGui::TextColored(ImVec4(0.13f, 0.38f, 0.82f, 1), "wish g (%.2f, %.2f)", explain_.preferred.x,
+                         explain_.preferred.y);
+      ImGui::SameLine();
+      ImGui::Text("chosen (%.2f, %.2f)", explain_.chosen.x, explain_.chosen.y);
+      ImGui::TextColored(ImVec4(0.08f, 0.59f, 0.24f, 1), "motion M (%.3f, %.3f)", explain_.motion.x, explain_.motion.y);
+      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+      ImGui::TextWrapped("magenta: the markers it owns, larger the harder they pull (weight f_k); grey rings: owned, "
+                         "unusable; green: M, the weighted mean of their offsets; circle: personal space R");
+      ImGui::PopStyleColor();
+    } else {
+      ImGui::Text("neighbours %zu   agent lines %zu   obstacle lines %zu", explain_.neighbours.size(),
+                  explain_.agentLines.size(), explain_.obstacleLines.size());
+      ImGui::TextColored(ImVec4(0.13f, 0.38f, 0.82f, 1), "preferred (%.2f, %.2f)", explain_.preferred.x,
+                         explain_.preferred.y);
+      ImGui::SameLine();
+      ImGui::Text("chosen (%.2f, %.2f)", explain_.chosen.x, explain_.chosen.y);
+      ImGui::TextDisabled("red: velocity obstacles  green: permitted side of each ORCA line");
+    }
     if (ImGui::Button("Deselect")) hasSelection_ = false;
   }
 
@@ -608,10 +669,11 @@ void VizApp::drawUi() {
         "S      screenshot (PNG)\n"
         "V      start / stop recording\n"
         "H      hide the UI\n"
+        "M      show / hide the markers (BioCrowds)\n"
         "Esc    deselect\n"
         "drag: pan   wheel: zoom at cursor   click: select");
   } else {
-    ImGui::TextDisabled("Space . R F S V H: see Keys");
+    ImGui::TextDisabled("Space . R F S V H M: see Keys");
   }
   if (!status_.empty() && Clock::now() - statusAt_ < std::chrono::seconds(8)) ImGui::TextWrapped("%s", status_.c_str());
   ImGui::End();

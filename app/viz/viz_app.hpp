@@ -19,6 +19,7 @@
 #include "render/camera.hpp"
 #include "render/cuda_interop.hpp"
 #include "render/gl_renderer.hpp"
+#include "render/markers.hpp"
 #include "render/overlay.hpp"
 #include "viz/recorder.hpp"
 #include "viz/settings_panel.hpp"
@@ -72,6 +73,12 @@ class VizApp {
   /// True when the last canvas took its walkers straight from the device
   /// (CUDA-GL interop) rather than by host upload.
   bool lastDrawUsedInterop() const { return lastDrawInterop_; }
+  /// The ground markers (BioCrowds'), drawn under the walkers in their
+  /// owners' colours; on by default, toggled by M and the panel.
+  void setMarkersShown(bool shown) { showMarkers_ = shown; }
+  bool markersShown() const { return showMarkers_; }
+  /// What the last canvas did with the markers (how many, or why none).
+  const render::MarkerPack& markerPack() const { return markerPack_; }
 
   // State.
   SimHost& host() { return *host_; }
@@ -106,6 +113,7 @@ class VizApp {
   void applyBackend();
   bool drawFromDevice(std::ptrdiff_t selected);
   void buildTeaching();
+  void updateMarkers();
   void pickAt(glm::vec2 screen);
   std::string timestampedName(const char* ext) const;
   void later(std::function<void()> f) { deferred_.push_back(std::move(f)); }
@@ -125,6 +133,26 @@ class VizApp {
   bool interopBroken_ = false, lastDrawInterop_ = false;
   float maxRadius_ = 1e30f;  ///< the largest walker radius at the last rebuild
   std::vector<SettingWidget> settingWidgets_;  ///< the panel's settings, remade at each rebuild (ranges per radius)
+
+  // The marker layer. The markers are read, packed and uploaded again only
+  // when what they show may have changed (MarkerKey: a step, a rebuild, the
+  // view, the selection, the model's settings), so a paused crowd costs
+  // nothing per frame, on any backend.
+  struct MarkerKey {
+    bool valid = false;
+    std::uint64_t step = 0, generation = 0;
+    std::uint64_t selected = ~0ull;  ///< the teaching view's walker: its explain may find the owners anew
+    glm::vec2 center{};
+    float zoom = 0, spacing = 0, personalSpace = 0;
+    int width = 0, height = 0;
+    std::string model;  ///< an explain under a new model or R lays or finds the markers anew
+    bool operator==(const MarkerKey&) const = default;
+  };
+  bool showMarkers_ = true;
+  std::vector<render::Vertex> markerPoints_;
+  render::MarkerPack markerPack_;
+  MarkerKey markerKey_;
+  std::uint64_t generation_ = 0;  ///< counts rebuilds (a new crowd may reuse the old one's memory)
 
   bool fitPending_ = true;
   bool playing_ = true, uiHidden_ = false, showGeometry_ = true, teaching_ = true;

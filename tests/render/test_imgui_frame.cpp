@@ -8,6 +8,7 @@
 #include <backends/imgui_impl_opengl3.h>
 #include <backends/imgui_impl_sdl.h>
 #include <imgui.h>
+#include <imgui_internal.h>  // FindWindowByName, SetScrollY(window): to scroll the panel
 
 #include "gl_fixture.hpp"
 #include "render/gl_renderer.hpp"
@@ -70,6 +71,59 @@ TEST_CASE("an ImGui frame of the panel renders over the canvas") {
     e.key.keysym.sym = SDLK_h;
     viz.handleEvent(e, false, false, 1);
     CHECK(viz.uiHidden());
+  }
+  ImGui_ImplOpenGL3_Shutdown();
+  ImGui_ImplSDL2_Shutdown();
+  ImGui::DestroyContext();
+}
+
+TEST_CASE("under BioCrowds the panel shows the marker toggle and the selected walker's markers") {
+  std::string err;
+  REQUIRE_MESSAGE(test::glContext(&err), err);
+  SDL_Window* win = SDL_GL_GetCurrentWindow();
+  REQUIRE(win != nullptr);
+  ImGui::CreateContext();
+  ImGui::GetIO().IniFilename = nullptr;
+  ImGui::StyleColorsDark();
+  REQUIRE(ImGui_ImplSDL2_InitForOpenGL(win, SDL_GL_GetCurrentContext()));
+  REQUIRE(ImGui_ImplOpenGL3_Init("#version 330 core"));
+  {
+    // A small ring in the built-in's units (radius 8): a personal space of
+    // three radii and a marker every 2 units.
+    auto host = app::makeBuiltin("ring");
+    for (const char* a : {"count=16", "ringRadius=100", "model=biocrowds", "personalSpace=24", "markerDensity=0.25"})
+      REQUIRE_MESSAGE(host->assign(a, &err), err);
+    app::VizApp viz(std::move(host));
+    REQUIRE_MESSAGE(viz.initGl(&err), err);
+    viz.renderOptions().trails = false;
+    int w = 0, h = 0;
+    SDL_GL_GetDrawableSize(win, &w, &h);
+    viz.drawCanvas(w, h);
+    viz.stepOnce();
+    viz.select(0);
+    for (int frame = 0; frame < 4; ++frame) {
+      viz.drawCanvas(w, h);
+      viz.renderer().present(w, h);
+      ImGui_ImplOpenGL3_NewFrame();
+      ImGui_ImplSDL2_NewFrame();
+      ImGui::NewFrame();
+      viz.drawUi();
+      // Scrolled to the bottom, where the selected walker's section is.
+      if (ImGuiWindow* panel = ImGui::FindWindowByName("throng")) ImGui::SetScrollY(panel, panel->ScrollMax.y);
+      ImGui::Render();
+      ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    }
+    CHECK(glGetError() == GL_NO_ERROR);
+    CHECK(viz.markerPack().result == render::MarkerPack::Result::Drawn);
+    CHECK(ImGui::GetDrawData()->TotalVtxCount > 500);
+    std::vector<std::uint8_t> px(static_cast<std::size_t>(w) * h * 4);
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
+    glPixelStorei(GL_PACK_ALIGNMENT, 1);
+    glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, px.data());
+    std::vector<std::uint8_t> flipped(px.size());
+    const std::size_t row = static_cast<std::size_t>(w) * 4;
+    for (int y = 0; y < h; ++y) std::copy_n(px.data() + row * (h - 1 - y), row, flipped.data() + row * y);
+    CHECK(render::writePng(test::outPath("imgui_frame_biocrowds.png"), w, h, flipped));
   }
   ImGui_ImplOpenGL3_Shutdown();
   ImGui_ImplSDL2_Shutdown();

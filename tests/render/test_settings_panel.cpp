@@ -101,3 +101,38 @@ TEST_CASE("a built-in scene takes each setting by set and assign at the table's 
   CHECK(ring->assign("count=10", &err));
   CHECK(ring->crowd().count() == 10);
 }
+
+TEST_CASE("BioCrowds' settings are sliders: personalSpace in walker radii, markerDensity over decades") {
+  // The panel draws every widget whatever the model (a setting another
+  // model reads says so in its tooltip), so these show under biocrowds.
+  for (const float radius : {0.25f, 8.0f}) {
+    const auto widgets = settingWidgets(radius);
+    const auto find = [&](std::string_view n) {
+      for (const SettingWidget& w : widgets)
+        if (w.label == n) return w;
+      FAIL("no widget ", n);
+      return SettingWidget{};
+    };
+    INFO("radius ", radius);
+    const SettingWidget space = find("personalSpace"), density = find("markerDensity");
+    CHECK(space.kind == SettingWidget::Kind::Slider);
+    CHECK_FALSE(space.integer);
+    CHECK(space.min == doctest::Approx(radius));       // 1 to 16 radii
+    CHECK(space.max == doctest::Approx(16 * radius));
+    CHECK(space.tooltip.find("read by biocrowds") != std::string::npos);
+    CHECK(density.kind == SettingWidget::Kind::Slider);
+    CHECK(density.min == 1);
+    CHECK(density.max == 64);
+    CHECK(density.logarithmic);
+    CHECK(density.tooltip.find("read by biocrowds") != std::string::npos);
+  }
+  // And a built-in scene takes them, with the model, as --set does.
+  auto ring = makeBuiltin("ring");
+  std::string err;
+  CHECK(ring->assign("model=biocrowds", &err));
+  CHECK(ring->set("personalSpace", 24, &err));
+  CHECK(ring->set("markerDensity", 0.5, &err));
+  CHECK(ring->crowd().settings.model == "biocrowds");
+  CHECK(ring->crowd().settings.personalSpace == 24);
+  CHECK(ring->crowd().settings.markerDensity == 0.5f);
+}
