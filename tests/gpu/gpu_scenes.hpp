@@ -3,7 +3,8 @@
 // test, device test, GPU benchmark). Each exercises a different part of the
 // step: a ring (head-on jam at the centre), a room with a door (walls,
 // obstacles, slowingRadius), a crossing (goals, group streams, routes
-// through gates), and a random crowd at pedestrian density.
+// through gates), a random crowd at pedestrian density, and BioCrowds'
+// open ground (with walls through it when asked).
 #include <cmath>
 #include <cstdint>
 #include <string>
@@ -115,6 +116,34 @@ inline void rvoCircle(Crowd& c, int n) {
   c.settings.obstacleTimeHorizon = 10;
   c.settings.maxStep = 0.25;
   ring(c, n, 0.8f * static_cast<float>(n), Vec2{0, 0}, 1.5f, 2.0f);
+}
+
+/// Settings for BioCrowds in metres (the scenes' and the bench's step).
+inline Settings bioSettings() {
+  Settings s;
+  s.model = "biocrowds";
+  s.maxStep = 0.05;
+  s.threads = 2;
+  return s;
+}
+
+/// n walkers (radius 0.25 m, 1.3 m/s) at about 1 per m² in a square, with
+/// random goals in it; with `walls`, three walls (one bent) and a pillar
+/// through it, so markers lie near edges and owners are hidden behind them.
+inline void bioGround(Crowd& c, int n, bool walls, std::uint64_t seed = 5) {
+  const float side = std::sqrt(static_cast<float>(n));
+  Lcg g(seed);
+  if (walls) {
+    c.addWall(Vec2{0.2f * side, 0.3f * side}, Vec2{0.7f * side, 0.35f * side});
+    c.addWall(Vec2{0.5f * side, 0.9f * side}, Vec2{0.5f * side, 0.5f * side});
+    const Vec2 bend[] = {{0.1f * side, 0.6f * side}, {0.3f * side, 0.8f * side}, {0.3f * side, 0.95f * side}};
+    c.addWall(std::span<const Vec2>(bend, 3));
+    c.addObstacle(Rect{0.75f * side, 0.6f * side, 1.5f, 2.5f});
+  }
+  for (int i = 0; i < n; ++i) {
+    const Vec2 p{g.next() * side, g.next() * side};
+    c.add(p, Vec2{g.next() * side, g.next() * side}, 0.25f, 1.3f);
+  }
 }
 
 }  // namespace throng::gpuscenes

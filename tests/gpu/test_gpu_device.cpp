@@ -3,16 +3,24 @@
 // SKIP with the reason and exits 77, which ctest reports as skipped.
 //
 // A plain main (no doctest) so the GPU machine can build it with nothing
-// but nvcc, cmake and ninja (scripts/gpu_check.sh).
+// but nvcc, cmake and ninja (scripts/gpu_check.sh). The shipped scenes are
+// read from THRONG_SCENES_DIR when it is set (a bundle built elsewhere),
+// else from this source tree's assets/scenes.
+#include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <functional>
 #include <string>
+#include <tuple>
 #include <vector>
 
+#include "../bench/scenarios.hpp"
 #include "gpu_scenes.hpp"
 #include "throng/backend.hpp"
 #include "throng/crowd.hpp"
+#include "throng/scene.hpp"
 
 using namespace throng;
 
@@ -21,10 +29,25 @@ namespace {
 constexpr int kSkip = 77;
 int failures = 0;
 
-/// Runs `steps` steps on both backends, comparing every `every` steps (and
-/// the last); `edit` (if any) is applied to both at step `editAt`.
+/// Prints the first walker whose state differs.
+void firstDiffering(const Crowd& cpu, const Crowd& gpu) {
+  for (std::size_t i = 0; i < cpu.count() && i < gpu.count(); ++i) {
+    const Agent p = cpu.agent(i), q = gpu.agent(i);
+    if (!(p.position == q.position) || !(p.velocity == q.velocity) || p.isJammed != q.isJammed) {
+      std::printf("  first differing walker %zu: cpu (%.9g, %.9g) v (%.9g, %.9g) j%d, cuda (%.9g, %.9g) v "
+                  "(%.9g, %.9g) j%d\n",
+                  i, p.position.x, p.position.y, p.velocity.x, p.velocity.y, p.isJammed, q.position.x, q.position.y,
+                  q.velocity.x, q.velocity.y, q.isJammed);
+      return;
+    }
+  }
+}
+
+/// Runs `steps` steps of dt seconds on both backends, comparing every
+/// `every` steps (and the last); `edit` (if any) is applied to both at step
+/// `editAt`.
 void compare(const char* name, const std::function<void(Crowd&)>& build, int steps, int every = 1,
-             const std::function<void(Crowd&)>& edit = {}, int editAt = -1) {
+             const std::function<void(Crowd&)>& edit = {}, int editAt = -1, double dt = 1.0 / 60) {
   Crowd cpu, gpu;
   build(cpu);
   build(gpu);
@@ -39,8 +62,8 @@ void compare(const char* name, const std::function<void(Crowd&)>& build, int ste
       edit(cpu);
       edit(gpu);
     }
-    cpu.advance();
-    gpu.advance();
+    cpu.advance(dt);
+    gpu.advance(dt);
     if ((k + 1) % every != 0 && k + 1 != steps) continue;
     const std::uint64_t a = cpu.stateHash(), b = gpu.stateHash();
     const StepStats sa = cpu.lastStats(), sb = gpu.lastStats();
@@ -48,22 +71,70 @@ void compare(const char* name, const std::function<void(Crowd&)>& build, int ste
       std::printf("FAIL %s: step %d: hash cpu %016llx cuda %016llx, jammed %zu/%zu, arrived %zu/%zu\n", name,
                   k + 1, static_cast<unsigned long long>(a), static_cast<unsigned long long>(b), sa.jammed,
                   sb.jammed, sa.arrived, sb.arrived);
-      for (std::size_t i = 0; i < cpu.count(); ++i) {
-        const Agent p = cpu.agent(i), q = gpu.agent(i);
-        if (!(p.position == q.position) || !(p.velocity == q.velocity) || p.isJammed != q.isJammed) {
-          std::printf("  first differing walker %zu: cpu (%.9g, %.9g) v (%.9g, %.9g) j%d, cuda (%.9g, %.9g) v "
-                      "(%.9g, %.9g) j%d\n",
-                      i, p.position.x, p.position.y, p.velocity.x, p.velocity.y, p.isJammed, q.position.x,
-                      q.position.y, q.velocity.x, q.velocity.y, q.isJammed);
-          break;
-        }
-      }
+      firstDiffering(cpu, gpu);
       ++failures;
       return;
     }
   }
   std::printf("ok   %s: %d steps, %zu walkers, hash %016llx, jammed %zu, arrived %zu\n", name, steps, cpu.count(),
               static_cast<unsigned long long>(cpu.stateHash()), cpu.lastStats().jammed, cpu.lastStats().arrived);
+}
+
+/// A shipped scene run by SceneRun (sources, sinks) on both backends.
+void compareScene(const char* name, const char* scene, const std::vector<std::string>& sets, int steps,
+                  int every = 1) {
+  const char* env = std::getenv("THRONG_SCENES_DIR");
+  const std::string path = std::string(env && *env ? env : THRONG_TEST_SCENES_DIR) + "/" + scene + ".json";
+  std::string err;
+  auto sc = Scene::load(path, &err);
+  for (const std::string& a : sets)
+    if (sc && !sc->assign(a, &err)) sc.reset();
+  if (!sc) {
+    std::printf("FAIL %s: %s (set THRONG_SCENES_DIR to the repository's assets/scenes)\n", name, err.c_str());
+    ++failures;
+    return;
+  }
+  SceneRun cpu(*sc), gpu(*sc);
+  std::string msg;
+  if (!gpu.crowd().setBackend(BackendKind::Cuda, &msg)) {
+    std::printf("FAIL %s: setBackend(Cuda): %s\n", name, msg.c_str());
+    ++failures;
+    return;
+  }
+  for (int k = 0; k < steps; ++k) {
+    cpu.step();
+    gpu.step();
+    if ((k + 1) % every != 0 && k + 1 != steps) continue;
+    const std::uint64_t a = cpu.crowd().stateHash(), b = gpu.crowd().stateHash();
+    if (a != b || cpu.arrived() != gpu.arrived() || cpu.removed() != gpu.removed()) {
+      std::printf("FAIL %s: step %d: hash cpu %016llx cuda %016llx, arrived %zu/%zu, removed %zu/%zu\n", name, k + 1,
+                  static_cast<unsigned long long>(a), static_cast<unsigned long long>(b), cpu.arrived(),
+                  gpu.arrived(), cpu.removed(), gpu.removed());
+      firstDiffering(cpu.crowd(), gpu.crowd());
+      ++failures;
+      return;
+    }
+  }
+  std::printf("ok   %s: %d steps, %zu walkers in all, %zu removed, hash %016llx, jammed agent-steps %llu\n", name,
+              steps, cpu.agentsEver(), cpu.removed(), static_cast<unsigned long long>(cpu.crowd().stateHash()),
+              static_cast<unsigned long long>(cpu.jammedAgentSteps()));
+}
+
+/// The markers some walker owns, as (x bits, y bits, owner), sorted: the
+/// same for the CPU's field and the device's, whatever each one's extent.
+std::vector<std::tuple<std::uint32_t, std::uint32_t, std::int32_t>> ownedMarkers(const Crowd& c) {
+  const MarkerView v = c.markers();
+  std::vector<std::tuple<std::uint32_t, std::uint32_t, std::int32_t>> out;
+  if (v.owner.size() != v.x.size()) return out;
+  for (std::size_t k = 0; k < v.owner.size(); ++k) {
+    if (v.owner[k] < 0) continue;
+    std::uint32_t x, y;
+    std::memcpy(&x, &v.x[k], 4);
+    std::memcpy(&y, &v.y[k], 4);
+    out.emplace_back(x, y, v.owner[k]);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
 }
 
 }  // namespace
@@ -107,6 +178,80 @@ int main() {
           100);
   compare("advance(1/30) splits into two steps", [](Crowd& c) { ring(c, 60); }, 1, 1,
           [](Crowd& c) { c.advance(1.0 / 30); }, 0);
+
+  // BioCrowds (models/biocrowds.cu): the marker field fitted on the host
+  // from the last step's bounds, owners per marker cell, velocities per slot.
+  compareScene("biocrowds: door scene", "door", {"model=biocrowds"}, 900, 5);
+  compareScene("biocrowds: corridor scene (sources, sinks)", "corridor", {"model=biocrowds"}, 900, 5);
+  compare("biocrowds: crossing (goals, streams, routes, a wall; pixels)",
+          [](Crowd& c) {
+            c.settings.model = "biocrowds";
+            c.settings.personalSpace = 30;
+            c.settings.markerDensity = 0.02f;
+            crossing(c);
+          },
+          600, 5);
+  compare("biocrowds: open ground with walls, 2000", [](Crowd& c) {
+    c.settings = bioSettings();
+    bioGround(c, 2000, true);
+  }, 300, 10, {}, -1, 0.05);
+  compare("biocrowds: bench field 100k", [](Crowd& c) { c = bench::bioField(100000, 0); }, 30, 10, {}, -1,
+          bench::kBioStep);
+  compare("biocrowds: edits mid-run (shove far, add, remove, obstacle, personalSpace, markerDensity)",
+          [](Crowd& c) {
+            c.settings = bioSettings();
+            bioGround(c, 500, true, 13);
+          },
+          200, 5,
+          [](Crowd& c) {
+            Agent a = c.agent(3);
+            a.position = a.position + Vec2{60, 40};
+            c.setAgent(3, a);
+            c.add(Vec2{-20, 3}, Vec2{5, 5}, 0.3f, 1.6f);
+            c.removeAgents([](const Agent& x) { return x.position.y < 2; });
+            c.addObstacle(Rect{6, 6, 1, 1});
+            c.settings.personalSpace = 1.5f;
+            c.settings.markerDensity = 20;
+          },
+          80, 0.05);
+  // orca -> biocrowds -> orca mid-run, and the owners copied back equal the CPU's.
+  {
+    Crowd cpu, gpu;
+    for (Crowd* c : {&cpu, &gpu}) {
+      c->settings = bioSettings();
+      c->settings.model = "orca";
+      c->settings.perceptionRadius = 3;
+      c->settings.timeHorizon = 2;
+      c->settings.obstacleTimeHorizon = 1;
+      bioGround(*c, 1000, true, 21);
+    }
+    std::string msg;
+    bool ok = gpu.setBackend(BackendKind::Cuda, &msg);
+    if (!ok) std::printf("FAIL biocrowds: model switches: setBackend(Cuda): %s\n", msg.c_str());
+    bool owners = true;
+    for (int k = 0; k < 350 && ok; ++k) {
+      if (k == 100 || k == 250)
+        for (Crowd* c : {&cpu, &gpu}) c->setModel(k == 100 ? "biocrowds" : "orca");
+      cpu.advance(0.05);
+      gpu.advance(0.05);
+      ok = cpu.stateHash() == gpu.stateHash() && cpu.lastStats().jammed == gpu.lastStats().jammed;
+      if (!ok) {
+        std::printf("FAIL biocrowds: model switches: step %d differs\n", k + 1);
+        firstDiffering(cpu, gpu);
+      }
+      if (ok && (k == 100 || k == 249)) {
+        const auto a = ownedMarkers(cpu), b = ownedMarkers(gpu);
+        owners = owners && a == b && a.size() > 5000;
+        if (!owners) std::printf("FAIL biocrowds: markers(): %zu owned on the CPU, %zu on CUDA\n", a.size(), b.size());
+      }
+    }
+    if (ok && owners) {
+      std::printf("ok   biocrowds: orca -> biocrowds -> orca mid-run, 350 steps, hash %016llx; markers() owners equal\n",
+                  static_cast<unsigned long long>(cpu.stateHash()));
+    } else {
+      ++failures;
+    }
+  }
 
   // Switching backends mid-run keeps the trajectory.
   {
