@@ -16,22 +16,26 @@
 #    tests run; its device test must print the bundle's hashes.
 # Then, in order:
 #  1. the embedded sm_90 kernels (fatbin_check, cuobjdump's resource usage)
-#  2. CPU vs CUDA state hashes, step by step (tests/gpu/test_gpu_device)
+#  2. CPU vs CUDA state hashes, step by step (tests/gpu/test_gpu_device):
+#     ORCA, then BioCrowds (door and corridor scenes, crossing, open ground,
+#     the 100k bench field, edits, model switches, markers' owners)
 #  3. the interop pack kernel's bytes (test_gpu_interop), the host-side GPU
 #     tests with a device present
 #  4. the interop pixels: test_render_gl's CPU-vs-CUDA app test, offscreen
 #     through EGL on the NVIDIA driver (SDL's offscreen driver), required to
 #     draw through CUDA-GL interop; then the whole GL suite, for information
 #  5. the device build's hashes
-#  6. figures: gpu_bench (100k, 1M, 10M on the ring and the random crowd;
-#     median ms per step), the app drawing 1M walkers offscreen (fps), and
-#     each kernel's time at 1M under ncu
+#  6. figures: gpu_bench (ORCA at 100k, 1M, 10M on the ring and the random
+#     crowds, BioCrowds at 1M and 10M on the bench field; median ms per
+#     step), the app drawing 1M walkers offscreen (fps), and each kernel's
+#     time at 1M under ncu
 # Env: THRONG_GPU_BUILD (device build folder, default build/gpu),
 # THRONG_GPU_DEPS (default .gpu-deps), THRONG_BUNDLE (default .gpu-run),
 # THRONG_BENCH_MAX (largest bench crowd, default 10000000),
 # THRONG_BENCH_STEPS (default 20), THRONG_APP_FRAMES (default 120),
 # THRONG_SKIP_BUILD=1 (no build from source), THRONG_SKIP_NCU=1,
-# THRONG_SKIP_MEMCHECK=1 (7: compute-sanitizer over one step at 100k).
+# THRONG_SKIP_MEMCHECK=1 (7: compute-sanitizer over steps at 100k, ORCA's and
+# BioCrowds').
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -146,15 +150,18 @@ else
   "${launch[@]}" "$bundle/bin/throng" --help >/dev/null || echo "bundle: the app does not start here either"
 fi
 run() { local b=$1; shift; "${launch[@]}" "$root/$bundle/bin/$b" "$@"; }
+# The tests read the shipped scenes from this tree (the bundle was built
+# where the tree lay elsewhere).
+export THRONG_SCENES_DIR="$root/assets/scenes"
 
 # ---- 1. the kernels ---------------------------------------------------------
 say "1. embedded device code"
 kernels=(throngInitKernel throngBoundsKernel throngGridParamsKernel throngIotaKernel throngPrepKernel
-         throngCellStartsKernel throngSolveKernel throngIntegrateKernel)
+         throngCellStartsKernel throngSolveKernel throngIntegrateKernel throngBioOwnersKernel throngBioVelocityKernel)
 run fatbin_check "$root/$bundle/bin/test_gpu_device" 90 "${kernels[@]}" || fail "fatbin_check"
 if command -v cuobjdump >/dev/null; then
   cuobjdump --list-elf "$bundle/bin/test_gpu_device" | head -4
-  cuobjdump --dump-resource-usage "$bundle/bin/test_gpu_device" 2>/dev/null | grep -A1 -E "throng(Solve|Integrate|Prep)Kernel" | head -12
+  cuobjdump --dump-resource-usage "$bundle/bin/test_gpu_device" 2>/dev/null | grep -A1 -E "throng(Solve|Integrate|Prep|BioOwners|BioVelocity)Kernel" | head -16
 fi
 
 # ---- 2. CPU vs CUDA --------------------------------------------------------
@@ -202,7 +209,7 @@ if [ -n "$build_pid" ]; then
 fi
 
 # ---- 6. figures ----------------------------------------------------------------
-say "6a. gpu_bench: ORCA ms per step"
+say "6a. gpu_bench: ORCA and BioCrowds ms per step"
 run gpu_bench "${THRONG_BENCH_MAX:-10000000}" "${THRONG_BENCH_STEPS:-20}" | tee "$out/gpu_bench.txt" || fail "gpu_bench"
 say "6b. the app drawing 1M walkers offscreen"
 frames=${THRONG_APP_FRAMES:-120}
@@ -212,7 +219,7 @@ run throng --agents 1000000 --bench-frames "$frames" --backend cuda --size 1920x
 run throng --agents 1000000 --bench-frames 20 --backend cpu --size 1920x1080 | tail -1 | tee -a "$out/app_fps.txt"
 if [ "${THRONG_SKIP_NCU:-0}" != 1 ] && command -v ncu >/dev/null; then
   say "6c. each kernel's time at 1M (ncu, clocks left alone)"
-  for sc in random spread ring; do
+  for sc in random spread ring bio; do
     timeout 120 ncu --clock-control none --metrics gpu__time_duration.sum --csv --print-units base \
       "${launch[@]}" "$root/$bundle/bin/gpu_bench" 1000000 2 $sc 1000000 >"$build/ncu_${sc}_1m.csv" 2>"$build/ncu_$sc.err" ||
       { echo "ncu ($sc) failed:"; tail -5 "$build/ncu_$sc.err"; }
@@ -239,9 +246,12 @@ PY
     grep -vE "^==PROF==|^gpu_bench|^ring =|^random " | grep -E "[A-Za-z]" | head -150
 fi
 if [ "${THRONG_SKIP_MEMCHECK:-0}" != 1 ] && command -v compute-sanitizer >/dev/null; then
-  say "7. compute-sanitizer memcheck: one step of the random 100k (after the upload and warm-up)"
-  timeout 120 compute-sanitizer --tool memcheck --print-limit 10 "${launch[@]}" "$root/$bundle/bin/gpu_bench" 100000 1 random 100000 2>&1 |
-    tail -6 || fail "memcheck"
+  say "7. compute-sanitizer memcheck: the steps of gpu_bench at 100k, random and BioCrowds"
+  for sc in random bio; do
+    timeout 120 compute-sanitizer --tool memcheck --print-limit 10 "${launch[@]}" "$root/$bundle/bin/gpu_bench" 100000 1 $sc 100000 2>&1 |
+      tail -6 | tee "$build/memcheck_$sc.txt"
+    grep -q "ERROR SUMMARY: 0 errors" "$build/memcheck_$sc.txt" || fail "memcheck ($sc)"
+  done
 fi
 nvidia-smi --query-gpu=clocks.sm,clocks.mem,temperature.gpu,power.draw --format=csv 2>/dev/null
 

@@ -1,10 +1,16 @@
 // gpu_bench: ms per ORCA step on the CUDA backend, at 100k, 1M and 10M
 // walkers, on RVO2's Circle (the ring) and on random crowds at pedestrian
-// density (1 per square metre), placed at random (overlapping) or spread. A plain main: it builds on a bare GPU
-// machine (scripts/gpu_check.sh) with nothing but nvcc, cmake and ninja.
+// density (1 per square metre), placed at random (overlapping) or spread;
+// and ms per BioCrowds step at 1M and 10M on the make-bench field
+// (bench::bioField: 1 per square metre, the default 16 markers per square
+// metre, so 10M walkers hold about 160M markers: 2 GB of markers on the
+// host and on the device, twice that on the host while they are laid). A
+// plain main: it builds on a bare GPU machine (scripts/gpu_check.sh) with
+// nothing but nvcc, cmake and ninja.
 //
-// Usage: gpu_bench [MAX_AGENTS] [STEPS] [ring|random|spread|all] [ONLY_N]
-//   (defaults 10000000, 20, all; ONLY_N runs that one count, for a profiler)
+// Usage: gpu_bench [MAX_AGENTS] [STEPS] [ring|random|spread|bio|all] [ONLY_N]
+//   (defaults 10000000, 20, all; ONLY_N runs that one count alone, listed
+//   or not, for a profiler or the sanitizer)
 // Each case: build on the CPU, switch to CUDA, one step (the upload), three
 // warm-up steps, then STEPS steps each timed alone (the stream drained
 // before and after it, so a step is device time plus launch overhead, with
@@ -13,14 +19,18 @@
 // end, as a loop that never reads back would run them (the mean).
 #include <cuda_runtime.h>
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <string>
 #include <vector>
 
 #include "../gpu/gpu_scenes.hpp"
+#include "scenarios.hpp"
 #include "throng/backend.hpp"
 #include "throng/crowd.hpp"
 
@@ -33,11 +43,51 @@ double msSince(Clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
 }
 
+/// Host memory available now, bytes (MemAvailable; the physical memory
+/// where /proc/meminfo says nothing).
+double hostAvailable() {
+  std::ifstream in("/proc/meminfo");
+  std::string key;
+  double kb = 0;
+  while (in >> key >> kb) {
+    if (key == "MemAvailable:") return kb * 1024;
+    in.ignore(256, '\n');
+  }
+  return static_cast<double>(sysconf(_SC_PHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGESIZE));
+}
+
+/// Whether a BioCrowds case of n walkers fits here, else why not. Its
+/// field holds about 16 n markers (12 bytes each, laid through per-row
+/// lists that double that for a moment, owners 4 more on the device), the
+/// crowd about 100 bytes a walker on each side, and a device array is
+/// given half again its size: 600 bytes a walker on the host and 500 on
+/// the device, with room to spare.
+bool bioFits(long n, std::string& why) {
+  const double host = hostAvailable(), needHost = 600.0 * static_cast<double>(n);
+  std::size_t freeBytes = 0, total = 0;
+  cudaMemGetInfo(&freeBytes, &total);
+  const double needDevice = 500.0 * static_cast<double>(n);
+  if (host < needHost || static_cast<double>(freeBytes) < needDevice) {
+    char buf[200];
+    std::snprintf(buf, sizeof buf, "needs about %.1f GB of host memory (%.1f available) and %.1f GB on the device (%.1f free)",
+                  needHost / 1e9, host / 1e9, needDevice / 1e9, static_cast<double>(freeBytes) / 1e9);
+    why = buf;
+    return false;
+  }
+  return true;
+}
+
 void runCase(const char* scenario, int n, int steps) {
   Crowd c;
+  std::string why;
+  if (std::string(scenario) == "bio" && !bioFits(n, why)) {
+    std::printf("%-7s %9d  skipped: %s\n", scenario, n, why.c_str());
+    return;
+  }
   const auto t0 = Clock::now();
   if (std::string(scenario) == "ring") gpuscenes::rvoCircle(c, n);
   else if (std::string(scenario) == "spread") gpuscenes::spreadCrowd(c, n);
+  else if (std::string(scenario) == "bio") c = bench::bioField(n, 0);
   else gpuscenes::randomCrowd(c, n);
   const double buildMs = msSince(t0);
   std::string msg;
@@ -91,11 +141,16 @@ int main(int argc, char** argv) {
               prop.multiProcessorCount, steps);
   std::printf("ring = RVO2 Circle scaled (r 1.5, v 2, neighborDist 15, k 10, tau 10, dt 0.25); random = 1 walker/m^2 "
               "(r 0.25, v 1.4, perception 3, k 10, tau 2, dt 1/60), overlapping at the start; spread = the same without "
-              "overlaps\n");
-  for (const char* scenario : {"ring", "random", "spread"}) {
+              "overlaps; bio = BioCrowds, 1 walker/m^2 on a jittered grid crossing east and west (r 0.25, v 1.3, "
+              "R 1, 16 markers/m^2, dt 0.05)\n");
+  for (const char* scenario : {"ring", "random", "spread", "bio"}) {
     if (which != "all" && which != scenario) continue;
-    for (const long n : {100000L, 1000000L, 10000000L})
-      if (n <= maxAgents && (onlyN == 0 || n == onlyN)) runCase(scenario, static_cast<int>(n), steps);
+    const bool bio = std::string(scenario) == "bio";
+    std::vector<long> counts = bio ? std::vector<long>{1000000L, 10000000L}
+                                   : std::vector<long>{100000L, 1000000L, 10000000L};
+    if (onlyN != 0) counts = {onlyN};
+    for (const long n : counts)
+      if (n <= maxAgents) runCase(scenario, static_cast<int>(n), steps);
   }
   if (which != "all") return 0;
   // The slow path, for scale: a preferredVelocity closure at 100k.
