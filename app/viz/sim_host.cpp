@@ -39,8 +39,13 @@ class BuiltinHost final : public SimHost {
       knobs_ = {{"count", "walkers in the two blocks", 2, 10000000, 10000, 10000, true},
                 {"spacing", "grid spacing, points (radius 8)", 17, 60, 22, 22, false}};
     }
+    // Walkers of radius 8 points: BioCrowds' personal space and markers at
+    // the scale of its 1 m and 16 per m² for walkers of 0.25 m.
+    Settings s;
+    s.personalSpace = 32;
+    s.markerDensity = 1.0f / 64;
     std::string err;
-    rebuild(Settings{}, &err);
+    rebuild(s, &err);
   }
   std::string name() const override { return name_; }
   Crowd& crowd() override { return crowd_; }

@@ -154,7 +154,7 @@ inline bool BioDeviceHost::prepare(const DeviceHost& h, const Settings& s, float
   Vec2 lo, hi;
   if (!walkerBox(h, largestSpeed_, lo, hi)) return false;
   // The ground the CPU step lays besides the walkers: goals and gates.
-  field.fit(s, w.obstacles, lo, hi, [&w](const auto& take) {
+  field.fit(s, w.obstacles, lo, hi, w.size(), [&w](const auto& take) {
     for (std::size_t i = 0; i < w.size(); ++i)
       if (w.hasGoal[i]) take(Vec2{w.gx[i], w.gy[i]});
     for (const Waypoint& p : w.waypoints) {

@@ -263,9 +263,11 @@ class Resolver {
   double number(const Json& j, const Path& p) const;
   /// Any finite number (a setting, which the settings table limits).
   double anyNumber(const Json& j, const Path& p) const;
+  /// Positive, and still positive as a float (the walkers' floats).
   double positive(const Json& j, const Path& p) const {
     const double v = number(j, p);
     if (!(v > 0)) fail(p, "expected a positive number, got " + fmt(v));
+    if (!(static_cast<float>(v) > 0)) fail(p, "expected a positive number of at least 1e-38, got " + fmt(v));
     return v;
   }
   double nonNegative(const Json& j, const Path& p) const {

@@ -58,6 +58,12 @@ inline constexpr float kStuckFraction = 1e-3f;
 /// The part of its share of the gap to a neighbour, or of its room to a
 /// wall, a walker may use in one step.
 inline constexpr float kGapShare = 0.999f;
+/// A pair nearer than this fraction of r_A + r_B beyond contact is in
+/// touch: a walker that has the other ahead of it yields (see bioLimits).
+inline constexpr float kTouchGap = 0.02f;
+/// How far a wedged walker backs off from those ahead in a step, as a
+/// fraction of the step it wanted.
+inline constexpr float kBackOff = 0.25f;
 /// The overlap BioCrowds promises, as a fraction of r_A + r_B (the gate
 /// holds it to it): the limits keep discs apart in exact arithmetic; this
 /// is the float rounding of positions far from the origin, with a margin.
@@ -98,7 +104,12 @@ struct BioParams {
 /// The walkers as the motion reads them (the state before the step).
 struct BioWalkers {
   const float *px = nullptr, *py = nullptr, *radius = nullptr, *maxSpeed = nullptr;
+  const float *wishX = nullptr, *wishY = nullptr;  ///< the step's wishes
 };
+
+/// Whether the walker at p with wish g has the walker at q ahead of it
+/// (the same bits whichever of the two asks).
+THRONG_HD bool aheadOf(Vec2 p, Vec2 g, Vec2 q) { return (q.x - p.x) * g.x + (q.y - p.y) * g.y > 0.0f; }
 
 // ---- ownership --------------------------------------------------------------
 
@@ -207,6 +218,7 @@ THRONG_HD void ownersOfCell(const MarkerGridView& mg, const AgentGridView& g, co
 struct BioLimit {
   Vec2 normal;
   float room;
+  bool yields = false;  ///< a walker's, in touch and ahead: this one yields to it
 };
 
 /// Walker i's limits into out[] (at most kBioLimits): one per walker that
@@ -229,9 +241,21 @@ THRONG_HD int bioLimits(const AgentGridView& g, const ObstacleView& ov, const Bi
     if (!(dSq < touch * touch)) continue;
     const float d = std::sqrt(dSq);
     if (!(d > 0.0f)) continue;  // coincident: no side to keep to
-    const Vec2 u{(p.x - a.px[j]) / d, (p.y - a.py[j]) / d};
-    const float room = d > sum ? kGapShare * (d - sum) * (ri / sum) : 0.0f;
-    out[count++] = {u, room};
+    const Vec2 pj{a.px[j], a.py[j]};
+    const Vec2 u{(p.x - pj.x) / d, (p.y - pj.y) / d};
+    // Shares of the gap: by radius; but in touch, a walker with the other
+    // ahead of it yields (takes none) and the other takes all, so a queue
+    // or an arch at a door opens from the front. Both walkers of a pair
+    // find the same flags, so the shares never sum above the gap.
+    const bool inTouch = d - sum < kTouchGap * sum;
+    const bool jAhead = inTouch && aheadOf(p, Vec2{a.wishX[i], a.wishY[i]}, pj);
+    const bool iAhead = inTouch && aheadOf(pj, Vec2{a.wishX[j], a.wishY[j]}, p);
+    // Each ahead of the other (head on): the lower index goes first.
+    const bool iYields = jAhead && !(iAhead && i < j);
+    const bool jYields = iAhead && !(jAhead && j < i);
+    const float share = iYields ? 0.0f : (jYields ? 1.0f : ri / sum);
+    const float room = d > sum ? kGapShare * (d - sum) * share : 0.0f;
+    out[count++] = {u, room, iYields};
   }
   if (ov.vertexCount == 0 || ov.cols == 0) return count;
   const float wallReach = ri + vi * bp.dt;
@@ -381,8 +405,19 @@ THRONG_HD bool bioVelocity(const MarkerGridView& mg, const std::int32_t* owner, 
   speed = speed < want ? speed : want;
   speed = speed < a.maxSpeed[i] ? speed : a.maxSpeed[i];
   const Vec2 s = M * (speed * bp.dt / reach);
-  const Vec2 taken = slideWithin(limits, count, s);
-  if (!(taken.length() > kStuckFraction * s.length())) return false;
+  Vec2 taken = slideWithin(limits, count, s);
+  if (!(taken.length() > kStuckFraction * s.length())) {
+    // Wedged. Touching walkers ahead of it (an arch at a door, a queue
+    // pressing): it backs off from them a little, which opens the arch;
+    // otherwise it stands.
+    Vec2 away{};
+    for (int k = 0; k < count; ++k)
+      if (limits[k].yields) away = away + limits[k].normal;
+    const float awayLength = away.length();
+    if (!(awayLength > 0.0f)) return false;
+    taken = slideWithin(limits, count, away * (kBackOff * s.length() / awayLength));
+    if (!(taken.length() > kStuckFraction * s.length())) return false;
+  }
   out = taken / bp.dt;
   return true;
 }

@@ -32,7 +32,7 @@ void BioCrowdsModel::prepare(World& w, const Settings& s, float dt) {
   if (!w.obstacles.vertices.empty()) w.obstacles.fitToReach(s.personalSpace);
   const AgentGrid& g = w.grid;
   const Vec2 lo{g.minX, g.minY}, hi{g.maxX, g.maxY};
-  field.fit(s, w.obstacles, lo, hi, [&w](const auto& take) {
+  field.fit(s, w.obstacles, lo, hi, n, [&w](const auto& take) {
     for (std::size_t i = 0; i < w.size(); ++i)
       if (w.hasGoal[i]) take(Vec2{w.gx[i], w.gy[i]});
     for (const Waypoint& p : w.waypoints) {
@@ -62,11 +62,12 @@ void BioCrowdsModel::prepare(World& w, const Settings& s, float dt) {
 void BioCrowdsModel::solve(StepContext& ctx) {
   World& w = ctx.world;
   prepare(w, ctx.settings, ctx.dt);
+  explainWishX_.clear();  // the teaching view finds its own wishes
   const MarkerGridView mg = field.view();
   const AgentGridView gv = w.grid.view();
   const ObstacleView ov = w.obstacles.view();
-  const BioWalkers a{w.px.data(), w.py.data(), w.radius.data(), w.maxSpeed.data()};
   StepBuffers& b = w.buffers;
+  const BioWalkers a{w.px.data(), w.py.data(), w.radius.data(), w.maxSpeed.data(), b.wishX.data(), b.wishY.data()};
   const std::int32_t* const own = owner.data();
   w.forEach(w.size(), [&](std::size_t first, std::size_t end) {
     for (std::size_t i = first; i < end; ++i) {
@@ -84,12 +85,35 @@ void BioCrowdsModel::explain(StepContext& ctx, std::size_t i, AgentExplain& out)
   World& w = ctx.world;
   const Settings& s = ctx.settings;
   if (preparedVersion_ != w.version || preparedRadius_ != s.personalSpace || preparedDensity_ != s.markerDensity ||
-      preparedSeed_ != s.seed || preparedGeometry_ != w.obstacles.version || preparedDt_ != ctx.dt)
+      preparedSeed_ != s.seed || preparedGeometry_ != w.obstacles.version || preparedDt_ != ctx.dt ||
+      explainWishX_.size() != w.size()) {
     prepare(w, s, ctx.dt);
+    // Everyone's wish, as the step will take it (who yields to whom reads
+    // the neighbours'); with a user's closure the caller gives walker i's
+    // own, and the others' come from their goals.
+    WishParams wp;
+    wp.slowingRadius = s.slowingRadius;
+    wp.jitter = s.jitter;
+    wp.dt = ctx.dt;
+    wp.seed = s.seed;
+    wp.step = w.step;
+    const WorldView wv = w.worldView();
+    explainWishX_.resize(w.size());
+    explainWishY_.resize(w.size());
+    for (std::size_t k = 0; k < w.size(); ++k) {
+      bool landing;
+      const Vec2 v = wishAt(wv, wp, static_cast<std::int32_t>(k), landing);
+      explainWishX_[k] = v.x;
+      explainWishY_[k] = v.y;
+    }
+  }
+  explainWishX_[i] = out.preferred.x;
+  explainWishY_[i] = out.preferred.y;
   const MarkerGridView mg = field.view();
   const AgentGridView gv = w.grid.view();
   const ObstacleView ov = w.obstacles.view();
-  const BioWalkers a{w.px.data(), w.py.data(), w.radius.data(), w.maxSpeed.data()};
+  const BioWalkers a{w.px.data(), w.py.data(), w.radius.data(), w.maxSpeed.data(), explainWishX_.data(),
+                     explainWishY_.data()};
   const auto self = static_cast<std::int32_t>(i);
   BioMotion motion;
   out.jammed = !bioVelocity(mg, owner.data(), gv, ov, a, bp, self, out.preferred, false, out.chosen, &motion);

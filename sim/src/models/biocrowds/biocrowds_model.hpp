@@ -42,6 +42,7 @@ class BioCrowdsModel final : public Model {
   // frame of a paused crowd).
   std::uint64_t preparedVersion_ = ~std::uint64_t{0}, preparedSeed_ = 0, preparedGeometry_ = 0;
   float preparedRadius_ = 0, preparedDensity_ = 0, preparedDt_ = 0;
+  std::vector<float> explainWishX_, explainWishY_;  ///< everyone's wish, for the teaching view
 };
 
 }  // namespace throng

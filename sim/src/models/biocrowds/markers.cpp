@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <stdexcept>
 #include <string>
 
 #include "base/hash.hpp"
@@ -125,21 +124,27 @@ bool MarkerField::covers(Vec2 lo, Vec2 hi) const {
          inside(lo.y - r, v.origin.y, rows) && inside(hi.y + r, v.origin.y, rows);
 }
 
-void MarkerField::lay(const ObstacleSet& obstacles, std::int64_t gx0, std::int64_t gy0, std::int64_t gx1,
-                      std::int64_t gy1, std::int64_t slackX, std::int64_t slackY, ThreadPool* pool) {
+void MarkerField::lay(const ObstacleSet& obstacles, CellBox ground, CellBox walkers, std::size_t walkerCount,
+                      ThreadPool* pool) {
   const double k2 = static_cast<double>(lattice.perCell) * lattice.perCell;
-  const auto markersIn = [&](std::int64_t sx, std::int64_t sy) {
-    return static_cast<double>(gx1 - gx0 + 1 + 2 * sx) * static_cast<double>(gy1 - gy0 + 1 + 2 * sy) * k2;
+  const auto markersIn = [k2](const CellBox& c) {
+    return (static_cast<double>(c.x1 - c.x0) + 1) * (static_cast<double>(c.y1 - c.y0) + 1) * k2;
   };
-  if (markersIn(slackX, slackY) > static_cast<double>(kMaxMarkers)) slackX = slackY = 0;
-  if (markersIn(0, 0) > static_cast<double>(kMaxMarkers))
-    throw std::length_error("BioCrowds: the walkers and the geometry span " +
-                            std::to_string(static_cast<double>(gx1 - gx0 + 1) * lattice.cell()) + " x " +
-                            std::to_string(static_cast<double>(gy1 - gy0 + 1) * lattice.cell()) +
-                            " world units, which at markerDensity " + std::to_string(density_) +
-                            " needs more than " + std::to_string(kMaxMarkers) +
-                            " markers; lower markerDensity or spread the scene less");
-  gx0 -= slackX; gx1 += slackX; gy0 -= slackY; gy1 += slackY;
+  const double most = std::min(static_cast<double>(kMaxMarkers),
+                               std::max(static_cast<double>(kMinMarkerCap),
+                                        kCapCellsPerWalker * static_cast<double>(walkerCount) * k2));
+  const std::int64_t sx = (ground.x1 - ground.x0) / 4 + 2, sy = (ground.y1 - ground.y0) / 4 + 2;
+  CellBox box{ground.x0 - sx, ground.y0 - sy, ground.x1 + sx, ground.y1 + sy};
+  clipped = false;
+  if (markersIn(box) > most) box = ground;
+  if (markersIn(box) > most) box = walkers;
+  if (markersIn(box) > most) {
+    const auto side = static_cast<std::int64_t>(std::floor(std::sqrt(most / k2)));
+    const std::int64_t mx = walkers.x0 + (walkers.x1 - walkers.x0) / 2, my = walkers.y0 + (walkers.y1 - walkers.y0) / 2;
+    box = {mx - side / 2, my - side / 2, mx - side / 2 + side - 1, my - side / 2 + side - 1};
+    clipped = true;
+  }
+  const std::int64_t gx0 = box.x0, gy0 = box.y0, gx1 = box.x1, gy1 = box.y1;
   cellX0 = gx0;
   cellY0 = gy0;
   cols = static_cast<std::int32_t>(gx1 - gx0 + 1);

@@ -25,7 +25,6 @@
 // beyond 2 R (a walker uses only markers its disc fits on).
 #include <cmath>
 #include <cstdint>
-#include <stdexcept>
 #include <vector>
 
 #include "geometry/obstacles.hpp"
@@ -41,9 +40,13 @@ class ThreadPool;
 inline constexpr float kMarkerClearance = 0.05f;
 /// The most strata along a cell's side (k).
 inline constexpr int kMaxStrataPerCell = 64;
-/// The most markers a field may hold (4.3 GB of host memory at 16 bytes
-/// each); a crowd spread wider at that density is refused.
+/// The most markers a field may hold: 2^24 (270 MB at 16 bytes each), or
+/// for a large crowd 32 cells' worth a walker, and 2^28 (4.3 GB) at most.
+/// A crowd spread wider at that density gets a field clipped to it
+/// (MarkerField::clipped).
+inline constexpr std::int64_t kMinMarkerCap = std::int64_t{1} << 24;
 inline constexpr std::int64_t kMaxMarkers = std::int64_t{1} << 28;
+inline constexpr int kCapCellsPerWalker = 32;
 
 /// The markers' grid, for the THRONG_HD functions in biocrowds.hpp.
 struct MarkerGridView {
@@ -77,13 +80,13 @@ class MarkerField {
  public:
   /// Fits the field to the step: relaid when the geometry, markerDensity,
   /// personalSpace or seed changed, grown when a walker's personal space
-  /// leaves it. `lo`, `hi`: the walkers' bounds; `extent` is called (only
+  /// leaves it (a clipped field stays until its inputs change). `lo`,
+  /// `hi`: the bounds of the walkerCount walkers; `extent` is called (only
   /// when the field is laid) for more points the ground should cover
-  /// (goals, gates). Returns true when it laid the field. Throws
-  /// std::length_error when the ground would need more than kMaxMarkers.
+  /// (goals, gates). Returns true when it laid the field.
   template <class Extent>
-  bool fit(const Settings& s, const ObstacleSet& obstacles, Vec2 lo, Vec2 hi, const Extent& extent,
-           ThreadPool* pool);
+  bool fit(const Settings& s, const ObstacleSet& obstacles, Vec2 lo, Vec2 hi, std::size_t walkerCount,
+           const Extent& extent, ThreadPool* pool);
 
   MarkerGridView view() const;
   std::size_t size() const { return mx.size(); }
@@ -96,24 +99,34 @@ class MarkerField {
   std::vector<float> mx, my, clear;
   std::vector<std::uint8_t> nearEdges;
   std::uint64_t version = 0;  ///< bumped by every lay (device copies follow it)
+  /// The walkers spread wider than kMaxMarkers can cover: the field is a
+  /// square about their middle, and those off it own nothing (they stand,
+  /// jammed). Results then depend on when the field was laid.
+  bool clipped = false;
 
  private:
   bool covers(Vec2 lo, Vec2 hi) const;
-  /// Lays cells [gx0, gx1] x [gy0, gy1] (global indices) widened by the
-  /// slack each way, or without the slack when that is too many markers.
-  void lay(const ObstacleSet& obstacles, std::int64_t gx0, std::int64_t gy0, std::int64_t gx1, std::int64_t gy1,
-           std::int64_t slackX, std::int64_t slackY, ThreadPool* pool);
+  /// Cells [x0, x1] x [y0, y1], global indices.
+  struct CellBox {
+    std::int64_t x0, y0, x1, y1;
+  };
+  /// Lays the ground widened by a slack of a quarter of its extent (at
+  /// least two cells) each way, so a crowd on the move grows the field
+  /// seldom; when that holds more than kMaxMarkers, the ground alone, then
+  /// the walkers' box alone, then the largest square that fits about the
+  /// walkers' middle (`clipped`).
+  void lay(const ObstacleSet& obstacles, CellBox ground, CellBox walkers, std::size_t walkerCount, ThreadPool* pool);
   double density_ = 0;
   std::uint64_t seed_ = 0, geometry_ = ~std::uint64_t{0};
   bool laid_ = false;
 };
 
 template <class Extent>
-bool MarkerField::fit(const Settings& s, const ObstacleSet& obstacles, Vec2 lo, Vec2 hi, const Extent& extent,
-                      ThreadPool* pool) {
+bool MarkerField::fit(const Settings& s, const ObstacleSet& obstacles, Vec2 lo, Vec2 hi, std::size_t walkerCount,
+                      const Extent& extent, ThreadPool* pool) {
   const bool same = laid_ && density_ == s.markerDensity && radius == s.personalSpace && seed_ == s.seed &&
                     geometry_ == obstacles.version;
-  if (same && covers(lo, hi)) return false;
+  if (same && (clipped || covers(lo, hi))) return false;
   // The ground: the walkers, what they head for and the geometry; then
   // what was laid before, when it still holds, and a slack.
   Vec2 a = lo, b = hi;
@@ -131,23 +144,21 @@ bool MarkerField::fit(const Settings& s, const ObstacleSet& obstacles, Vec2 lo, 
   lattice = markerLattice(radius, density_);
   const double cell = lattice.cell();
   const double pad = radius + cell;
-  const double fx0 = std::floor((a.x - pad) / cell), fy0 = std::floor((a.y - pad) / cell);
-  const double fx1 = std::floor((b.x + pad) / cell), fy1 = std::floor((b.y + pad) / cell);
-  // Cell indices far beyond any field that fits in memory (and beyond an
-  // int64 once times k) are refused before they are converted.
-  for (const double f : {fx0, fy0, fx1, fy1})
-    if (!(std::fabs(f) < 0x1p40)) throw std::length_error("BioCrowds: the walkers or the geometry lie too far out for markers");
-  auto gx0 = static_cast<std::int64_t>(fx0), gy0 = static_cast<std::int64_t>(fy0);
-  auto gx1 = static_cast<std::int64_t>(fx1), gy1 = static_cast<std::int64_t>(fy1);
+  // Cell indices, clamped far beyond any field that fits in memory (so they
+  // convert, and stay in an int64 once times k).
+  const auto index = [cell](double v) {
+    const double f = std::floor(v / cell);
+    return static_cast<std::int64_t>(f > 0x1p40 ? 0x1p40 : (f < -0x1p40 ? -0x1p40 : (f == f ? f : 0.0)));
+  };
+  CellBox ground{index(a.x - pad), index(a.y - pad), index(b.x + pad), index(b.y + pad)};
+  const CellBox walkers{index(lo.x - pad), index(lo.y - pad), index(hi.x + pad), index(hi.y + pad)};
   if (same) {  // growing: keep what was laid inside the new ground
-    gx0 = gx0 < cellX0 ? gx0 : cellX0;
-    gy0 = gy0 < cellY0 ? gy0 : cellY0;
-    gx1 = gx1 > cellX0 + cols - 1 ? gx1 : cellX0 + cols - 1;
-    gy1 = gy1 > cellY0 + rows - 1 ? gy1 : cellY0 + rows - 1;
+    ground.x0 = ground.x0 < cellX0 ? ground.x0 : cellX0;
+    ground.y0 = ground.y0 < cellY0 ? ground.y0 : cellY0;
+    ground.x1 = ground.x1 > cellX0 + cols - 1 ? ground.x1 : cellX0 + cols - 1;
+    ground.y1 = ground.y1 > cellY0 + rows - 1 ? ground.y1 : cellY0 + rows - 1;
   }
-  // A slack of a quarter of the extent (at least two cells) each way, so a
-  // crowd on the move grows the field seldom.
-  lay(obstacles, gx0, gy0, gx1, gy1, (gx1 - gx0) / 4 + 2, (gy1 - gy0) / 4 + 2, pool);
+  lay(obstacles, ground, walkers, walkerCount, pool);
   laid_ = true;
   return true;
 }
