@@ -9,34 +9,7 @@
 using namespace throng;
 using scenetest::load;
 
-namespace {
-/// How far two groups have sorted into lanes: bands of `band` across y, in
-/// each the share of the majority group, minus the share for a random mix
-/// (so 0 is mixed, 1 is one group per band), weighted by walkers. Only
-/// walkers with x in [x0, x1].
-double laneOrder(const Crowd& c, float x0, float x1, float y0, float y1, float band) {
-  const int bands = static_cast<int>(std::ceil((y1 - y0) / band));
-  std::vector<int> n1(static_cast<std::size_t>(bands)), n2(static_cast<std::size_t>(bands));
-  const FrameView f = c.frame();
-  for (std::size_t i = 0; i < f.px.size(); ++i) {
-    if (f.px[i] < x0 || f.px[i] > x1) continue;
-    const int b = std::clamp(static_cast<int>((f.py[i] - y0) / band), 0, bands - 1);
-    (f.group[i] == 1 ? n1 : n2)[static_cast<std::size_t>(b)]++;
-  }
-  double sum = 0, total = 0;
-  int all1 = 0, all2 = 0;
-  for (int b = 0; b < bands; ++b) all1 += n1[b], all2 += n2[b];
-  if (all1 + all2 == 0) return 0;
-  const double mix = static_cast<double>(std::max(all1, all2)) / (all1 + all2);
-  for (int b = 0; b < bands; ++b) {
-    const int n = n1[b] + n2[b];
-    if (n == 0) continue;
-    sum += static_cast<double>(std::max(n1[b], n2[b]));
-    total += n;
-  }
-  return (sum / total - mix) / (1 - mix);
-}
-}  // namespace
+using scenetest::laneOrder;
 
 TEST_CASE("ring: the seed's sixty all arrive in about 13 s, overlapping only while jammed") {
   const Scene s = load("ring");
