@@ -15,7 +15,7 @@
 //    0. init the bounds and counters            (1 thread)
 //    1. bounds: min/max of positions            (a block's reduction, then
 //       atomics on ordered keys)
-//    2. grid params: World::buildGrid's cell loop with the model's radius
+//    2. grid params: AgentGrid::build's cell loop with the model's radius
 //       and neighbours (1 thread, on the device, so the host never waits
 //       for the bounds); the bounds are copied to pinned memory behind an
 //       event, for the next step's host side (DeviceHost::lastBounds),
@@ -82,7 +82,7 @@ constexpr int kBlock = 256;
 struct DeviceScalars {
   std::uint32_t boundKeys[4];  ///< ordered keys of minX, minY, maxX, maxY
   unsigned long long jammed, arrived;
-  GridShape grid;  ///< gridShapeFromBounds, as World::buildGrid takes it
+  GridShape grid;  ///< gridShapeFromBounds, as AgentGrid::build takes it
 };
 
 /// The two counts copied back each step.

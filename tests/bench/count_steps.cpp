@@ -1,5 +1,5 @@
 // Runs a benchmark scenario for a number of steps, for instruction counts:
-//   valgrind --tool=callgrind --toggle-collect='throng::World::stepCpu*'
+//   valgrind --tool=callgrind --toggle-collect='throng::stepCpu*'
 //       build/release/tests/bench/throng_count dense 10000 20
 // then instructions per agent-step = the collected Ir / (n * steps).
 //

@@ -1,16 +1,15 @@
 #pragma once
-// Crowd: walkers that head for goals and make room for each other by ORCA
-// (optimal reciprocal collision avoidance, the RVO2 formulation).
+// Crowd: walkers that head for goals and make room for each other, by the
+// model Settings::model names (ORCA, the RVO2 formulation, or BioCrowds).
 //
-// Crowd is a thin facade over structure-of-arrays state (sim/src/world.hpp).
-// A step is a fixed pipeline of phases, each a loop over plain arrays:
-//   1. build the agent grid (counting sort by cell)
-//   2. preferred velocities (goal, route, group stream or closure; jitter)
-//   3. neighbour selection: maxNeighbors nearest by (distance, index)
-//   4. ORCA solve: obstacle lines, agent lines, incremental 2-D LP
-//   5. integrate, land on goals, advance routes
-// Phases 2-4 read only the state as it was before the step and write new
-// arrays, so the result is independent of thread count and order.
+// Crowd is a thin facade over structure-of-arrays state
+// (sim/src/core/world.hpp). A step is one pipeline of phases, each a loop
+// over plain arrays (sim/src/core/model.hpp's design note): the wishes
+// (goal, route, stream or closure; jitter), the model's own phases (new
+// velocities and jam flags), then integrate (land on goals, advance
+// routes). Every phase before integrate reads only the state as it was
+// before the step and writes new arrays, so the result is independent of
+// thread count and order.
 //
 // Movable, not copyable; thread-safe only across separate instances.
 //

@@ -1,6 +1,6 @@
 #pragma once
 // AgentsView: the old state of every agent, as the per-agent functions read
-// it (agent_step.hpp, orca_lanes.hpp). Layer 2: plain pointers, no owner.
+// it (models/orca/solve.hpp, orca_lanes.hpp, models/biocrowds/). Layer 2: plain pointers, no owner.
 #include <cstdint>
 
 namespace throng {

@@ -23,23 +23,27 @@
 // so a lone walker walks at its wish's speed; the lab code's factor of π at
 // R = 1 m is 1 / |M0(1)| = 3.18.
 //
-// Bodies. Markers give personal space; discs are kept apart by each
-// walker's safe region S_i, the intersection of half-planes that the step
-// may not leave:
+// Bodies. Markers give personal space, not a body; discs are kept apart
+// by each walker's limits, half-planes its step may not cross:
 //  - for each walker j that could touch i this step (centres nearer than
 //    r_i + r_j + (v_i + v_j) dt, v the top speeds): the line across p_i p_j
-//    that splits the gap d - r_i - r_j in proportion to the radii; i keeps
-//    r_i beyond it (kGapShare of its share, so rounding never closes the
-//    gap). Both walkers' steps stay on their own sides, so two discs apart
-//    stay apart, and centres never cross or meet. A pair already in contact
-//    may not close further;
-//  - for each obstacle edge or wall within reach: the tangent line of the
-//    nearest point, with r_i beyond it.
+//    that leaves i its share of the gap d - r_i - r_j (kGapShare of it, so
+//    rounding never closes the gap). Shares go by radius, except in touch
+//    (the gap under kTouchGap (r_i + r_j)): a walker with the other ahead
+//    of it along its wish yields (takes none) and the other takes it all
+//    (head on, each ahead of the other: the lower index goes first). Both
+//    walkers of a pair find the same shares, which never sum above the
+//    gap, so discs apart stay apart and centres never cross or meet;
+//  - for each obstacle edge or wall within r_i + v_i dt: the tangent line
+//    of its nearest point, with r_i beyond it.
 // An owned marker is usable when i's disc fits on it (its clearance is at
-// least r_i) and it lies in S_i; S_i is convex, so p_i + M lies in it, and a
-// longer step is cut at S_i's edge (bioVelocity). A walker that wants to
-// move and has no usable marker, M ≈ 0, or a step cut to nothing stands and
-// is jammed for that step: jammed means stuck here too.
+// least r_i). The step along M is taken as far as the limits allow, then
+// slides along the limit that stopped it (slideWithin). A walker whose step
+// comes to nothing but that touches walkers ahead of it backs off from
+// them by kBackOff of its step: hard discs pressing at a door form arches,
+// as grains do, and the one behind giving way opens them. A walker that
+// wants to move and has no usable marker, M ≈ 0, or no step at all stands
+// and is jammed for that step: jammed means stuck here too.
 #include <cmath>
 #include <cstdint>
 

@@ -2,7 +2,7 @@
 // A walker's ORCA lines for its neighbours: agentLines one at a time
 // (THRONG_HD: the CUDA kernels, CPUs without AVX2), and agentLines8 eight
 // at a time on CPUs with AVX2 (host code only). agentLines8 is in
-// sim/src/orca_lanes.cpp, the one file built for AVX2 (per function, so
+// sim/src/models/orca/orca_lanes.cpp, the one file built for AVX2 (per function, so
 // the rest runs on any x86-64); what every compiler sees here (nvcc's
 // host pass too) is plain C++.
 //
@@ -33,7 +33,7 @@
 // registers, they stalled store forwarding (the ring's time, by task-clock
 // medians of 12 runs: 621 -> 588 ms; AVX2 gathers were slower still).
 //
-// The CPU step builds the lines of eight walkers at once (world.cpp's
+// The CPU step builds the lines of eight walkers at once (orca_model.cpp's
 // SolveBatch): agentLinePairs8 fills its lanes with pairs from any of them,
 // each lane picking its walker's own values out of one register per input,
 // and stores each line to its walker's lines. One walker at a time, a ring's

@@ -1,7 +1,7 @@
 #pragma once
 // ORCA for one walker once its neighbours are known, as THRONG_HD functions
 // over plain views: obstacle lines, agent lines, the linear programs. The
-// CPU step (orca_step.cpp) and the CUDA kernels (sim/cuda) call them; the
+// CPU step (orca_model.cpp) and the CUDA kernels (sim/cuda) call them; the
 // teaching view reads SolveScratch back.
 #include <cmath>
 #include <cstdint>
