@@ -412,12 +412,7 @@ class CudaBackend final : public Backend {
     boundsValid_ = true;
     boundsDt_ = dt;
 
-    WishParams wp;
-    wp.slowingRadius = s.slowingRadius;
-    wp.jitter = s.jitter;
-    wp.dt = dt;
-    wp.seed = s.seed;
-    wp.step = w.step;
+    const WishParams wp = w.wishParams(s, dt);
     const WorldView wv = worldView();
     throngPrepKernel<<<blocks, kBlock, 0, st>>>(n, scalars_, wv, wp, !closure, keys_.get(), wishX_.get(),
                                                  wishY_.get(), landing_.get());

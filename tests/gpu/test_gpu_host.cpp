@@ -236,8 +236,7 @@ void mirrorStep(World& w, const Settings& s, float dt, MirrorBackend& mb) {
     return;
   }
   const WorldView wv = w.worldView();
-  WishParams wp;
-  wp.slowingRadius = s.slowingRadius; wp.jitter = s.jitter; wp.dt = dt; wp.seed = s.seed; wp.step = w.step;
+  const WishParams wp = w.wishParams(s, dt);
   std::vector<float> wishX(n), wishY(n), nvx(n), nvy(n);
   std::vector<std::uint8_t> landing(n), njammed(n);
   for (std::int32_t i = 0; i < n; ++i) {
@@ -463,8 +462,7 @@ TEST_CASE("the CPU step's wishes (eight at a time where it can) are wishAt's: go
       c.add(Vec2{-100.0f - 60.0f * k, -500}, Vec2{-100.0f - 60.0f * k, -500.0f - 0.05f * 120 * dt});
     Settings s = sanitized(c.settings);
     World& w = c.world();
-    WishParams wp;
-    wp.slowingRadius = s.slowingRadius; wp.jitter = s.jitter; wp.dt = dt; wp.seed = s.seed; wp.step = w.step;
+    const WishParams wp = w.wishParams(s, dt);
     std::vector<float> wx(w.size()), wy(w.size());
     std::vector<std::uint8_t> land(w.size());
     const WorldView v = w.worldView();

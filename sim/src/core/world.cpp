@@ -99,6 +99,16 @@ void World::forEach(std::size_t n, const std::function<void(std::size_t, std::si
   else if (n > 0) fn(0, n);
 }
 
+WishParams World::wishParams(const Settings& s, float dt) const {
+  WishParams wp;
+  wp.slowingRadius = s.slowingRadius;
+  wp.jitter = s.jitter;
+  wp.dt = dt;
+  wp.seed = s.seed;
+  wp.step = step;
+  return wp;
+}
+
 float World::obstacleReach(const Settings& s) const {
   float reach = 0;
   for (std::size_t i = 0; i < size(); ++i) reach = std::max(reach, maxSpeed[i] * s.obstacleTimeHorizon + radius[i]);

@@ -89,6 +89,8 @@ class World {
   /// The stream velocity of a group, or nullptr.
   const Vec2* streamOf(std::int32_t g) const;
   Agent agentAt(std::size_t i) const;
+  /// What the wish reads of the settings for this step of dt seconds.
+  WishParams wishParams(const Settings& s, float dt) const;
   /// The farthest any walker looks for an obstacle edge: the largest
   /// maxSpeed * obstacleTimeHorizon + radius (0 with no walkers).
   float obstacleReach(const Settings& s) const;

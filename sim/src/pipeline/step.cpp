@@ -15,16 +15,6 @@ namespace throng {
 
 namespace {
 
-WishParams wishParams(const World& w, const Settings& s, float dt) {
-  WishParams wp;
-  wp.slowingRadius = s.slowingRadius;
-  wp.jitter = s.jitter;
-  wp.dt = dt;
-  wp.seed = s.seed;
-  wp.step = w.step;
-  return wp;
-}
-
 /// Phase 3 for walkers [b, e): wishAt's, eight at a time where all eight
 /// head for a goal of their own (no route, no stream: goalWish in lanes,
 /// then each one's shake).
@@ -123,7 +113,7 @@ Model* modelFor(World& w, std::string_view name, std::string* why) {
 Vec2 wishOf(const World& w, const Settings& s, float dt, std::size_t i, const WishClosure& closure) {
   if (closure) return jitterWish(closure(w.agentAt(i)), w.maxSpeed[i], s.jitter, s.seed, w.id[i], w.step);
   bool landing;
-  return wishAt(w.worldView(), wishParams(w, s, dt), static_cast<std::int32_t>(i), landing);
+  return wishAt(w.worldView(), w.wishParams(s, dt), static_cast<std::int32_t>(i), landing);
 }
 
 void stepCpu(World& w, const Settings& s, float dt, const WishClosure& closure) {
@@ -148,7 +138,7 @@ void stepCpu(World& w, const Settings& s, float dt, const WishClosure& closure) 
     model->trackMotion(ctx, nullptr);
   } else {
     const WorldView wv = w.worldView();
-    const WishParams wp = wishParams(w, s, dt);
+    const WishParams wp = w.wishParams(s, dt);
     const bool lanes = lanesAvailable() && w.streamGroups.empty();
     const auto phase3 = [&](std::size_t b, std::size_t e) { wishes(w, wv, wp, lanes, b, e); };
     // (A lambda of one reference fits in std::function's own storage;

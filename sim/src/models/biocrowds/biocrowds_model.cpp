@@ -91,12 +91,7 @@ void BioCrowdsModel::explain(StepContext& ctx, std::size_t i, AgentExplain& out)
     // Everyone's wish, as the step will take it (who yields to whom reads
     // the neighbours'); with a user's closure the caller gives walker i's
     // own, and the others' come from their goals.
-    WishParams wp;
-    wp.slowingRadius = s.slowingRadius;
-    wp.jitter = s.jitter;
-    wp.dt = ctx.dt;
-    wp.seed = s.seed;
-    wp.step = w.step;
+    const WishParams wp = w.wishParams(s, ctx.dt);
     const WorldView wv = w.worldView();
     explainWishX_.resize(w.size());
     explainWishY_.resize(w.size());
