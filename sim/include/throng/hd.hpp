@@ -17,6 +17,6 @@
 #else
 #define THRONG_HD inline
 /// For the few per-neighbour functions the compiler would otherwise call
-/// out of line (measured: about 6% of a dense step's instructions).
+/// out of line (a dense step's calls cost a few percent of it).
 #define THRONG_HD_HOT inline __attribute__((always_inline))
 #endif

@@ -19,27 +19,22 @@
 // circle, leg, overlap), the head-on turn when a lane is on a collision
 // course; coincident centres (a hashed direction) take agentLine for that
 // lane. A ring's pairs all take the cut-off circle, so the legs' and the
-// overlap's square roots and divisions are skipped there (circle 10k:
-// 1,371 -> 1,315 instructions per agent-step; dense 10k 3,267 -> 3,194).
+// overlap's square roots and divisions are skipped there.
 //
-// Measured with callgrind on the 10k dense crowd (ten lines per walker),
-// gathering the inputs included: about 900 instructions per agent-step one
-// line at a time, about 630 here (the whole step: 3,645 -> 3,357). Four
-// SSE lanes, x86-64's baseline, took about 1,170 (no blend instruction,
-// two-operand forms), so CPUs without AVX2 keep the scalar loop. The
+// Four SSE lanes, x86-64's baseline, cost more than the scalar loop (no
+// blend instruction, two-operand forms), so CPUs without AVX2 keep it. The
 // neighbours come from AgentKin records (position, velocity and radius in
 // 32 bytes, copied at the step's start), two reads each and a transpose:
 // gathered one float at a time into arrays and read back as whole
-// registers, they stalled store forwarding (the ring's time, by task-clock
-// medians of 12 runs: 621 -> 588 ms; AVX2 gathers were slower still).
+// registers, they would stall store forwarding (docs/orca-cpu-notes.md has
+// the figures).
 //
 // The CPU step builds the lines of eight walkers at once (orca_model.cpp's
 // SolveBatch): agentLinePairs8 fills its lanes with pairs from any of them,
 // each lane picking its walker's own values out of one register per input,
 // and stores each line to its walker's lines. One walker at a time, a ring's
 // four neighbours filled half of a group and a dense crowd's ten two groups
-// of eight. In instructions per agent-step: circle 10k 1,172 -> 1,111,
-// circle 1k 1,228 -> 1,211, dense 10k 3,125 -> 3,058 (steps 1-101).
+// of eight.
 #include <cstdint>
 
 #include "neighbors/agents_view.hpp"
