@@ -37,6 +37,7 @@
 #include "core/world.hpp"
 #include "device_solve.hpp"
 #include "models/biocrowds/biocrowds.hpp"
+#include "models/biocrowds/biocrowds_model.hpp"
 #include "models/biocrowds/markers.hpp"
 #include "throng/hd.hpp"
 #include "throng/settings.hpp"
@@ -127,7 +128,6 @@ class BioDeviceHost {
  private:
   bool haveLargest_ = false;
   float largestRadius_ = 0, largestSpeed_ = 0;  ///< over the walkers, as of the last upload
-  float gainRadius_ = -1, gain_ = 1;            ///< 1 / loneWalkerReach(gainRadius_)
 };
 
 inline bool BioDeviceHost::prepare(const DeviceHost& h, const Settings& s, float dt) {
@@ -141,27 +141,10 @@ inline bool BioDeviceHost::prepare(const DeviceHost& h, const Settings& s, float
     }
     haveLargest_ = true;
   }
-  if (!(s.personalSpace == gainRadius_)) {
-    gain_ = static_cast<float>(1.0 / loneWalkerReach(s.personalSpace));
-    gainRadius_ = s.personalSpace;
-  }
-  bp.radius = s.personalSpace;
-  bp.radiusSq = s.personalSpace * s.personalSpace;
-  bp.gain = gain_;
-  bp.dt = dt;
-  bp.largestRadius = largestRadius_;
-  bp.largestSpeed = largestSpeed_;
+  bp = BioCrowdsModel::params(s, dt, largestRadius_, largestSpeed_);
   Vec2 lo, hi;
   if (!walkerBox(h, largestSpeed_, lo, hi)) return false;
-  // The ground the CPU step lays besides the walkers: goals and gates.
-  field.fit(s, w.obstacles, lo, hi, w.size(), [&w](const auto& take) {
-    for (std::size_t i = 0; i < w.size(); ++i)
-      if (w.hasGoal[i]) take(Vec2{w.gx[i], w.gy[i]});
-    for (const Waypoint& p : w.waypoints) {
-      take(p.a);
-      take(p.b);
-    }
-  }, &w.pool(s.threads));
+  BioCrowdsModel::fitField(field, w, s, lo, hi, &w.pool(s.threads));
   return true;
 }
 

@@ -70,18 +70,35 @@ THRONG_HD bool segmentsMeet(Vec2 a, Vec2 b, Vec2 c, Vec2 d) {
   return on(a, b, c, d1) || on(a, b, d, d2) || on(c, d, a, d3) || on(c, d, b, d4);
 }
 
-/// True when the segment a-b meets an obstacle edge or a wall (the edge
-/// grid's cells its bounding box covers, each edge tested exactly).
-THRONG_HD bool segmentBlocked(const ObstacleView& ov, Vec2 a, Vec2 b) {
-  if (ov.vertexCount == 0 || ov.cols == 0) return false;
+/// The edge grid's cells [x0, x1] x [y0, y1] that meet the box [lo, hi]
+/// widened by a cell each way (far above the rounding of a cell index):
+/// every edge that meets the box is listed in one of them. Empty (x0 > x1)
+/// when the widened box misses the grid, or there is no grid.
+struct EdgeCells {
+  int x0 = 0, x1 = -1, y0 = 0, y1 = -1;
+};
+THRONG_HD EdgeCells edgeCellsAround(const ObstacleView& ov, Vec2 lo, Vec2 hi) {
+  EdgeCells r;
+  if (ov.vertexCount == 0 || ov.cols == 0) return r;
   const float inv = 1.0f / ov.cell;
+  const float x0f = (lo.x - ov.origin.x) * inv, x1f = (hi.x - ov.origin.x) * inv;
+  const float y0f = (lo.y - ov.origin.y) * inv, y1f = (hi.y - ov.origin.y) * inv;
+  if (x1f < -1.0f || y1f < -1.0f || x0f >= ov.cols + 1.0f || y0f >= ov.rows + 1.0f) return r;
   const auto clampTo = [](int v, int size) { return v < 0 ? 0 : (v >= size ? size - 1 : v); };
-  const int x0 = clampTo(static_cast<int>(std::floor(((a.x < b.x ? a.x : b.x) - ov.origin.x) * inv)) - 1, ov.cols);
-  const int x1 = clampTo(static_cast<int>(std::floor(((a.x > b.x ? a.x : b.x) - ov.origin.x) * inv)) + 1, ov.cols);
-  const int y0 = clampTo(static_cast<int>(std::floor(((a.y < b.y ? a.y : b.y) - ov.origin.y) * inv)) - 1, ov.rows);
-  const int y1 = clampTo(static_cast<int>(std::floor(((a.y > b.y ? a.y : b.y) - ov.origin.y) * inv)) + 1, ov.rows);
-  for (int cy = y0; cy <= y1; ++cy)
-    for (int cx = x0; cx <= x1; ++cx) {
+  r.x0 = clampTo(static_cast<int>(std::floor(x0f)) - 1, ov.cols);
+  r.x1 = clampTo(static_cast<int>(std::floor(x1f)) + 1, ov.cols);
+  r.y0 = clampTo(static_cast<int>(std::floor(y0f)) - 1, ov.rows);
+  r.y1 = clampTo(static_cast<int>(std::floor(y1f)) + 1, ov.rows);
+  return r;
+}
+
+/// True when the segment a-b meets an obstacle edge or a wall (the edge
+/// grid's cells about its bounding box, each edge tested exactly).
+THRONG_HD bool segmentBlocked(const ObstacleView& ov, Vec2 a, Vec2 b) {
+  const EdgeCells r = edgeCellsAround(ov, Vec2{a.x < b.x ? a.x : b.x, a.y < b.y ? a.y : b.y},
+                                      Vec2{a.x > b.x ? a.x : b.x, a.y > b.y ? a.y : b.y});
+  for (int cy = r.y0; cy <= r.y1; ++cy)
+    for (int cx = r.x0; cx <= r.x1; ++cx) {
       const int c = cy * ov.cols + cx;
       for (int k = ov.cellStart[c]; k < ov.cellStart[c + 1]; ++k) {
         const ObstacleVertex& v1 = ov.vertices[ov.cellEdges[k]];

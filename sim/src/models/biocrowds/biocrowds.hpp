@@ -117,22 +117,28 @@ THRONG_HD bool aheadOf(Vec2 p, Vec2 g, Vec2 q) { return (q.x - p.x) * g.x + (q.y
 
 // ---- ownership --------------------------------------------------------------
 
-/// The owner of the marker at m among candidates (cx, cy, index): the
-/// nearest strictly within R, key order (distance squared, index), whose
-/// segment to m meets no edge (tested only when `walls`); -1 if none. The
-/// same answer for any order and any superset of the walkers within R.
+/// Offers walker `index` at q (d = |q - m|^2, as the candidates compute
+/// it) as the owner of the marker at m: it replaces (bestD, best) when
+/// nearer, ties to the lower index, and its segment to m meets no edge
+/// (tested only when `walls`). Start from (R^2, -1): strictly within R.
+THRONG_HD void offerOwner(float d, std::int32_t index, Vec2 q, Vec2 m, const ObstacleView& ov, bool walls,
+                          float& bestD, std::int32_t& best) {
+  if (!(d < bestD || (d == bestD && index < best))) return;
+  if (walls && segmentBlocked(ov, q, m)) return;
+  bestD = d;
+  best = index;
+}
+
+/// The owner of the marker at m among candidates (cx, cy, index), or -1:
+/// the same answer for any order and any superset of the walkers within R.
 THRONG_HD std::int32_t ownerAmong(const float* cx, const float* cy, const std::int32_t* ci, int count, Vec2 m,
                                   float radiusSq, const ObstacleView& ov, bool walls) {
-  float bestD = radiusSq;  // strictly below: an owner with d == R^2 is none
+  float bestD = radiusSq;
   std::int32_t best = -1;
   for (int j = 0; j < count; ++j) {
     const float dx = cx[j] - m.x;
     const float dy = cy[j] - m.y;
-    const float d = dx * dx + dy * dy;
-    if (!(d < bestD || (d == bestD && ci[j] < best))) continue;
-    if (walls && segmentBlocked(ov, Vec2{cx[j], cy[j]}, m)) continue;
-    bestD = d;
-    best = ci[j];
+    offerOwner(dx * dx + dy * dy, ci[j], Vec2{cx[j], cy[j]}, m, ov, walls, bestD, best);
   }
   return best;
 }
@@ -142,22 +148,18 @@ THRONG_HD std::int32_t markerOwner(const AgentGridView& g, const ObstacleView& o
                                    bool walls) {
   if (g.cols == 0) return -1;
   const NearWindow w = nearWindow(g, m, radius);
-  std::uint64_t best = ~std::uint64_t{0};
+  float bestD = w.radiusSq;
+  std::int32_t best = -1;
   for (int row = w.ya; row <= w.yb; ++row) {
     const std::int32_t* const rowStart = g.cellStart + row * g.cols;
     const int end = rowStart[w.xb + 1];
     for (int s = firstAtOrAfter(g.sx, rowStart[w.xa], end, w.lowX); s < end && g.sx[s] <= w.highX; ++s) {
       const float dx = g.sx[s] - m.x;
       const float dy = g.sy[s] - m.y;
-      const float d = dx * dx + dy * dy;
-      if (!(d < w.radiusSq)) continue;
-      const std::uint64_t key = neighborKey(d, g.sortedIndex[s]);
-      if (key >= best) continue;
-      if (walls && segmentBlocked(ov, Vec2{g.sx[s], g.sy[s]}, m)) continue;
-      best = key;
+      offerOwner(dx * dx + dy * dy, g.sortedIndex[s], Vec2{g.sx[s], g.sy[s]}, m, ov, walls, bestD, best);
     }
   }
-  return best == ~std::uint64_t{0} ? -1 : static_cast<std::int32_t>(static_cast<std::uint32_t>(best));
+  return best;
 }
 
 /// Every walker in the grid within the box [lo, hi] (padded for the
@@ -261,20 +263,11 @@ THRONG_HD int bioLimits(const AgentGridView& g, const ObstacleView& ov, const Bi
     const float room = d > sum ? kGapShare * (d - sum) * share : 0.0f;
     out[count++] = {u, room, iYields};
   }
-  if (ov.vertexCount == 0 || ov.cols == 0) return count;
   const float wallReach = ri + vi * bp.dt;
-  const float inv = 1.0f / ov.cell;
-  const auto clampTo = [](int v, int size) { return v < 0 ? 0 : (v >= size ? size - 1 : v); };
-  const float x0f = (p.x - wallReach - ov.origin.x) * inv, x1f = (p.x + wallReach - ov.origin.x) * inv;
-  const float y0f = (p.y - wallReach - ov.origin.y) * inv, y1f = (p.y + wallReach - ov.origin.y) * inv;
-  if (x1f < -1.0f || y1f < -1.0f || x0f >= ov.cols + 1.0f || y0f >= ov.rows + 1.0f) return count;
-  const int x0 = clampTo(static_cast<int>(std::floor(x0f)) - 1, ov.cols);
-  const int x1 = clampTo(static_cast<int>(std::floor(x1f)) + 1, ov.cols);
-  const int y0 = clampTo(static_cast<int>(std::floor(y0f)) - 1, ov.rows);
-  const int y1 = clampTo(static_cast<int>(std::floor(y1f)) + 1, ov.rows);
+  const EdgeCells r = edgeCellsAround(ov, Vec2{p.x - wallReach, p.y - wallReach}, Vec2{p.x + wallReach, p.y + wallReach});
   const float reachSq = wallReach * wallReach;
-  for (int cy = y0; cy <= y1; ++cy)
-    for (int cx = x0; cx <= x1; ++cx) {
+  for (int cy = r.y0; cy <= r.y1; ++cy)
+    for (int cx = r.x0; cx <= r.x1; ++cx) {
       const int c = cy * ov.cols + cx;
       for (int k = ov.cellStart[c]; k < ov.cellStart[c + 1]; ++k) {
         const ObstacleVertex& v1 = ov.vertices[ov.cellEdges[k]];

@@ -7,17 +7,36 @@
 
 namespace throng {
 
-BioParams BioCrowdsModel::params(const World& w, const Settings& s, float dt) {
+BioParams BioCrowdsModel::params(const Settings& s, float dt, float largestRadius, float largestSpeed) {
   BioParams p;
   p.radius = s.personalSpace;
   p.radiusSq = s.personalSpace * s.personalSpace;
   p.gain = static_cast<float>(1.0 / loneWalkerReach(s.personalSpace));
   p.dt = dt;
-  for (std::size_t i = 0; i < w.size(); ++i) {
-    p.largestRadius = std::max(p.largestRadius, w.radius[i]);
-    p.largestSpeed = std::max(p.largestSpeed, w.maxSpeed[i]);
-  }
+  p.largestRadius = largestRadius;
+  p.largestSpeed = largestSpeed;
   return p;
+}
+
+BioParams BioCrowdsModel::params(const World& w, const Settings& s, float dt) {
+  float radius = 0, speed = 0;
+  for (std::size_t i = 0; i < w.size(); ++i) {
+    radius = std::max(radius, w.radius[i]);
+    speed = std::max(speed, w.maxSpeed[i]);
+  }
+  return params(s, dt, radius, speed);
+}
+
+bool BioCrowdsModel::fitField(MarkerField& field, const World& w, const Settings& s, Vec2 lo, Vec2 hi,
+                              ThreadPool* pool) {
+  return field.fit(s, w.obstacles, lo, hi, w.size(), [&w](const auto& take) {
+    for (std::size_t i = 0; i < w.size(); ++i)
+      if (w.hasGoal[i]) take(Vec2{w.gx[i], w.gy[i]});
+    for (const Waypoint& p : w.waypoints) {
+      take(p.a);
+      take(p.b);
+    }
+  }, pool);
 }
 
 void BioCrowdsModel::prepare(World& w, const Settings& s, float dt) {
@@ -31,15 +50,7 @@ void BioCrowdsModel::prepare(World& w, const Settings& s, float dt) {
   // The edge grid's cells only change how fast edges are found.
   if (!w.obstacles.vertices.empty()) w.obstacles.fitToReach(s.personalSpace);
   const AgentGrid& g = w.grid;
-  const Vec2 lo{g.minX, g.minY}, hi{g.maxX, g.maxY};
-  field.fit(s, w.obstacles, lo, hi, n, [&w](const auto& take) {
-    for (std::size_t i = 0; i < w.size(); ++i)
-      if (w.hasGoal[i]) take(Vec2{w.gx[i], w.gy[i]});
-    for (const Waypoint& p : w.waypoints) {
-      take(p.a);
-      take(p.b);
-    }
-  }, w.pool());
+  fitField(field, w, s, Vec2{g.minX, g.minY}, Vec2{g.maxX, g.maxY}, w.pool());
   owner.assign(field.size(), -1);
   const MarkerGridView mg = field.view();
   const AgentGridView gv = g.view();

@@ -32,6 +32,12 @@ class BioCrowdsModel final : public Model {
   void prepare(World& w, const Settings& s, float dt);
   /// The step's parameters for settings s and the walkers of w.
   static BioParams params(const World& w, const Settings& s, float dt);
+  /// The same given the walkers' largest radius and top speed.
+  static BioParams params(const Settings& s, float dt, float largestRadius, float largestSpeed);
+  /// Fits `field` (MarkerField::fit) to the walkers' box [lo, hi] and the
+  /// ground they head for: their goals and their routes' gates. The CPU
+  /// step and the device form's host side both fit it here.
+  static bool fitField(MarkerField& field, const World& w, const Settings& s, Vec2 lo, Vec2 hi, ThreadPool* pool);
 
   MarkerField field;
   std::vector<std::int32_t> owner;  ///< by marker, as of the last prepare

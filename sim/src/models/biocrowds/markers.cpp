@@ -46,17 +46,10 @@ bool insideOutline(const ObstacleView& ov, Vec2 p) {
 
 /// Distance from p to the nearest edge when below `reach`, else INFINITY.
 float clearance(const ObstacleView& ov, Vec2 p, float reach) {
-  if (ov.cols == 0) return INFINITY;
-  const float inv = 1.0f / ov.cell;
-  const float x0f = (p.x - reach - ov.origin.x) * inv, x1f = (p.x + reach - ov.origin.x) * inv;
-  const float y0f = (p.y - reach - ov.origin.y) * inv, y1f = (p.y + reach - ov.origin.y) * inv;
-  if (x1f < 0.0f || y1f < 0.0f || x0f >= static_cast<float>(ov.cols) || y0f >= static_cast<float>(ov.rows))
-    return INFINITY;
-  const int x0 = clampTo(static_cast<int>(std::floor(x0f)), ov.cols), x1 = clampTo(static_cast<int>(std::floor(x1f)), ov.cols);
-  const int y0 = clampTo(static_cast<int>(std::floor(y0f)), ov.rows), y1 = clampTo(static_cast<int>(std::floor(y1f)), ov.rows);
+  const EdgeCells r = edgeCellsAround(ov, Vec2{p.x - reach, p.y - reach}, Vec2{p.x + reach, p.y + reach});
   float best = reach * reach;
-  for (int cy = y0; cy <= y1; ++cy)
-    for (int cx = x0; cx <= x1; ++cx) {
+  for (int cy = r.y0; cy <= r.y1; ++cy)
+    for (int cx = r.x0; cx <= r.x1; ++cx) {
       const int cell = cy * ov.cols + cx;
       for (int k = ov.cellStart[cell]; k < ov.cellStart[cell + 1]; ++k) {
         const ObstacleVertex& v = ov.vertices[ov.cellEdges[k]];
@@ -69,15 +62,9 @@ float clearance(const ObstacleView& ov, Vec2 p, float reach) {
 /// Whether any edge is listed in the obstacle cells that meet the square
 /// [lo, hi] (a superset of "an edge lies in it").
 bool edgesIn(const ObstacleView& ov, Vec2 lo, Vec2 hi) {
-  if (ov.cols == 0) return false;
-  const float inv = 1.0f / ov.cell;
-  const float x0f = (lo.x - ov.origin.x) * inv, x1f = (hi.x - ov.origin.x) * inv;
-  const float y0f = (lo.y - ov.origin.y) * inv, y1f = (hi.y - ov.origin.y) * inv;
-  if (x1f < -1.0f || y1f < -1.0f || x0f >= ov.cols + 1.0f || y0f >= ov.rows + 1.0f) return false;
-  const int x0 = clampTo(static_cast<int>(std::floor(x0f)) - 1, ov.cols), x1 = clampTo(static_cast<int>(std::floor(x1f)) + 1, ov.cols);
-  const int y0 = clampTo(static_cast<int>(std::floor(y0f)) - 1, ov.rows), y1 = clampTo(static_cast<int>(std::floor(y1f)) + 1, ov.rows);
-  for (int cy = y0; cy <= y1; ++cy)
-    for (int cx = x0; cx <= x1; ++cx) {
+  const EdgeCells r = edgeCellsAround(ov, lo, hi);
+  for (int cy = r.y0; cy <= r.y1; ++cy)
+    for (int cx = r.x0; cx <= r.x1; ++cx) {
       const int cell = cy * ov.cols + cx;
       if (ov.cellStart[cell + 1] > ov.cellStart[cell]) return true;
     }
