@@ -33,12 +33,6 @@ std::uint32_t ownerColor(std::uint64_t id) {
   return hsv(kHueStart + turn * kHueSpan, kSat[tier], kVal[tier]);
 }
 
-float markerSpacing(float personalSpace, float markerDensity) {
-  if (!(personalSpace > 0) || !(markerDensity > 0)) return 0;
-  const double h = 1.0 / std::sqrt(static_cast<double>(markerDensity));
-  return static_cast<float>(std::max(h, static_cast<double>(personalSpace) / 64));
-}
-
 float markerDotPx(float spacingPx) { return std::clamp(0.45f * spacingPx, 1.5f, 6.0f); }
 
 MarkerPack packMarkers(const MarkerView& m, std::span<const std::uint64_t> ids, const Camera2D& cam, float spacing,

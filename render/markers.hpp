@@ -14,10 +14,10 @@
 //    tint the ground at a cost of one point per marker), nor when more than
 //    one per kPixelsPerMarker pixels of the view would be drawn (a guard for
 //    when the spacing is not what the settings say).
-// The spacing is the lattice's (markerSpacing: the rule of
-// sim/src/models/biocrowds/markers.hpp, from the public settings). Whoever
-// calls packMarkers decides when to call it again (the app: when the crowd,
-// the view or the selection changed), so a paused crowd uploads nothing.
+// The spacing is the lattice's (throng::markerSpacing, from the settings).
+// Whoever calls packMarkers decides when to call it again (the app: when the
+// crowd, the view or the selection changed), so a paused crowd uploads
+// nothing.
 //
 // Colours. A walker's colour comes from its id, which it keeps for life
 // (indices shift when walkers leave): hues step by the golden angle from one
@@ -46,11 +46,6 @@ inline constexpr std::uint32_t kUnownedMarkerColor = 0xFFBDBFC2u;  // (194, 191,
 
 /// The colour of the markers owned by the walker with id `id` (opaque).
 std::uint32_t ownerColor(std::uint64_t id);
-
-/// The spacing of BioCrowds' marker lattice, world units: 1/sqrt(density),
-/// or R/64 when that puts more than 64 strata across the personal space R
-/// (the field is thinned to that). 0 when either input is not positive.
-float markerSpacing(float personalSpace, float markerDensity);
 
 /// A marker dot's diameter in pixels for markers `spacingPx` apart on
 /// screen: 45% of the spacing, within [1.5, 6].

@@ -105,8 +105,8 @@ struct TeachingInput {
   /// markers and motion; any other, ORCA's velocity space.
   std::string_view model = "orca";
   float personalSpace = 1;  ///< BioCrowds' R, world units
-  /// BioCrowds' marker spacing, world units (render/markers.hpp's
-  /// markerSpacing); the weight dots stay smaller than it. 0: unknown.
+  /// BioCrowds' marker spacing, world units (throng::markerSpacing); the
+  /// weight dots stay smaller than it. 0: unknown.
   float markerSpacing = 0;
 };
 

@@ -288,7 +288,7 @@ void VizApp::buildTeaching() {
   in.neighbourRadius = nr;
   in.model = c.settings.model;
   in.personalSpace = c.settings.personalSpace;
-  in.markerSpacing = render::markerSpacing(c.settings.personalSpace, c.settings.markerDensity);
+  in.markerSpacing = markerSpacing(c.settings.personalSpace, c.settings.markerDensity);
   render::buildTeachingMesh(in, camera_.pixelSize(), overlay_);
 }
 
@@ -309,7 +309,7 @@ void VizApp::updateMarkers() {
                       sel >= 0 ? selectedId_ : ~0ull,
                       camera_.center,
                       camera_.zoom,
-                      render::markerSpacing(c.settings.personalSpace, c.settings.markerDensity),
+                      markerSpacing(c.settings.personalSpace, c.settings.markerDensity),
                       c.settings.personalSpace,
                       camera_.width,
                       camera_.height,

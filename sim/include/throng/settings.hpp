@@ -66,6 +66,12 @@ struct Settings {
 /// lists them.
 std::vector<std::string> modelNames();
 
+/// The spacing of BioCrowds' marker lattice for these settings, world
+/// units: 1/sqrt(markerDensity), or R/64 when that puts more than 64 strata
+/// across the personal space R (the field is thinned to that). 0 when
+/// either setting is not positive.
+float markerSpacing(float personalSpace, float markerDensity);
+
 enum class SettingKind : std::uint8_t {
   Real,     ///< a finite number in the limits (a float or double field)
   Integer,  ///< a whole number in the limits (an int field)

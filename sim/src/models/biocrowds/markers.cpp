@@ -87,6 +87,11 @@ MarkerLattice markerLattice(double radius, double density) {
   return lat;
 }
 
+float markerSpacing(float personalSpace, float markerDensity) {
+  if (!(personalSpace > 0) || !(markerDensity > 0)) return 0;
+  return static_cast<float>(markerLattice(personalSpace, markerDensity).spacing);
+}
+
 bool markerOfStratum(const ObstacleView& ov, const MarkerLattice& lat, std::uint64_t seed, float radius,
                      std::int64_t ix, std::int64_t iy, Vec2& at, float& clear) {
   const std::uint64_t h = mix64(seed ^ mix64(static_cast<std::uint64_t>(ix) ^ mix64(static_cast<std::uint64_t>(iy))));
