@@ -359,6 +359,19 @@ MarkerView Crowd::markers() const {
 MarkerView Backend::markers(World& w) { return w.model ? w.model->markers() : MarkerView{}; }
 bool Crowd::deviceFrame(DeviceFrame& out) { return backend_->deviceFrame(out); }
 
+void Crowd::setTerrain(Terrain terrain) {
+  World& w = edit();
+  w.terrain = std::move(terrain);
+  ++w.terrainVersion;
+  w.fields.clear();  // the next step refreshes them
+}
+const Terrain& Crowd::terrain() const { return world_->terrain; }
+FieldView Crowd::fields(int target) const {
+  synced();
+  return backend_->fields(*world_, target);
+}
+FieldView Backend::fields(World& w, int target) { return w.fields.view(target); }
+
 namespace {
 class CpuBackend final : public Backend {
  public:

@@ -7,7 +7,7 @@ Layers, bottom up (an object may include its own layer and those below;
 a model never includes another model):
   1 sim/include/throng/{hd,vec2,settings,types,backend}.hpp  value types
   2 sim/src/base/                                              hashing, threads, lanes
-  3 sim/src/geometry/, sim/src/neighbors/                      spatial structures
+  3 sim/src/geometry/, sim/src/neighbors/, sim/src/fields/    spatial structures and fields
   4 sim/src/core/; sim/cuda/{device_*,cuda_check}              state, shared phases, the seams
   5 sim/src/models/NAME/; sim/cuda/models/                     the models
   6 sim/src/pipeline/; sim/cuda/*.cu                           the step, the registry, backends
@@ -35,7 +35,7 @@ def layer(path):
         top = parts[1] if len(parts) > 2 else ""
         if top == "base":
             return (2, None)
-        if top in ("geometry", "neighbors"):
+        if top in ("geometry", "neighbors", "fields"):
             return (3, None)
         if top == "core":
             return (4, None)

@@ -35,6 +35,7 @@
 
 #include "throng/types.hpp"
 #include "throng/backend.hpp"
+#include "throng/fields.hpp"
 #include "throng/settings.hpp"
 #include "throng/vec2.hpp"
 
@@ -125,6 +126,15 @@ class Crowd {
   /// their owners in the last step; empty for a model with none, or
   /// before its first step. On CUDA the owners are copied back on each call.
   MarkerView markers() const;
+  /// The targets, discomfort and ground the fields are built over
+  /// (throng/fields.hpp); the next field refresh takes them.
+  void setTerrain(Terrain terrain);
+  const Terrain& terrain() const;
+  /// The fields of the last refresh, with the potential of target `target`
+  /// (an index into terrain().targets; out of range: none). Empty when no
+  /// field was built: the model and routing use none, or before the first
+  /// step. On CUDA the fields are copied back on each call.
+  FieldView fields(int target = 0) const;
   /// A 64-bit hash of the whole state (positions, velocities, flags, ids).
   std::uint64_t stateHash() const;
 

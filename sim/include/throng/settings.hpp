@@ -60,7 +60,43 @@ struct Settings {
   /// between steps. Short names stay within std::string's in-place buffer,
   /// so copying Settings at a step allocates nothing. [Limit: one of modelNames()]
   std::string model = "orca";
+  /// How walkers with a target (throng/fields.hpp) find their way: "goals"
+  /// (straight for the goal, through the route's gates) or "field" (down
+  /// the target's potential, round walls and crowds). The continuum model
+  /// always takes the field. [Limit: one of routingNames()]
+  std::string routing = "goals";
+
+  // The fields (Continuum Crowds, and routing = field).
+  /// Side of a field cell, world units; 0 takes four times the largest
+  /// walker radius (1 m for 0.25 m walkers). [Limit: [0, 1e30]]
+  float fieldCell = 0;
+  /// Steps between field refreshes (density, speed, cost, potentials).
+  /// [Limit: [1, 100000]]
+  int fieldInterval = 4;
+  /// Cost weights: α per unit of path length, β per second of walking
+  /// time, γ per unit of discomfort: C = (α f + β + γ g) / f.
+  /// [Limit: [0, 1e6] each, α + β > 0 at the step]
+  float costDistance = 1;
+  float costTime = 1;
+  float costDiscomfort = 1;
+  /// λ: how sharply a walker's density falls off to the cells around it
+  /// (taken to 1/256). [Limit: [0, 16]]
+  float densityExponent = 1.5f;
+  /// ρ_min and ρ_max, walkers per cell: below ρ_min the ground sets the
+  /// speed, above ρ_max the crowd's flow. [Limit: [0, 1e6], ρ_min < ρ_max at the step]
+  float densityMin = 0.5f;
+  float densityMax = 1.2f;
+  /// The slopes (rise over run) between which the ground slows a walker
+  /// from its top speed down to slopeSpeed of it. [Limit: [0, 1e6]]
+  float slopeMin = 0.05f;
+  float slopeMax = 0.5f;
+  /// A walker's speed on a slope of slopeMax and steeper, as a fraction of
+  /// its top speed. [Limit: (0, 1]]
+  float slopeSpeed = 0.2f;
 };
+
+/// The names routing takes: "goals", "field".
+std::vector<std::string> routingNames();
 
 /// The names of the models a crowd can step with, in the order a picker
 /// lists them.

@@ -49,6 +49,14 @@ struct AgentExplain {
   std::vector<Vec2> markers;
   std::vector<float> markerWeights;
   Vec2 motion;
+  // The fields (Continuum Crowds, routing = field): the walker's cell
+  // (-1: no field reaches it), that cell's speed (units/s) and unit cost
+  // in each of the four directions (east, north, west, south), and the
+  // field's velocity at the walker, units/s.
+  std::int32_t fieldCell = -1;
+  float fieldSpeed[4] = {0, 0, 0, 0};
+  float fieldCost[4] = {0, 0, 0, 0};
+  Vec2 fieldFlow;
 };
 
 /// Points a model lays on the ground (BioCrowds' markers) and the walker

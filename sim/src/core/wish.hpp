@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "base/hash.hpp"
+#include "fields/field_math.hpp"
 #include "throng/hd.hpp"
 #include "throng/types.hpp"
 #include "throng/vec2.hpp"
@@ -101,6 +102,8 @@ struct WorldView {
   const std::int32_t* streamGroups = nullptr;  ///< sorted
   const Vec2* streamVelocity = nullptr;
   std::int32_t streamCount = 0;
+  /// The fields of the last refresh (grid.cols == 0: none this step).
+  FieldRouting field;
 };
 
 /// What the wish reads of the settings.
@@ -119,16 +122,35 @@ THRONG_HD const Vec2* streamOf(const WorldView& w, std::int32_t g) {
   return lo < w.streamCount && w.streamGroups[lo] == g ? &w.streamVelocity[lo] : nullptr;
 }
 
-/// Agent i's wish for the step (no closure): through its route's next gate
-/// while it has one, else its group's stream, else towards its goal; then
-/// the step's shake (none on the landing step, which is exact).
+/// Field routing: walker i's wish down its target's potential at `speed`
+/// into `wish`; false when the step has no fields, the walker no target,
+/// or it stands on its target (then its goal leads it, as without fields)
+/// or has no way there.
+THRONG_HD bool fieldWish(const WorldView& w, std::int32_t i, Vec2 p, float speed, Vec2& wish) {
+  if (w.field.grid.cols == 0) return false;
+  const std::int32_t potential = potentialFor(w.field, w.group[i], w.route[i]);
+  if (potential < 0) return false;
+  bool onTarget, lost;
+  const Vec2 flow = fieldFlowAt(w.field, potential, p, onTarget, lost);
+  if (onTarget || lost) return false;
+  wish = flow.normalized() * speed;
+  return true;
+}
+
+/// Agent i's wish for the step (no closure): down its target's potential
+/// when the step has fields and it has a target (throng/fields.hpp), else
+/// through its route's next gate while it has one, else its group's
+/// stream, else towards its goal; then the step's shake (none on the
+/// landing step, which is exact).
 THRONG_HD Vec2 wishAt(const WorldView& w, const WishParams& s, std::int32_t i, bool& landing) {
   landing = false;
   const Vec2 p{w.px[i], w.py[i]};
   const float speed = cruiseSpeed(w.prefSpeed[i], w.maxSpeed[i]);
   Vec2 wish;
   const std::int32_t r = w.route[i];
-  if (r >= 0 && w.gate[i] < w.routeStart[r + 1] - w.routeStart[r]) {
+  if (fieldWish(w, i, p, speed, wish)) {
+    // down the potential
+  } else if (r >= 0 && w.gate[i] < w.routeStart[r + 1] - w.routeStart[r]) {
     const Waypoint& g = w.waypoints[w.routeStart[r] + w.gate[i]];
     const Vec2 toTarget = gateTarget(g.a, g.b, p, w.radius[i]) - p;
     wish = toTarget.normalized() * speed;

@@ -58,6 +58,7 @@ WorldView World::worldView() const {
   v.routeStart = routeStart.data(); v.waypoints = waypoints.data();
   v.streamGroups = streamGroups.data(); v.streamVelocity = streamVelocity.data();
   v.streamCount = static_cast<std::int32_t>(streamGroups.size());
+  v.field = fields.routing();
   return v;
 }
 
@@ -67,6 +68,15 @@ AgentsView World::view() const {
   v.radius = radius.data(); v.maxSpeed = maxSpeed.data(); v.id = id.data();
   v.count = static_cast<std::int32_t>(px.size());
   return v;
+}
+
+FieldWalkers World::fieldWalkers() const {
+  FieldWalkers f;
+  f.px = px.data(); f.py = py.data(); f.vx = vx.data(); f.vy = vy.data();
+  f.radius = radius.data(); f.maxSpeed = maxSpeed.data(); f.prefSpeed = prefSpeed.data();
+  f.group = group.data(); f.route = route.data();
+  f.count = size();
+  return f;
 }
 
 const Vec2* World::streamOf(std::int32_t g) const {

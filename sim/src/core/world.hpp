@@ -15,9 +15,11 @@
 #include <vector>
 
 #include "core/wish.hpp"
+#include "fields/fields.hpp"
 #include "geometry/obstacles.hpp"
 #include "neighbors/agent_grid.hpp"
 #include "neighbors/agents_view.hpp"
+#include "throng/fields.hpp"
 #include "throng/settings.hpp"
 #include "throng/types.hpp"
 
@@ -68,6 +70,12 @@ class World {
   std::vector<std::int32_t> streamGroups;     ///< sorted; streamVelocity alongside
   std::vector<Vec2> streamVelocity;
 
+  /// The ground the fields are built over, and the fields of the last
+  /// refresh (phase 2; cleared when a step builds none).
+  Terrain terrain;
+  std::uint64_t terrainVersion = 0;  ///< bumped by every change of terrain
+  FieldState fields;
+
   StepBuffers buffers;
   /// The agent grid, built by the models that need it when they need it.
   AgentGrid grid;
@@ -84,6 +92,8 @@ class World {
   /// grid while it stays).
   std::uint64_t version = 0;
   AgentsView view() const;
+  /// The walkers as a field refresh reads them.
+  FieldWalkers fieldWalkers() const;
   /// What the wish and integrate read: the host arrays.
   WorldView worldView() const;
   /// The stream velocity of a group, or nullptr.

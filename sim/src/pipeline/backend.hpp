@@ -10,6 +10,7 @@
 #include <string>
 
 #include "throng/backend.hpp"
+#include "throng/fields.hpp"
 #include "throng/settings.hpp"
 #include "throng/types.hpp"
 
@@ -34,6 +35,9 @@ class Backend {
   /// The model's ground points and their owners as of the last step (the
   /// CPU: the model's own; a device backend copies its owners back).
   virtual MarkerView markers(World& world);
+  /// The fields of the last refresh with target `target`'s potential (the
+  /// CPU: World::fields; a device backend copies them back first).
+  virtual FieldView fields(World& world, int target);
 };
 
 std::unique_ptr<Backend> makeCpuBackend();

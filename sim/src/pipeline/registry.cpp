@@ -5,6 +5,7 @@
 #include <mutex>
 
 #include "models/biocrowds/biocrowds_model.hpp"
+#include "models/continuum/continuum_model.hpp"
 #include "models/orca/orca.hpp"
 #include "models/orca/orca_model.hpp"
 
@@ -29,6 +30,12 @@ std::vector<ModelEntry>& entries() {
                  OverlapPromise{kBioOverlap, kBioOverlap},
                  "it owns no marker it can use, they balance out, or its neighbours leave it no room",
                  [] { return std::unique_ptr<Model>(new BioCrowdsModel()); }});
+    v.push_back({"continuum",
+                 "Continuum Crowds: density, speed and cost fields and a potential per target; each walker "
+                 "follows its potential's gradient at the speed the crowd and the ground allow",
+                 OverlapPromise{kKeepApartOverlap, kKeepApartOverlap},
+                 "no step is left to it by the walkers and walls around it",
+                 [] { return std::unique_ptr<Model>(new ContinuumModel()); }});
     return v;
   }();
   return all;

@@ -97,6 +97,19 @@ void integrate(World& w, float dt) {
 
 }  // namespace
 
+void buildFields(World& w, const Settings& s) {
+  if (!fieldsWanted(s)) {
+    if (w.fields.built) w.fields.clear();
+    return;
+  }
+  const std::uint64_t every = static_cast<std::uint64_t>(s.fieldInterval > 0 ? s.fieldInterval : 1);
+  if (w.fields.built && w.step % every != 0) return;
+  // Closed faces are found through the obstacles' edge grid (any cell
+  // size finds the same edges: the model's own fit is kept).
+  if (!w.obstacles.vertices.empty() && w.obstacles.cols == 0) w.obstacles.fitToReach(w.obstacleReach(s));
+  refreshFields(w.fields, s, w.fieldWalkers(), w.obstacles, w.terrainVersion, w.terrain, w.step, w.pool());
+}
+
 Model* modelFor(World& w, std::string_view name, std::string* why) {
   if (w.model && w.model->name() == name) return w.model.get();
   const ModelEntry* e = findModel(name);
@@ -123,10 +136,12 @@ void stepCpu(World& w, const Settings& s, float dt, const WishClosure& closure) 
   StepContext ctx{w, s, dt};
   w.buffers.resize(n);
 
+  // 2. fields (first: the wishes read them): refreshed every
+  // fieldInterval steps while the model or the routing wants them.
+  buildFields(w, s);
   // 1. track motion, with 3. the wishes in the same pass (one parallel
   // phase fewer); a closure runs on this thread, one walker at a time, in
   // index order, before it.
-  // 2. fields: none yet.
   if (closure) {
     StepBuffers& out = w.buffers;
     for (std::size_t i = 0; i < n; ++i) {
@@ -139,7 +154,7 @@ void stepCpu(World& w, const Settings& s, float dt, const WishClosure& closure) 
   } else {
     const WorldView wv = w.worldView();
     const WishParams wp = w.wishParams(s, dt);
-    const bool lanes = lanesAvailable() && w.streamGroups.empty();
+    const bool lanes = lanesAvailable() && w.streamGroups.empty() && !w.fields.built;
     const auto phase3 = [&](std::size_t b, std::size_t e) { wishes(w, wv, wp, lanes, b, e); };
     // (A lambda of one reference fits in std::function's own storage;
     // phase3 itself would be copied to the heap every step.)
@@ -155,9 +170,23 @@ AgentExplain explainAgent(World& w, const Settings& s, float dt, std::size_t i, 
   w.pool(s.threads);
   Model* const model = modelFor(w, s.model);
   StepContext ctx{w, s, dt};
+  if (!w.fields.built) buildFields(w, s);  // a crowd not yet stepped: the wish reads them
   AgentExplain out;
   out.preferred = wishOf(w, s, dt, i, closure);
   model->explain(ctx, i, out);
+  // The fields at the walker, whatever the model.
+  const FieldRouting f = w.fields.routing();
+  const Vec2 p{w.px[i], w.py[i]};
+  out.fieldCell = f.grid.cols > 0 ? fieldCellAt(f.grid, p) : -1;
+  if (out.fieldCell >= 0) {
+    for (int d = 0; d < 4; ++d) {
+      out.fieldSpeed[d] = w.fields.speed[4 * static_cast<std::size_t>(out.fieldCell) + d];
+      out.fieldCost[d] = w.fields.cost[4 * static_cast<std::size_t>(out.fieldCell) + d];
+    }
+    const std::int32_t potential = potentialFor(f, w.group[i], w.route[i]);
+    bool onTarget, lost;
+    if (potential >= 0) out.fieldFlow = fieldFlowAt(f, potential, p, onTarget, lost);
+  }
   return out;
 }
 

@@ -19,6 +19,10 @@ using WishClosure = std::function<Vec2(const Agent&)>;
 /// advances w.step and w.time.
 void stepCpu(World& w, const Settings& s, float dt, const WishClosure& closure);
 
+/// Phase 2: the fields, refreshed every s.fieldInterval steps (and when
+/// none were built) while fieldsWanted(s); cleared when not.
+void buildFields(World& w, const Settings& s);
+
 /// The model named `name`, kept in w.model: the one there if it has that
 /// name, else a new one (told to resume when it replaces another); null
 /// (with *why) when no model is registered under it.

@@ -24,18 +24,9 @@
 // R = 1 m is 1 / |M0(1)| = 3.18.
 //
 // Bodies. Markers give personal space, not a body; discs are kept apart
-// by each walker's limits, half-planes its step may not cross:
-//  - for each walker j that could touch i this step (centres nearer than
-//    r_i + r_j + (v_i + v_j) dt, v the top speeds): the line across p_i p_j
-//    that leaves i its share of the gap d - r_i - r_j (kGapShare of it, so
-//    rounding never closes the gap). Shares go by radius, except in touch
-//    (the gap under kTouchGap (r_i + r_j)): a walker with the other ahead
-//    of it along its wish yields (takes none) and the other takes it all
-//    (head on, each ahead of the other: the lower index goes first). Both
-//    walkers of a pair find the same shares, which never sum above the
-//    gap, so discs apart stay apart and centres never cross or meet;
-//  - for each obstacle edge or wall within r_i + v_i dt: the tangent line
-//    of its nearest point, with r_i beyond it.
+// by each walker's limits, half-planes its step may not cross
+// (core/keep_apart.hpp: a share of the gap to each walker that could touch
+// it, the tangent of each wall near it), so centres never cross or meet.
 // An owned marker is usable when i's disc fits on it (its clearance is at
 // least r_i). The step along M is taken as far as the limits allow, then
 // slides along the limit that stopped it (slideWithin). A walker whose step
@@ -47,6 +38,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "core/keep_apart.hpp"
 #include "geometry/obstacles.hpp"
 #include "models/biocrowds/markers.hpp"
 #include "neighbors/agent_grid.hpp"
@@ -56,29 +48,21 @@
 
 namespace throng {
 
+// The limits that keep discs apart are core/keep_apart.hpp's, shared with
+// Continuum Crowds; BioCrowds' names for them:
+using BioWalkers = MovingWalkers;
+using BioLimit = StepLimit;
+inline constexpr int kBioNeighbors = kKeepApartNeighbors;
+inline constexpr int kBioLimits = kKeepApartLimits;
+
 /// |M| below this fraction of |M0(R)|, or a step cut below this fraction of
 /// the one wanted, counts as none: the walker stands, jammed.
 inline constexpr float kStuckFraction = 1e-3f;
-/// The part of its share of the gap to a neighbour, or of its room to a
-/// wall, a walker may use in one step.
-inline constexpr float kGapShare = 0.999f;
-/// A pair nearer than this fraction of r_A + r_B beyond contact is in
-/// touch: a walker that has the other ahead of it yields (see bioLimits).
-inline constexpr float kTouchGap = 0.02f;
 /// How far a wedged walker backs off from those ahead in a step, as a
 /// fraction of the step it wanted.
 inline constexpr float kBackOff = 0.25f;
-/// The overlap BioCrowds promises, as a fraction of r_A + r_B (the gate
-/// holds it to it): the limits keep discs apart in exact arithmetic; this
-/// is the float rounding of positions far from the origin, with a margin.
-inline constexpr float kBioOverlap = 1e-4f;
-/// The most walkers one walker keeps apart from in a step, and the most
-/// limits (walkers, then edges and walls); with more within reach it
-/// stands, jammed (reached only far beyond a crush's density).
-inline constexpr int kBioNeighbors = 48;
-inline constexpr int kBioLimits = 64;
-/// How many times a step cut by a limit slides along it (slideWithin).
-inline constexpr int kSlides = 3;
+/// The overlap BioCrowds promises (the gate holds it to it).
+inline constexpr float kBioOverlap = kKeepApartOverlap;
 /// The most walkers a marker cell gathers at once (ownersOfCell); a cell
 /// with more asks the grid per marker.
 inline constexpr int kCellCandidates = 256;
@@ -105,15 +89,7 @@ struct BioParams {
   float largestSpeed = 0;   ///< top speed over the walkers, units/s
 };
 
-/// The walkers as the motion reads them (the state before the step).
-struct BioWalkers {
-  const float *px = nullptr, *py = nullptr, *radius = nullptr, *maxSpeed = nullptr;
-  const float *wishX = nullptr, *wishY = nullptr;  ///< the step's wishes
-};
 
-/// Whether the walker at p with wish g has the walker at q ahead of it
-/// (the same bits whichever of the two asks).
-THRONG_HD bool aheadOf(Vec2 p, Vec2 g, Vec2 q) { return (q.x - p.x) * g.x + (q.y - p.y) * g.y > 0.0f; }
 
 // ---- ownership --------------------------------------------------------------
 
@@ -219,106 +195,11 @@ THRONG_HD void ownersOfCell(const MarkerGridView& mg, const AgentGridView& g, co
 
 // ---- motion -----------------------------------------------------------------
 
-/// One half-plane of S_i, relative to p_i: a step s is in it when
-/// dot(s, normal) >= -room.
-struct BioLimit {
-  Vec2 normal;
-  float room;
-  bool yields = false;  ///< a walker's, in touch and ahead: this one yields to it
-};
 
-/// Walker i's limits into out[] (at most kBioLimits): one per walker that
-/// could touch it this step, then one per obstacle edge or wall within
-/// r_i + v_i dt. The count, or -1 with more than that within reach.
+/// Walker i's limits (stepLimits) with BioCrowds' step and reach.
 THRONG_HD int bioLimits(const AgentGridView& g, const ObstacleView& ov, const BioWalkers& a, const BioParams& bp,
                         std::int32_t i, BioLimit* out) {
-  const Vec2 p{a.px[i], a.py[i]};
-  const float ri = a.radius[i], vi = a.maxSpeed[i];
-  std::uint64_t keys[kBioNeighbors];
-  const float reach = ri + bp.largestRadius + (vi + bp.largestSpeed) * bp.dt;
-  const int found = gatherNear(g, p, i, reach, keys, kBioNeighbors);
-  if (found < 0) return -1;
-  int count = 0;
-  for (int k = 0; k < found; ++k) {
-    const std::int32_t j = static_cast<std::int32_t>(static_cast<std::uint32_t>(keys[k]));
-    const float dSq = floatFromBits(static_cast<std::uint32_t>(keys[k] >> 32));
-    const float sum = ri + a.radius[j];
-    const float touch = sum + (vi + a.maxSpeed[j]) * bp.dt;  // the same from either side
-    if (!(dSq < touch * touch)) continue;
-    const float d = std::sqrt(dSq);
-    if (!(d > 0.0f)) continue;  // coincident: no side to keep to
-    const Vec2 pj{a.px[j], a.py[j]};
-    const Vec2 u{(p.x - pj.x) / d, (p.y - pj.y) / d};
-    // Shares of the gap: by radius; but in touch, a walker with the other
-    // ahead of it yields (takes none) and the other takes all, so a queue
-    // or an arch at a door opens from the front. Both walkers of a pair
-    // find the same flags, so the shares never sum above the gap.
-    const bool inTouch = d - sum < kTouchGap * sum;
-    const bool jAhead = inTouch && aheadOf(p, Vec2{a.wishX[i], a.wishY[i]}, pj);
-    const bool iAhead = inTouch && aheadOf(pj, Vec2{a.wishX[j], a.wishY[j]}, p);
-    // Each ahead of the other (head on): the lower index goes first.
-    const bool iYields = jAhead && !(iAhead && i < j);
-    const bool jYields = iAhead && !(jAhead && j < i);
-    const float share = iYields ? 0.0f : (jYields ? 1.0f : ri / sum);
-    const float room = d > sum ? kGapShare * (d - sum) * share : 0.0f;
-    out[count++] = {u, room, iYields};
-  }
-  const float wallReach = ri + vi * bp.dt;
-  const EdgeCells r = edgeCellsAround(ov, Vec2{p.x - wallReach, p.y - wallReach}, Vec2{p.x + wallReach, p.y + wallReach});
-  const float reachSq = wallReach * wallReach;
-  for (int cy = r.y0; cy <= r.y1; ++cy)
-    for (int cx = r.x0; cx <= r.x1; ++cx) {
-      const int c = cy * ov.cols + cx;
-      for (int k = ov.cellStart[c]; k < ov.cellStart[c + 1]; ++k) {
-        const ObstacleVertex& v1 = ov.vertices[ov.cellEdges[k]];
-        const Vec2 a0 = v1.point, ab = ov.vertices[v1.next].point - v1.point;
-        const float len2 = ab.lengthSquared();
-        float f = len2 > 0.0f ? dot(p - a0, ab) / len2 : 0.0f;
-        f = f < 0.0f ? 0.0f : (f > 1.0f ? 1.0f : f);
-        const Vec2 away{p.x - (a0.x + f * ab.x), p.y - (a0.y + f * ab.y)};
-        const float dSq = away.lengthSquared();
-        if (!(dSq < reachSq)) continue;
-        if (count + 4 > kBioLimits) return -1;
-        if (!(dSq > 0.0f)) {  // a centre on a wall: it may not move at all
-          out[count++] = {Vec2{1, 0}, 0.0f};
-          out[count++] = {Vec2{-1, 0}, 0.0f};
-          out[count++] = {Vec2{0, 1}, 0.0f};
-          out[count++] = {Vec2{0, -1}, 0.0f};
-          continue;
-        }
-        const float d = std::sqrt(dSq);
-        out[count++] = {Vec2{away.x / d, away.y / d}, d > ri ? kGapShare * (d - ri) : 0.0f};
-      }
-    }
-  return count;
-}
-
-/// The step s made to keep within the limits: taken as far as they allow,
-/// then what is left slides along the limit that stopped it (the part
-/// along its normal dropped), up to kSlides times. The step as a total.
-THRONG_HD Vec2 slideWithin(const BioLimit* limits, int count, Vec2 s) {
-  Vec2 total{}, rest = s;
-  for (int pass = 0; pass <= kSlides; ++pass) {
-    float t = 1;
-    int stop = -1;
-    for (int k = 0; k < count; ++k) {
-      const float along = dot(rest, limits[k].normal);
-      if (!(along < 0.0f)) continue;
-      // Room left before this limit, after the part of the step taken.
-      const float room = limits[k].room + dot(total, limits[k].normal);
-      const float most = room > 0.0f ? room / -along : 0.0f;
-      if (most < t) {
-        t = most;
-        stop = k;
-      }
-    }
-    total = total + rest * t;
-    if (stop < 0) break;
-    rest = rest * (1.0f - t);
-    const Vec2 n = limits[stop].normal;
-    rest = rest - n * dot(rest, n);  // slide along the limit that stopped it
-  }
-  return total;
+  return stepLimits(g, ov, a, StepReach{bp.dt, bp.largestRadius, bp.largestSpeed}, i, out);
 }
 
 /// Calls visit(k, offset, weight, usable) for every marker k owned by

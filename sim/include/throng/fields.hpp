@@ -1,0 +1,89 @@
+#pragma once
+// The ground the fields are built over (Continuum Crowds, and field routing
+// for every model): where walkers head (targets), where they would rather
+// not walk (discomfort), and how the ground rises (hills and a height map);
+// and the read-only view of the fields a step built, for drawing.
+//
+// A target is a set of goal regions that a group of walkers shares: one
+// potential is solved per target ("as few groups as possible"). A walker
+// takes the first target that names its group (or names none) and its route
+// (or none); Scene builds the list from the file's "targets", then one per
+// route with a goal region, then one per set of sinks. Walkers that match
+// no target keep their straight-line wish.
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "throng/vec2.hpp"
+
+namespace throng {
+
+struct Target {
+  std::string name;            ///< for people: the file's name for it, or the route's
+  std::vector<Rect> regions;   ///< goal cells: those whose centre lies in one (at least the cell of each region's centre)
+  std::vector<int> groups;     ///< the walkers' groups it serves; empty: every group
+  int route = -1;              ///< only walkers on this route (Crowd::addRoute's number); -1: any
+};
+
+/// A painted region walkers would rather avoid (value > 0) or prefer
+/// (value < 0: a crosswalk), added where regions overlap. Unitless, as the
+/// cost's γ weighs it.
+struct Discomfort {
+  std::vector<Vec2> outline;   ///< a closed polygon, either winding
+  float value = 1;
+};
+
+/// A smooth bump of the ground: height * (1 - (d / radius)^2)^2 within
+/// radius of `at`, world units.
+struct Hill {
+  Vec2 at;
+  float radius = 1, height = 1;
+};
+
+/// A height map: heights at the nodes of a regular lattice, read
+/// bilinearly between them, 0 outside it.
+struct HeightMap {
+  Vec2 origin;                 ///< node (0, 0)
+  float cell = 1;              ///< node spacing, world units
+  int cols = 0, rows = 0;      ///< nodes
+  std::vector<float> heights;  ///< cols * rows, row by row from origin
+};
+
+struct Terrain {
+  std::vector<Target> targets;
+  std::vector<Discomfort> discomfort;
+  std::vector<Hill> hills;
+  HeightMap heightMap;
+  /// The ground's height at p (hills plus the map), world units.
+  float heightAt(Vec2 p) const;
+  /// The discomfort at p: the sum of the regions that hold it.
+  float discomfortAt(Vec2 p) const;
+  bool empty() const { return targets.empty() && discomfort.empty() && hills.empty() && heightMap.heights.empty(); }
+};
+
+/// The four directions a cell's speed and cost are given for, in this order.
+enum FieldDirection : int { kEast = 0, kNorth = 1, kWest = 2, kSouth = 3 };
+
+/// The fields of the last refresh, on a uniform grid: cell (x, y) covers
+/// origin + [x, x + 1) * cell by [y, y + 1) * cell; arrays are row by row.
+/// Empty (cols == 0) when no field was built (a model and routing that use
+/// none, or before the first step). The spans stay valid until the crowd is
+/// next changed or advanced.
+struct FieldView {
+  Vec2 origin;
+  float cell = 0;
+  int cols = 0, rows = 0;
+  int potentials = 0;                  ///< targets with a potential
+  std::span<const std::uint8_t> blocked;  ///< 1: inside an obstacle
+  std::span<const float> density;      ///< ρ, walkers per cell
+  std::span<const float> velocityX, velocityY;  ///< v̄, units/s (0 where ρ is 0)
+  std::span<const float> height;       ///< at cell centres, world units
+  std::span<const float> discomfort;   ///< g at cell centres
+  std::span<const float> speed;        ///< f, units/s: 4 per cell (FieldDirection), to the neighbour that way
+  std::span<const float> cost;         ///< C per cell width: 4 per cell; +inf through a wall or obstacle
+  std::span<const float> potential;    ///< φ of the target asked for; +inf where no path reaches it
+  std::uint64_t refreshStep = 0;       ///< the step the fields were built at
+};
+
+}  // namespace throng
