@@ -86,4 +86,28 @@ inline Crowd bioField(int n, int threads) {
   return c;
 }
 
+/// Continuum Crowds at 1 walker per m² in a square of side sqrt(n) m: the
+/// left half heads for a strip past the right edge (group 0), the right
+/// half for one past the left (group 1), two potentials; the field cell
+/// chosen so the grid is about cells x cells.
+inline Crowd continuumField(int n, int threads, int cells) {
+  Crowd c = bioField(n, threads);
+  Settings s = c.settings;
+  s.model = "continuum";
+  const int side = static_cast<int>(std::ceil(std::sqrt(static_cast<double>(n))));
+  const float extent = static_cast<float>(side) + 8.0f;  // with the targets' strips
+  s.fieldCell = extent / static_cast<float>(cells - 3 * 8);
+  c.settings = s;
+  Terrain t;
+  t.targets.push_back({"east", {Rect{static_cast<float>(side) + 1, 0, 2, static_cast<float>(side)}}, {0}, -1});
+  t.targets.push_back({"west", {Rect{-3, 0, 2, static_cast<float>(side)}}, {1}, -1});
+  c.setTerrain(t);
+  for (std::size_t i = 0; i < c.count(); ++i) {
+    Agent a = c.agent(i);
+    a.group = a.goal && a.goal->x > 0 ? 0 : 1;
+    c.setAgent(i, a);
+  }
+  return c;
+}
+
 }  // namespace throng::bench

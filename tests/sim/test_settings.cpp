@@ -72,17 +72,25 @@ TEST_CASE("the settings table describes every Settings field once, with a field 
     }
     for (std::string_view m : i.models) {
       const auto known = modelNames();
-      CHECK(std::find(known.begin(), known.end(), m) != known.end());
+      // A model's name, or the routing that reads it under any model.
+      CHECK((std::find(known.begin(), known.end(), m) != known.end() || m == "routing = field"));
     }
   }
-  // Every field of Settings: twelve of them, each a different member.
-  CHECK(names.size() == 12);
+  // Every field of Settings: 24 of them, each a different member.
+  CHECK(names.size() == 24);
   for (const char* n : {"model", "timeHorizon", "obstacleTimeHorizon", "perceptionRadius", "maxNeighbors",
-                        "personalSpace", "markerDensity", "slowingRadius", "jitter", "maxStep", "seed", "threads"})
+                        "personalSpace", "markerDensity", "slowingRadius", "jitter", "maxStep", "seed", "threads",
+                        "routing", "fieldCell", "fieldInterval", "costDistance", "costTime", "costDiscomfort",
+                        "densityExponent", "densityMin", "densityMax", "slopeMin", "slopeMax", "slopeSpeed"})
     CHECK_MESSAGE(findSetting(n) != nullptr, n);
   CHECK(findSetting("timehorizon") == nullptr);
   CHECK(d.model == "orca");
-  CHECK(modelNames() == std::vector<std::string>{"orca", "biocrowds"});
+  // The built-ins first (a test may register more after them).
+  const std::vector<std::string> models = modelNames();
+  REQUIRE(models.size() >= 3);
+  CHECK(std::vector<std::string>(models.begin(), models.begin() + 3) ==
+        std::vector<std::string>{"orca", "biocrowds", "continuum"});
+  CHECK(routingNames() == std::vector<std::string>{"goals", "field"});
 }
 
 TEST_CASE("each setting takes the value just inside each limit and refuses the one just outside, as number and text") {
@@ -109,7 +117,7 @@ TEST_CASE("each setting takes the value just inside each limit and refuses the o
       } else {
         INFO(why);
         CHECK(why.find(i.name) != std::string::npos);
-        CHECK(why.find(i.kind == SettingKind::Choice ? std::string("orca") : formatLimits(i)) != std::string::npos);
+        CHECK(why.find(i.kind == SettingKind::Choice ? i.choices().front() : formatLimits(i)) != std::string::npos);
         CHECK(getSettingText(s, i.name) == getSettingText(Settings{}, i.name));  // unchanged
       }
       if (!std::isnan(p.value) && i.kind != SettingKind::Choice) {
@@ -193,7 +201,7 @@ TEST_CASE("limits and numbers print short and exact") {
   CHECK(formatLimits(*findSetting("maxStep")) == "(1e-6, 10]");
   CHECK(formatLimits(*findSetting("maxNeighbors")) == "[0, 32]");
   CHECK(formatLimits(*findSetting("seed")) == "[0, 18446744073709551615]");
-  CHECK(formatLimits(*findSetting("model")) == "{orca, biocrowds}");
+  CHECK(formatLimits(*findSetting("model")) == "{orca, biocrowds, continuum}");
   CHECK(formatSettingNumber(1e30) == "1e30");
   CHECK(formatSettingNumber(2.5) == "2.5");
   CHECK(formatSettingNumber(std::nextafter(0.001, 0.0)) == "0.0009999999999999998");

@@ -66,29 +66,33 @@ struct Settings {
   /// always takes the field. [Limit: one of routingNames()]
   std::string routing = "goals";
 
-  // The fields (Continuum Crowds, and routing = field).
+  // The fields (Continuum Crowds, and routing = field; throng/fields.hpp).
   /// Side of a field cell, world units; 0 takes four times the largest
   /// walker radius (1 m for 0.25 m walkers). [Limit: [0, 1e30]]
   float fieldCell = 0;
   /// Steps between field refreshes (density, speed, cost, potentials).
-  /// [Limit: [1, 100000]]
+  /// [Limit: [1, 3600]]
   int fieldInterval = 4;
-  /// Cost weights: α per unit of path length, β per second of walking
-  /// time, γ per unit of discomfort: C = (α f + β + γ g) / f.
-  /// [Limit: [0, 1e6] each, α + β > 0 at the step]
+  /// α, the cost per unit of path length in C = (α f + β + γ g) / f
+  /// (α + β = 0 is taken as β = 0.001). [Limit: [0, 1e6]]
   float costDistance = 1;
+  /// β, the cost per second of walking. [Limit: [0, 1e6]]
   float costTime = 1;
+  /// γ, the cost per unit of painted discomfort. [Limit: [0, 1e6]]
   float costDiscomfort = 1;
   /// λ: how sharply a walker's density falls off to the cells around it
   /// (taken to 1/256). [Limit: [0, 16]]
   float densityExponent = 1.5f;
-  /// ρ_min and ρ_max, walkers per cell: below ρ_min the ground sets the
-  /// speed, above ρ_max the crowd's flow. [Limit: [0, 1e6], ρ_min < ρ_max at the step]
+  /// ρ_min, walkers per cell: below it the ground alone sets the speed.
+  /// [Limit: [0, 1e6]]
   float densityMin = 0.5f;
+  /// ρ_max, walkers per cell: above it the crowd's flow alone sets the
+  /// speed (below ρ_min it is taken as ρ_min). [Limit: [0, 1e6]]
   float densityMax = 1.2f;
-  /// The slopes (rise over run) between which the ground slows a walker
-  /// from its top speed down to slopeSpeed of it. [Limit: [0, 1e6]]
+  /// The slope (rise over run) up to which a walker keeps its top speed.
+  /// [Limit: [0, 1e6]]
   float slopeMin = 0.05f;
+  /// The slope from which a walker walks at slopeSpeed. [Limit: [0, 1e6]]
   float slopeMax = 0.5f;
   /// A walker's speed on a slope of slopeMax and steeper, as a fraction of
   /// its top speed. [Limit: (0, 1]]

@@ -31,7 +31,9 @@
 // Potential. |∇φ| = C with φ = 0 on the target's cells, by the paper's
 // upwind update (eikonalUpdate): per axis the neighbour with the smaller
 // φ + h C, the larger root of the quadratic, the one-sided value when one
-// axis has no finite neighbour or its root would not be upwind. The solve
+// axis has no finite neighbour or its root would not be upwind; where
+// costs unlike in opposite directions split the choice, the least root of
+// the four quadrants, which keeps the update monotone (one fixed point). The solve
 // is the fast iterative method (Jeong and Whitaker 2008) made exact and
 // order-free: the grid is cut into kTile x kTile tiles; each round every
 // active tile, reading the potential as it was at the round's start for its
@@ -233,13 +235,20 @@ THRONG_HD float eikonalSolve(float a, float ca, float b, float cb) {
 
 /// The update at cell c from the four neighbour values nb[d] (+inf off the
 /// grid or behind a closed face) and its step costs hc[d] = h C (+inf
-/// through a closed face).
+/// through a closed face): the least of eikonalSolve over the four
+/// quadrants (east or west, with north or south). Where one neighbour of
+/// each axis has both the smaller φ and the smaller φ + h C (always, with
+/// costs alike in both directions) that is the paper's choice, per axis the
+/// neighbour with the smaller φ + h C; with costs unlike enough to split
+/// the two, the least root keeps the update monotone in the neighbours, so
+/// the iteration has one fixed point, which fast marching also finds.
 THRONG_HD float eikonalUpdate(const float nb[4], const float hc[4]) {
-  const float ex = nb[0] + hc[0], wx = nb[2] + hc[2];
-  const float ny = nb[1] + hc[1], sy = nb[3] + hc[3];
-  const bool east = ex < wx || (ex == wx && nb[0] <= nb[2]);
-  const bool north = ny < sy || (ny == sy && nb[1] <= nb[3]);
-  return eikonalSolve(east ? nb[0] : nb[2], east ? hc[0] : hc[2], north ? nb[1] : nb[3], north ? hc[1] : hc[3]);
+  const float ne = eikonalSolve(nb[0], hc[0], nb[1], hc[1]);
+  const float nw = eikonalSolve(nb[2], hc[2], nb[1], hc[1]);
+  const float se = eikonalSolve(nb[0], hc[0], nb[3], hc[3]);
+  const float sw = eikonalSolve(nb[2], hc[2], nb[3], hc[3]);
+  const float n = ne < nw ? ne : nw, s = se < sw ? se : sw;
+  return n < s ? n : s;
 }
 
 /// The cells of tile t: its corner and extent (clipped at the grid's edge).
