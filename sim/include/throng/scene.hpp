@@ -50,13 +50,41 @@
 //   "walls": [ [[x, y], [x, y], ...] ],   // polylines
 //   "routes": { "door": {"gates": [ [[x, y], [x, y]] ], "goal": [x, y],
 //                        "goalRegion": [x, y, w, h]} },
-//   "streams": [ {"group": 1, "velocity": [1.3, 0]} ]  // constant wish
+//   "streams": [ {"group": 1, "velocity": [1.3, 0]} ], // constant wish
+//   "routing": "goals",          // settings.routing, one of routingNames():
+//                                // "field" walks down the targets' potentials
+//   "targets": [ {"name": "exits", "regions": [[x, y, w, h], ...],
+//                 "groups": [0, 1], "route": "door"} ],
+//                                // "region" (one rect) or "regions" (at least
+//                                // one), required; "group" (an int) or
+//                                // "groups" (at least one; absent: every
+//                                // group); "route": only walkers on it;
+//                                // "name" defaults to "target N" (N its index)
+//   "discomfort": [ {"rect": [x, y, w, h], "value": 2},
+//                   {"outline": [[x, y], ...], "value": -0.5} ],
+//                                // value (default 1) added where regions
+//                                // overlap; below 0 a walker prefers it
+//   "hills": [ {"at": [x, y], "radius": 3, "height": 1.5} ],  // all required;
+//                                // radius > 0
+//   "heightMap": {"origin": [x, y], "cell": 0.5,
+//                 "heights": [[row 0 ...], [row 1 ...], ...]}
+//                                // nodes: row r, column c at origin + (c, r)
+//                                // * cell (row 0 at origin's y, y growing);
+//                                // cell and heights required, origin [0, 0]
+//                                // by default; rows of equal length, 1x1 to
+//                                // kMaxHeightMapNodes a side
 // }
 // PROPS (agents, generators, sources): "radius", "maxSpeed", "group" (an int,
 // or an array cycled through), "goal" [x, y], "goalOffset" [dx, dy] (goal =
 // start + offset), "goalRegion" [x, y, w, h] (a hashed point in it), "route"
 // (a route name, or an array of names: the one whose first gate is nearest).
 // A routed agent without its own goal takes the route's goal.
+//
+// The targets the fields are solved for (SceneSpec::terrain.targets) are the
+// file's "targets" in order; then one per route with a "goalRegion" (named
+// after the route, only for walkers on it); then the sinks': those without
+// "groups" together as one target, "sinks", then one per distinct set of
+// groups among the others ("sinks for groups 1, 2"), in file order.
 //
 // ## Numbers and knobs
 // Every number may instead be a knob reference {"knob": "doorWidth"} or an
@@ -78,6 +106,7 @@
 #include <vector>
 
 #include "throng/crowd.hpp"
+#include "throng/fields.hpp"
 #include "throng/settings.hpp"
 #include "throng/vec2.hpp"
 #include "throng/verify.hpp"
@@ -132,6 +161,8 @@ struct SceneSink {
 inline constexpr std::size_t kMaxSceneAgents = 10'000'000;
 /// The fastest a source emits, walkers per second.
 inline constexpr double kMaxSourceRate = 1e5;
+/// The most nodes a height map has along each side.
+inline constexpr std::size_t kMaxHeightMapNodes = 4096;
 
 /// A scene resolved with its current knobs: plain data, ready to build.
 struct SceneSpec {
@@ -144,6 +175,9 @@ struct SceneSpec {
   std::vector<std::pair<int, Vec2>> streams;  ///< group, constant velocity
   std::vector<SceneSource> sources;
   std::vector<SceneSink> sinks;
+  /// Targets (the file's, the routes', the sinks'), discomfort, hills and
+  /// the height map; a target's route indexes `routes`.
+  Terrain terrain;
   std::size_t maxAgents = kMaxSceneAgents;  ///< the cap it was resolved with (see kMaxSceneAgents)
 };
 

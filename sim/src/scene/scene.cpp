@@ -333,6 +333,23 @@ class Resolver {
   void generators(const Json& j, const Path& p);
   void sources(const Json& j, const Path& p);
   void sinks(const Json& j, const Path& p);
+  /// The ground (scene.hpp's "targets", "discomfort", "hills", "heightMap").
+  void targets(const Json& j, const Path& p);
+  void discomfort(const Json& j, const Path& p);
+  void hills(const Json& j, const Path& p);
+  void heightMap(const Json& j, const Path& p);
+  /// After the file's targets: one per route with a goal region, then the
+  /// sinks' (those for every group together, then one per set of groups).
+  void derivedTargets();
+  /// A group number (an int).
+  int group(const Json& j, const Path& p) const {
+    const std::int64_t g = integer(j, p);
+    if (g < std::numeric_limits<int>::min() || g > std::numeric_limits<int>::max())
+      fail(p, "expected a group number within the range of an int, got " + std::to_string(g));
+    return static_cast<int>(g);
+  }
+  /// The index of the route named by j (a string) in spec_.routes.
+  int routeIndex(const Json& j, const Path& p) const;
   /// How far the disc reaches into any obstacle or wall (0: clear).
   float intrusion(Vec2 c, float r) const;
   void checkClear(const SceneAgent& a, const Path& origin) const;
@@ -531,10 +548,12 @@ void Resolver::knobs(const Json& j, const Path& p) {
 void Resolver::settings(const Json& j, const Path& p) {
   Settings& s = spec_.settings;
   std::string why;
-  // The top-level "model" is settings.model, written where a reader looks first.
-  if (root_.contains("model")) {
-    const Path mp = Path{} / "model";
-    if (!setSettingText(s, "model", string(root_["model"], mp), &why)) fail(mp, why);
+  // The top-level "model" and "routing" are settings.model and
+  // settings.routing, written where a reader looks first.
+  for (const char* key : {"model", "routing"}) {
+    if (!root_.contains(key)) continue;
+    const Path kp = Path{} / key;
+    if (!setSettingText(s, key, string(root_[key], kp), &why)) fail(kp, why);
   }
   if (!j.is_null()) {
     if (!j.is_object()) fail(p, "expected an object, got " + describe(j));
@@ -549,7 +568,8 @@ void Resolver::settings(const Json& j, const Path& p) {
       bool ok = false;
       switch (info->kind) {
         case SettingKind::Choice:
-          if (k == "model" && root_.contains("model")) fail(kp, "the model is given twice (here and at /model)");
+          if ((k == "model" || k == "routing") && root_.contains(k))
+            fail(kp, "the " + k + " is given twice (here and at /" + k + ")");
           ok = setSettingText(s, k, string(v, kp), &why);
           break;
         case SettingKind::Seed:
@@ -637,23 +657,24 @@ Props Resolver::props(const Json& j, const Path& p, const Props& base) const {
   if (goals > 1) fail(p, "expected at most one of \"goal\", \"goalOffset\", \"goalRegion\"");
   if (j.contains("route")) {
     const Json& r = j["route"];
-    auto lookup = [&](const Json& name, const Path& np) {
-      const std::string n = string(name, np);
-      for (std::size_t i = 0; i < routeNames_.size(); ++i)
-        if (routeNames_[i] == n) return static_cast<int>(i);
-      std::string list;
-      for (const std::string& s : routeNames_) list += (list.empty() ? "" : ", ") + s;
-      fail(np, "unknown route \"" + n + "\" (routes: " + (list.empty() ? "none" : list) + ")");
-    };
     pr.routes.clear();
     if (r.is_array()) {
       if (r.empty()) fail(p / "route", "expected at least one route name");
-      for (std::size_t i = 0; i < r.size(); ++i) pr.routes.push_back(lookup(r[i], p / "route" / i));
+      for (std::size_t i = 0; i < r.size(); ++i) pr.routes.push_back(routeIndex(r[i], p / "route" / i));
     } else {
-      pr.routes.push_back(lookup(r, p / "route"));
+      pr.routes.push_back(routeIndex(r, p / "route"));
     }
   }
   return pr;
+}
+
+int Resolver::routeIndex(const Json& j, const Path& p) const {
+  const std::string n = string(j, p);
+  for (std::size_t i = 0; i < routeNames_.size(); ++i)
+    if (routeNames_[i] == n) return static_cast<int>(i);
+  std::string list;
+  for (const std::string& s : routeNames_) list += (list.empty() ? "" : ", ") + s;
+  fail(p, "unknown route \"" + n + "\" (routes: " + (list.empty() ? "none" : list) + ")");
 }
 
 SceneAgent Resolver::makeAgent(Vec2 at, const Props& pr, std::size_t serial, std::uint64_t what, std::uint64_t which,
@@ -849,10 +870,134 @@ void Resolver::sinks(const Json& j, const Path& p) {
   }
 }
 
+void Resolver::targets(const Json& j, const Path& p) {
+  array(j, p);
+  for (std::size_t i = 0; i < j.size(); ++i) {
+    const Path tp = p / i;
+    const Json& o = object(j[i], tp, {"name", "region", "regions", "group", "groups", "route"});
+    Target t;
+    t.name = o.contains("name") ? string(o["name"], tp / "name") : "target " + std::to_string(i);
+    if (o.contains("region") == o.contains("regions"))
+      fail(tp, "expected exactly one of \"region\" [x, y, width, height] or \"regions\" [[x, y, width, height], ...]");
+    if (o.contains("region")) {
+      t.regions.push_back(rect(o["region"], tp / "region"));
+    } else {
+      const Json& rs = array(o["regions"], tp / "regions");
+      if (rs.empty()) fail(tp / "regions", "expected at least one region [x, y, width, height]");
+      for (std::size_t k = 0; k < rs.size(); ++k) t.regions.push_back(rect(rs[k], tp / "regions" / k));
+    }
+    if (o.contains("group") && o.contains("groups")) fail(tp, "expected at most one of \"group\" or \"groups\"");
+    if (o.contains("group")) t.groups.push_back(group(o["group"], tp / "group"));
+    if (o.contains("groups")) {
+      const Json& gs = array(o["groups"], tp / "groups");
+      if (gs.empty()) fail(tp / "groups", "expected at least one group (leave \"groups\" out for every group)");
+      for (std::size_t k = 0; k < gs.size(); ++k) t.groups.push_back(group(gs[k], tp / "groups" / k));
+    }
+    if (o.contains("route")) t.route = routeIndex(o["route"], tp / "route");
+    spec_.terrain.targets.push_back(std::move(t));
+  }
+}
+
+void Resolver::derivedTargets() {
+  std::vector<Target>& out = spec_.terrain.targets;
+  for (std::size_t r = 0; r < spec_.routes.size(); ++r) {
+    if (!routeGoals_[r].goalRegion) continue;
+    out.push_back(Target{spec_.routes[r].name, {*routeGoals_[r].goalRegion}, {}, static_cast<int>(r)});
+  }
+  // The sinks: those for every group as one target, then one per set of
+  // groups (in the order each set first appears; [2, 1] is [1, 2]).
+  Target all{"sinks", {}, {}, -1};
+  std::vector<Target> some;
+  for (const SceneSink& s : spec_.sinks) {
+    if (s.groups.empty()) {
+      all.regions.push_back(s.region);
+      continue;
+    }
+    std::vector<int> g = s.groups;
+    std::sort(g.begin(), g.end());
+    g.erase(std::unique(g.begin(), g.end()), g.end());
+    auto it = std::find_if(some.begin(), some.end(), [&](const Target& t) { return t.groups == g; });
+    if (it == some.end()) {
+      std::string name = "sinks for group" + std::string(g.size() > 1 ? "s " : " ");
+      for (std::size_t k = 0; k < g.size(); ++k) name += (k ? ", " : "") + std::to_string(g[k]);
+      some.push_back(Target{std::move(name), {}, g, -1});
+      it = some.end() - 1;
+    }
+    it->regions.push_back(s.region);
+  }
+  if (!all.regions.empty()) out.push_back(std::move(all));
+  for (Target& t : some) out.push_back(std::move(t));
+}
+
+void Resolver::discomfort(const Json& j, const Path& p) {
+  array(j, p);
+  for (std::size_t i = 0; i < j.size(); ++i) {
+    const Path dp = p / i;
+    const Json& o = object(j[i], dp, {"rect", "outline", "value"});
+    if (o.contains("rect") == o.contains("outline")) fail(dp, "expected exactly one of \"rect\" or \"outline\"");
+    Discomfort d;
+    if (o.contains("rect")) {
+      const Rect r = rect(o["rect"], dp / "rect");
+      d.outline = {{r.x, r.y}, {r.x + r.width, r.y}, {r.x + r.width, r.y + r.height}, {r.x, r.y + r.height}};
+    } else {
+      d.outline = points(o["outline"], dp / "outline", 3);
+    }
+    if (o.contains("value")) d.value = static_cast<float>(number(o["value"], dp / "value"));
+    spec_.terrain.discomfort.push_back(std::move(d));
+  }
+}
+
+void Resolver::hills(const Json& j, const Path& p) {
+  array(j, p);
+  for (std::size_t i = 0; i < j.size(); ++i) {
+    const Path hp = p / i;
+    const Json& o = object(j[i], hp, {"at", "radius", "height"});
+    for (const char* key : {"at", "radius", "height"})
+      if (!o.contains(key)) fail(hp, std::string("missing \"") + key + "\" (a hill is {\"at\": [x, y], \"radius\": r, \"height\": h})");
+    Hill h;
+    h.at = point(o["at"], hp / "at");
+    h.radius = static_cast<float>(positive(o["radius"], hp / "radius"));
+    h.height = static_cast<float>(number(o["height"], hp / "height"));
+    spec_.terrain.hills.push_back(h);
+  }
+}
+
+void Resolver::heightMap(const Json& j, const Path& p) {
+  const Json& o = object(j, p, {"origin", "cell", "heights"});
+  if (!o.contains("cell")) fail(p, "missing \"cell\" (the spacing of the nodes)");
+  if (!o.contains("heights")) fail(p, "missing \"heights\" (rows of heights [[h, ...], ...], row 0 at origin y)");
+  HeightMap m;
+  if (o.contains("origin")) m.origin = point(o["origin"], p / "origin");
+  m.cell = static_cast<float>(positive(o["cell"], p / "cell"));
+  const Path hp = p / "heights";
+  const Json& rows = array(o["heights"], hp);
+  const std::string most = std::to_string(kMaxHeightMapNodes);
+  if (rows.empty()) fail(hp, "expected at least one row of heights");
+  if (rows.size() > kMaxHeightMapNodes) fail(hp, "expected at most " + most + " rows, got " + std::to_string(rows.size()));
+  for (std::size_t r = 0; r < rows.size(); ++r) {
+    const Path rp = hp / r;
+    const Json& row = rows[r];
+    if (!row.is_array()) fail(rp, "expected a row of heights [h, ...], got " + describe(row));
+    if (r == 0) {
+      if (row.empty()) fail(rp, "expected at least one height");
+      if (row.size() > kMaxHeightMapNodes)
+        fail(rp, "expected at most " + most + " heights in a row, got " + std::to_string(row.size()));
+      m.cols = static_cast<int>(row.size());
+      m.rows = static_cast<int>(rows.size());
+      m.heights.reserve(static_cast<std::size_t>(m.cols) * rows.size());
+    } else if (row.size() != static_cast<std::size_t>(m.cols)) {
+      fail(rp, "expected " + std::to_string(m.cols) + " heights, as in row 0, got " + std::to_string(row.size()));
+    }
+    for (std::size_t c = 0; c < row.size(); ++c) m.heights.push_back(static_cast<float>(number(row[c], rp / c)));
+  }
+  spec_.terrain.heightMap = std::move(m);
+}
+
 SceneSpec Resolver::run() {
   const Path top;
   object(root_, top, {"name", "description", "model", "units", "duration", "settings", "knobs", "agentDefaults",
-                      "agents", "generators", "sources", "sinks", "obstacles", "walls", "routes", "streams"});
+                      "agents", "generators", "sources", "sinks", "obstacles", "walls", "routes", "streams",
+                      "routing", "targets", "discomfort", "hills", "heightMap"});
   if (root_.contains("name")) spec_.name = string(root_["name"], top / "name");
   if (root_.contains("description")) spec_.description = string(root_["description"], top / "description");
   if (root_.contains("units")) spec_.units = string(root_["units"], top / "units");
@@ -882,6 +1027,11 @@ SceneSpec Resolver::run() {
   if (root_.contains("generators")) generators(root_["generators"], top / "generators");
   if (root_.contains("sources")) sources(root_["sources"], top / "sources");
   if (root_.contains("sinks")) sinks(root_["sinks"], top / "sinks");
+  if (root_.contains("targets")) targets(root_["targets"], top / "targets");
+  derivedTargets();
+  if (root_.contains("discomfort")) discomfort(root_["discomfort"], top / "discomfort");
+  if (root_.contains("hills")) hills(root_["hills"], top / "hills");
+  if (root_.contains("heightMap")) heightMap(root_["heightMap"], top / "heightMap");
   return std::move(spec_);
 }
 
