@@ -85,10 +85,10 @@ struct Settings {
   float densityExponent = 1.5f;
   /// ρ_min, walkers per cell: below it the ground alone sets the speed.
   /// [Limit: [0, 1e6]]
-  float densityMin = 0.5f;
+  float densityMin = 1.0f;
   /// ρ_max, walkers per cell: above it the crowd's flow alone sets the
   /// speed (below ρ_min it is taken as ρ_min). [Limit: [0, 1e6]]
-  float densityMax = 1.2f;
+  float densityMax = 3.0f;
   /// The slope (rise over run) up to which a walker keeps its top speed.
   /// [Limit: [0, 1e6]]
   float slopeMin = 0.05f;

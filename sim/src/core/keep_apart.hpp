@@ -76,6 +76,40 @@ struct StepLimit {
   bool yields = false;  ///< a walker's, in touch and ahead: this one yields to it
 };
 
+/// The limits of the walls and obstacle edges within `wallReach` of a disc
+/// of radius ri at p, appended to out[] after `count`: the tangent line of
+/// each one's nearest point, with ri beyond it (a centre on a wall may not
+/// move). The new count, or -1 past kKeepApartLimits.
+THRONG_HD int wallLimits(const ObstacleView& ov, Vec2 p, float ri, float wallReach, StepLimit* out, int count) {
+  const EdgeCells r = edgeCellsAround(ov, Vec2{p.x - wallReach, p.y - wallReach}, Vec2{p.x + wallReach, p.y + wallReach});
+  const float reachSq = wallReach * wallReach;
+  for (int cy = r.y0; cy <= r.y1; ++cy)
+    for (int cx = r.x0; cx <= r.x1; ++cx) {
+      const int c = cy * ov.cols + cx;
+      for (int k = ov.cellStart[c]; k < ov.cellStart[c + 1]; ++k) {
+        const ObstacleVertex& v1 = ov.vertices[ov.cellEdges[k]];
+        const Vec2 a0 = v1.point, ab = ov.vertices[v1.next].point - v1.point;
+        const float len2 = ab.lengthSquared();
+        float f = len2 > 0.0f ? dot(p - a0, ab) / len2 : 0.0f;
+        f = f < 0.0f ? 0.0f : (f > 1.0f ? 1.0f : f);
+        const Vec2 away{p.x - (a0.x + f * ab.x), p.y - (a0.y + f * ab.y)};
+        const float dSq = away.lengthSquared();
+        if (!(dSq < reachSq)) continue;
+        if (count + 4 > kKeepApartLimits) return -1;
+        if (!(dSq > 0.0f)) {  // a centre on a wall: it may not move at all
+          out[count++] = {Vec2{1, 0}, 0.0f};
+          out[count++] = {Vec2{-1, 0}, 0.0f};
+          out[count++] = {Vec2{0, 1}, 0.0f};
+          out[count++] = {Vec2{0, -1}, 0.0f};
+          continue;
+        }
+        const float d = std::sqrt(dSq);
+        out[count++] = {Vec2{away.x / d, away.y / d}, d > ri ? kGapShare * (d - ri) : 0.0f};
+      }
+    }
+  return count;
+}
+
 /// Walker i's limits into out[] (at most kKeepApartLimits): one per walker that
 /// could touch it this step, then one per obstacle edge or wall within
 /// r_i + v_i dt. The count, or -1 with more than that within reach.
@@ -112,34 +146,7 @@ THRONG_HD int stepLimits(const AgentGridView& g, const ObstacleView& ov, const M
     const float room = d > sum ? kGapShare * (d - sum) * share : 0.0f;
     out[count++] = {u, room, iYields};
   }
-  const float wallReach = ri + vi * bp.dt;
-  const EdgeCells r = edgeCellsAround(ov, Vec2{p.x - wallReach, p.y - wallReach}, Vec2{p.x + wallReach, p.y + wallReach});
-  const float reachSq = wallReach * wallReach;
-  for (int cy = r.y0; cy <= r.y1; ++cy)
-    for (int cx = r.x0; cx <= r.x1; ++cx) {
-      const int c = cy * ov.cols + cx;
-      for (int k = ov.cellStart[c]; k < ov.cellStart[c + 1]; ++k) {
-        const ObstacleVertex& v1 = ov.vertices[ov.cellEdges[k]];
-        const Vec2 a0 = v1.point, ab = ov.vertices[v1.next].point - v1.point;
-        const float len2 = ab.lengthSquared();
-        float f = len2 > 0.0f ? dot(p - a0, ab) / len2 : 0.0f;
-        f = f < 0.0f ? 0.0f : (f > 1.0f ? 1.0f : f);
-        const Vec2 away{p.x - (a0.x + f * ab.x), p.y - (a0.y + f * ab.y)};
-        const float dSq = away.lengthSquared();
-        if (!(dSq < reachSq)) continue;
-        if (count + 4 > kKeepApartLimits) return -1;
-        if (!(dSq > 0.0f)) {  // a centre on a wall: it may not move at all
-          out[count++] = {Vec2{1, 0}, 0.0f};
-          out[count++] = {Vec2{-1, 0}, 0.0f};
-          out[count++] = {Vec2{0, 1}, 0.0f};
-          out[count++] = {Vec2{0, -1}, 0.0f};
-          continue;
-        }
-        const float d = std::sqrt(dSq);
-        out[count++] = {Vec2{away.x / d, away.y / d}, d > ri ? kGapShare * (d - ri) : 0.0f};
-      }
-    }
-  return count;
+  return wallLimits(ov, p, ri, ri + vi * bp.dt, out, count);
 }
 
 /// The step s made to keep within the limits: taken as far as they allow,

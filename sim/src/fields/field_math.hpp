@@ -170,7 +170,7 @@ struct FieldCells {
 struct FieldParams {
   float fmax = 1;                  ///< the fastest walker's cruising speed, units/s
   float alpha = 1, beta = 1, gamma = 1;
-  float densityMin = 0.5f, densityMax = 1.2f;  ///< walkers per cell
+  float densityMin = 1.0f, densityMax = 3.0f;  ///< walkers per cell
 };
 
 /// The speed into neighbour N (density rhoN, mean velocity vN) along unit

@@ -33,8 +33,8 @@ std::vector<ModelEntry>& entries() {
     v.push_back({"continuum",
                  "Continuum Crowds: density, speed and cost fields and a potential per target; each walker "
                  "follows its potential's gradient at the speed the crowd and the ground allow",
-                 OverlapPromise{kKeepApartOverlap, kKeepApartOverlap},
-                 "no step is left to it by the walkers and walls around it",
+                 OverlapPromise{kContinuumOverlap, kContinuumOverlap},
+                 "it makes no headway: the walkers and walls around it push it back as far as it walks",
                  [] { return std::unique_ptr<Model>(new ContinuumModel()); }});
     return v;
   }();

@@ -27,54 +27,102 @@ ContinuumView ContinuumModel::view(const World& w, float dt) {
 }
 
 void ContinuumModel::buildGrid(World& w, const StepReach& r) {
-  // Columns as wide as the farthest two walkers can close in a step.
-  const float cell = 2.0f * (r.largestRadius + r.largestSpeed * r.dt);
+  // Columns as wide as two walkers can close in a step with their pushes.
+  const float cell = pushReach(r);
   w.grid.build(w.px.data(), w.py.data(), w.size(), cell > 0.0f ? cell : 1.0f, 4, w.pool());
   if (!w.obstacles.vertices.empty()) w.obstacles.fitToReach(r.largestRadius + r.largestSpeed * r.dt);
+}
+
+void ContinuumModel::push(World& w, const StepReach& r, std::vector<float>& qx, std::vector<float>& qy,
+                          const std::vector<float>& sx, const std::vector<float>& sy) {
+  const std::size_t n = w.size();
+  const AgentGridView gv = w.grid.view();
+  const ObstacleView ov = w.obstacles.view();
+  std::vector<float>& nx = scratchX_;
+  std::vector<float>& ny = scratchY_;
+  nx.resize(n);
+  ny.resize(n);
+  for (int round = 0; round < kPushRounds; ++round) {
+    const ContinuumWalkers a{w.px.data(), w.py.data(), w.radius.data(), sx.data(), sy.data(), qx.data(), qy.data()};
+    w.forEach(n, [&](std::size_t first, std::size_t end) {
+      for (std::size_t i = first; i < end; ++i) {
+        const Vec2 q = pushRound(gv, ov, a, r, static_cast<std::int32_t>(i), Vec2{sx[i], sy[i]});
+        nx[i] = q.x;
+        ny[i] = q.y;
+      }
+    });
+    qx.swap(nx);
+    qy.swap(ny);
+  }
 }
 
 void ContinuumModel::solve(StepContext& ctx) {
   World& w = ctx.world;
   const ContinuumView cv = view(w, ctx.dt);
   buildGrid(w, cv.reach);
-  const AgentGridView gv = w.grid.view();
-  const ObstacleView ov = w.obstacles.view();
   StepBuffers& b = w.buffers;
-  const MovingWalkers a{w.px.data(), w.py.data(), w.radius.data(), w.maxSpeed.data(), b.wishX.data(), b.wishY.data()};
-  w.forEach(w.size(), [&](std::size_t first, std::size_t end) {
+  const std::size_t n = w.size();
+  const ObstacleView ov = w.obstacles.view();
+  stepX_.resize(n);
+  stepY_.resize(n);
+  qx_.resize(n);
+  qy_.resize(n);
+  w.forEach(n, [&](std::size_t first, std::size_t end) {
+    for (std::size_t i = first; i < end; ++i) {
+      const Vec2 d = continuumDesired(cv, static_cast<std::int32_t>(i), Vec2{w.px[i], w.py[i]},
+                                      Vec2{b.wishX[i], b.wishY[i]}, b.landing[i] != 0);
+      stepX_[i] = d.x * ctx.dt;
+      stepY_[i] = d.y * ctx.dt;
+      const Vec2 p{w.px[i], w.py[i]};
+      bool blocked;
+      const Vec2 q = p + offWalls(ov, p, w.radius[i], d.length() * ctx.dt, Vec2{stepX_[i], stepY_[i]}, blocked);
+      qx_[i] = q.x;
+      qy_[i] = q.y;
+    }
+  }, kLightChunks);
+  push(w, cv.reach, qx_, qy_, stepX_, stepY_);
+  const AgentGridView gv = w.grid.view();
+  const ContinuumWalkers a{w.px.data(), w.py.data(), w.radius.data(), stepX_.data(), stepY_.data(), qx_.data(),
+                           qy_.data()};
+  w.forEach(n, [&](std::size_t first, std::size_t end) {
     for (std::size_t i = first; i < end; ++i) {
       Vec2 v;
-      const bool moved = continuumVelocity(cv, gv, ov, a, static_cast<std::int32_t>(i), {b.wishX[i], b.wishY[i]},
-                                           b.landing[i] != 0, v);
+      const bool moved = continuumStep(gv, a, cv.reach, static_cast<std::int32_t>(i), Vec2{stepX_[i], stepY_[i]},
+                                       b.landing[i] != 0, v);
       b.nvx[i] = v.x;
       b.nvy[i] = v.y;
       b.njammed[i] = !moved;
     }
-  });
+  }, kLightChunks);
 }
 
 void ContinuumModel::explain(StepContext& ctx, std::size_t i, AgentExplain& out) {
   World& w = ctx.world;
   const ContinuumView cv = view(w, ctx.dt);
   buildGrid(w, cv.reach);
-  // Everyone's wish as the step takes it (who yields to whom reads the
-  // neighbours'); walker i's is the caller's.
+  // Everyone's step as the step takes it (the push reads the neighbours');
+  // walker i's from the caller's wish.
   const WishParams wp = w.wishParams(ctx.settings, ctx.dt);
   const WorldView wv = w.worldView();
-  std::vector<float> wx(w.size()), wy(w.size());
-  for (std::size_t k = 0; k < w.size(); ++k) {
-    bool landing;
-    const Vec2 v = wishAt(wv, wp, static_cast<std::int32_t>(k), landing);
-    wx[k] = v.x;
-    wy[k] = v.y;
+  const std::size_t n = w.size();
+  std::vector<float> sx(n), sy(n), qx(n), qy(n);
+  for (std::size_t k = 0; k < n; ++k) {
+    bool landing = false;
+    const Vec2 wish = k == i ? out.preferred : wishAt(wv, wp, static_cast<std::int32_t>(k), landing);
+    const Vec2 d = continuumDesired(cv, static_cast<std::int32_t>(k), Vec2{w.px[k], w.py[k]}, wish, landing);
+    sx[k] = d.x * ctx.dt;
+    sy[k] = d.y * ctx.dt;
+    const Vec2 p{w.px[k], w.py[k]};
+    bool blocked;
+    const Vec2 q = p + offWalls(w.obstacles.view(), p, w.radius[k], d.length() * ctx.dt, Vec2{sx[k], sy[k]}, blocked);
+    qx[k] = q.x;
+    qy[k] = q.y;
   }
-  wx[i] = out.preferred.x;
-  wy[i] = out.preferred.y;
-  const MovingWalkers a{w.px.data(), w.py.data(), w.radius.data(), w.maxSpeed.data(), wx.data(), wy.data()};
-  ContinuumMotion motion;
-  out.jammed = !continuumVelocity(cv, w.grid.view(), w.obstacles.view(), a, static_cast<std::int32_t>(i), out.preferred,
-                                  false, out.chosen, &motion);
-  out.motion = motion.push;
+  push(w, cv.reach, qx, qy, sx, sy);
+  const ContinuumWalkers a{w.px.data(), w.py.data(), w.radius.data(), sx.data(), sy.data(), qx.data(), qy.data()};
+  const Vec2 s{sx[i], sy[i]};
+  out.jammed = !continuumStep(w.grid.view(), a, cv.reach, static_cast<std::int32_t>(i), s, false, out.chosen);
+  out.motion = Vec2{qx[i] - w.px[i] - s.x, qy[i] - w.py[i] - s.y};  // the push
 }
 
 }  // namespace throng

@@ -1,9 +1,14 @@
 #pragma once
 // Continuum Crowds on the CPU (the math is continuum.hpp's, the fields
-// fields/'s, built by the step's phase 2): phase 4 in two parallel passes,
-// the agent grid (columns wide enough for any pair that could touch this
-// step) and every walker's velocity (continuumVelocity). Nothing is kept
-// across steps: a step depends on the state and the fields alone.
+// fields/'s, built by the step's phase 2): phase 4 in three parallel
+// passes and the push's rounds: the agent grid (columns wide enough for
+// any pair that could meet in this step's push), every walker's desired
+// velocity (continuumDesired), kPushRounds rounds of the push (pushRound),
+// then its step kept off the walls (continuumStep).
+// Nothing is kept across steps: a step depends on the state and the
+// fields alone.
+#include <vector>
+
 #include "core/model.hpp"
 #include "core/world.hpp"
 #include "models/continuum/continuum.hpp"
@@ -23,6 +28,13 @@ class ContinuumModel final : public Model {
   static ContinuumView view(const World& w, float dt);
   /// The agent grid for this step's limits, into w.grid.
   static void buildGrid(World& w, const StepReach& r);
+
+ private:
+  /// The push's rounds from (qx, qy), the unpushed steps (sx, sy) given.
+  void push(World& w, const StepReach& r, std::vector<float>& qx, std::vector<float>& qy,
+            const std::vector<float>& sx, const std::vector<float>& sy);
+  // Scratch, by walker: the unpushed steps, the pushed positions, a round's output.
+  std::vector<float> stepX_, stepY_, qx_, qy_, scratchX_, scratchY_;
 };
 
 }  // namespace throng
