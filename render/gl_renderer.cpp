@@ -104,11 +104,13 @@ bool sameView(const Camera2D& a, const Camera2D& b) {
 GlRenderer::~GlRenderer() {
   if (!discProg_) return;  // never initialised (or no context)
   destroyTargets();
-  const GLuint bufs[] = {quadVbo_, instanceVbo_, sceneVbo_, overlayVbo_, markerVbo_};
-  glDeleteBuffers(5, bufs);
-  const GLuint vaos[] = {discVao_, sceneVao_, overlayVao_, emptyVao_, dotVao_, markerVao_};
-  glDeleteVertexArrays(6, vaos);
-  for (GLuint p : {discProg_, flatProg_, fadeProg_, blitProg_, dotProg_, discPointProg_, markerProg_}) glDeleteProgram(p);
+  const GLuint bufs[] = {quadVbo_, instanceVbo_, sceneVbo_, overlayVbo_, markerVbo_, fieldMeshVbo_};
+  glDeleteBuffers(6, bufs);
+  const GLuint vaos[] = {discVao_, sceneVao_, overlayVao_, emptyVao_, dotVao_, markerVao_, fieldMeshVao_};
+  glDeleteVertexArrays(7, vaos);
+  if (fieldTex_) glDeleteTextures(1, &fieldTex_);
+  for (GLuint p : {discProg_, flatProg_, fadeProg_, blitProg_, dotProg_, discPointProg_, markerProg_, fieldProg_})
+    glDeleteProgram(p);
 }
 
 bool GlRenderer::init(std::string* error) {
@@ -123,10 +125,12 @@ bool GlRenderer::init(std::string* error) {
   dotProg_ = blitProg_ ? program("dot.vert", "dot.frag", error) : 0;
   discPointProg_ = dotProg_ ? program("disc.vert", "disc.frag", error, "#define POINTS 1\n") : 0;
   markerProg_ = discPointProg_ ? program("marker.vert", "marker.frag", error) : 0;
-  if (!markerProg_) return false;
+  fieldProg_ = markerProg_ ? program("field.vert", "field.frag", error) : 0;
+  if (!fieldProg_) return false;
   GLfloat range[2] = {1, 1};
   glGetFloatv(GL_ALIASED_POINT_SIZE_RANGE, range);
   maxPointSize_ = range[1];
+  glGetIntegerv(GL_MAX_TEXTURE_SIZE, &maxTextureSize_);
 
   const float quad[8] = {-1, -1, 1, -1, -1, 1, 1, 1};
   glGenBuffers(1, &quadVbo_);
@@ -154,7 +158,7 @@ bool GlRenderer::init(std::string* error) {
 
   // Markers are Vertex records too, drawn as points.
   for (auto [vao, vbo] : {std::pair{&sceneVao_, &sceneVbo_}, std::pair{&overlayVao_, &overlayVbo_},
-                          std::pair{&markerVao_, &markerVbo_}}) {
+                          std::pair{&markerVao_, &markerVbo_}, std::pair{&fieldMeshVao_, &fieldMeshVbo_}}) {
     glGenVertexArrays(1, vao);
     glGenBuffers(1, vbo);
     glBindVertexArray(*vao);
@@ -231,6 +235,44 @@ void GlRenderer::setMarkers(std::span<const Vertex> points, float dotPx) {
   // Orphan the old storage (as for the instances) so the upload never waits on the last draw.
   glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(markerCapacity_ * sizeof(Vertex)), nullptr, GL_STREAM_DRAW);
   glBufferSubData(GL_ARRAY_BUFFER, 0, static_cast<GLsizeiptr>(points.size() * sizeof(Vertex)), points.data());
+}
+
+bool GlRenderer::setField(std::span<const std::uint32_t> texels, int cols, int rows, Vec2 origin, float cell) {
+  fieldCols_ = fieldRows_ = 0;
+  if (texels.empty() || cols <= 0 || rows <= 0 || !(cell > 0) ||
+      texels.size() < static_cast<std::size_t>(cols) * static_cast<std::size_t>(rows))
+    return texels.empty();
+  if (cols > maxTextureSize_ || rows > maxTextureSize_) return false;
+  if (!fieldTex_) {
+    glGenTextures(1, &fieldTex_);
+    glBindTexture(GL_TEXTURE_2D, fieldTex_);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+  }
+  glBindTexture(GL_TEXTURE_2D, fieldTex_);
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+  if (cols != fieldTexCols_ || rows != fieldTexRows_) {
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, cols, rows, 0, GL_RGBA, GL_UNSIGNED_BYTE, texels.data());
+    fieldTexCols_ = cols;
+    fieldTexRows_ = rows;
+  } else {
+    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, cols, rows, GL_RGBA, GL_UNSIGNED_BYTE, texels.data());
+  }
+  fieldCols_ = cols;
+  fieldRows_ = rows;
+  fieldOrigin_ = origin;
+  fieldCell_ = cell;
+  return true;
+}
+
+void GlRenderer::setFieldMesh(const Mesh& mesh) {
+  fieldMeshVertices_ = mesh.tris.size();
+  if (mesh.tris.empty()) return;
+  glBindBuffer(GL_ARRAY_BUFFER, fieldMeshVbo_);
+  glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(mesh.tris.size() * sizeof(Vertex)), mesh.tris.data(),
+               GL_STREAM_DRAW);
 }
 
 void GlRenderer::uploadInstances(std::span<const AgentInstance> a) {
@@ -325,6 +367,22 @@ void GlRenderer::drawMarkers(const Camera2D& cam) {
   glDrawArrays(GL_POINTS, 0, static_cast<GLsizei>(markerCount_));
 }
 
+void GlRenderer::drawField(const Camera2D& cam, float opacity) {
+  if (!fieldCols_ || !(opacity > 0)) return;
+  glUseProgram(fieldProg_);
+  const glm::mat4 vp = cam.viewProjection();
+  glUniformMatrix4fv(glGetUniformLocation(fieldProg_, "uViewProj"), 1, GL_FALSE, &vp[0][0]);
+  glUniform2f(glGetUniformLocation(fieldProg_, "uOrigin"), fieldOrigin_.x, fieldOrigin_.y);
+  glUniform2f(glGetUniformLocation(fieldProg_, "uSize"), fieldCell_ * static_cast<float>(fieldCols_),
+              fieldCell_ * static_cast<float>(fieldRows_));
+  glUniform1f(glGetUniformLocation(fieldProg_, "uOpacity"), std::min(opacity, 1.0f));
+  glActiveTexture(GL_TEXTURE0);
+  glBindTexture(GL_TEXTURE_2D, fieldTex_);
+  glUniform1i(glGetUniformLocation(fieldProg_, "uTex"), 0);
+  glBindVertexArray(emptyVao_);
+  glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+}
+
 void GlRenderer::draw(const Camera2D& cam, std::span<const AgentInstance> agents, const Mesh* overlay,
                       const RenderOptions& opt) {
   if (!agents.empty()) uploadInstances(agents);
@@ -374,7 +432,9 @@ void GlRenderer::draw(const Camera2D& cam, std::span<const AgentInstance> agents
     glClearColor(bg[0], bg[1], bg[2], 1);
     glClear(GL_COLOR_BUFFER_BIT);
   }
+  drawField(cam, opt.fieldOpacity);
   drawMesh(cam, sceneVao_, sceneVbo_, sceneVertices_);
+  drawMesh(cam, fieldMeshVao_, fieldMeshVbo_, fieldMeshVertices_);
   drawMarkers(cam);
   drawInstances(cam, instanceCount_, 1.0f, true);
   if (overlay && !overlay->tris.empty()) {

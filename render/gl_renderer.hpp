@@ -8,7 +8,9 @@
 //     translucent sheet, as a shader pass between two RGBA8 targets that
 //     always fades all the way out; see shaders/fade.frag), then stamp
 //     small dots at every walker;
-//  2. canvas: the trail buffer (or the background), scene mesh, ground
+//  2. canvas: the trail buffer (or the background), the field overlay
+//     (when set: one textured quad over the field grid, a texel per cell,
+//     render/field_layer.hpp), scene mesh, field arrows (when set), ground
 //     markers (when set: round points, one draw call), walker discs,
 //     overlay mesh (teaching view).
 // The canvas is what screenshots and videos read (no UI in it); present()
@@ -31,6 +33,8 @@ struct RenderOptions {
   float trailFade = 0.04f;
   float trailDotScale = 0.35f;  ///< trail dot radius / walker radius
   std::uint32_t background = packRgba(246, 246, 243);
+  /// Opacity of the field overlay over the ground and trails [Limit: 0..1].
+  float fieldOpacity = 0.8f;
 };
 
 class GlRenderer {
@@ -58,6 +62,17 @@ class GlRenderer {
   /// an empty span draws none and uploads nothing.
   void setMarkers(std::span<const Vertex> points, float dotPx);
   std::size_t markerCount() const { return markerCount_; }
+  /// Replaces the field overlay drawn by every draw() from now on: `texels`
+  /// (cols * rows RGBA, row 0 at origin.y; render/field_layer.hpp's
+  /// buildFieldLayer) stretched over the grid's cols x rows cells of side
+  /// `cell` from `origin`, one texel per cell, under the scene and the
+  /// walkers. Uploads at once. An empty span draws none. False (none drawn)
+  /// when the grid is wider than the GL's largest texture.
+  bool setField(std::span<const std::uint32_t> texels, int cols, int rows, Vec2 origin, float cell);
+  bool hasField() const { return fieldCols_ > 0; }
+  /// Replaces the field's arrows (a triangle mesh in world units, over the
+  /// scene mesh and under the markers and walkers); empty: none.
+  void setFieldMesh(const Mesh& mesh);
 
   /// Draws a frame into the canvas.
   void draw(const Camera2D& camera, std::span<const AgentInstance> agents, const Mesh* overlay,
@@ -96,6 +111,7 @@ class GlRenderer {
   void drawDots(const Camera2D& cam, std::size_t count, float radiusScale);
   void drawMesh(const Camera2D& cam, unsigned vao, unsigned vbo, std::size_t vertexCount);
   void drawMarkers(const Camera2D& cam);
+  void drawField(const Camera2D& cam, float opacity);
 
   int width_ = 0, height_ = 0;
   unsigned canvasFbo_ = 0, canvasTex_ = 0, trailFbo_[2] = {}, trailTex_[2] = {};
@@ -110,6 +126,11 @@ class GlRenderer {
   std::size_t sceneVertices_ = 0, instanceCapacity_ = 0, instanceCount_ = 0;
   std::size_t markerCount_ = 0, markerCapacity_ = 0;
   float markerDotPx_ = 2;
+  unsigned fieldProg_ = 0, fieldTex_ = 0, fieldMeshVbo_ = 0, fieldMeshVao_ = 0;
+  int fieldCols_ = 0, fieldRows_ = 0, fieldTexCols_ = 0, fieldTexRows_ = 0, maxTextureSize_ = 0;
+  Vec2 fieldOrigin_;
+  float fieldCell_ = 0;
+  std::size_t fieldMeshVertices_ = 0;
   bool trailsValid_ = false;
   Camera2D trailCamera_{};
 };

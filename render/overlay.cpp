@@ -236,12 +236,43 @@ void buildBioCrowdsTeaching(const TeachingInput& in, float pixel, Mesh& out) {
   addArrow(out, o, o + ex.motion, 4.5f * pixel, 11 * pixel, kMotionColor);
 }
 
+// The fields' part (see overlay.hpp), over the model's own.
+void buildFieldTeaching(const TeachingInput& in, float pixel, Mesh& out) {
+  const AgentExplain& ex = *in.explain;
+  if (ex.fieldCell < 0 || !(in.fieldCellSize > 0) || in.fieldCols <= 0) return;
+  const float h = in.fieldCellSize;
+  const Vec2 c = fieldCellCentre(in.fieldOrigin, h, in.fieldCols, ex.fieldCell);
+  const Vec2 corners[4] = {c + Vec2{-h, -h} * 0.5f, c + Vec2{h, -h} * 0.5f, c + Vec2{h, h} * 0.5f, c + Vec2{-h, h} * 0.5f};
+  addPolyline(out, corners, 1.5f * pixel, kFieldCellOutline, true);
+  const float top = std::max(in.maxSpeed, 1e-6f);
+  static constexpr Vec2 kDir[4] = {{1, 0}, {0, 1}, {-1, 0}, {0, -1}};
+  for (int d = 0; d < 4; ++d) {
+    const Vec2 u = kDir[d], side{-u.y, u.x};
+    if (!std::isfinite(ex.fieldCost[d])) {
+      const Vec2 face = c + u * (0.5f * h);
+      addSegment(out, face - side * (0.35f * h), face + side * (0.35f * h), 3 * pixel, kFieldClosedColor);
+      continue;
+    }
+    const float len = 0.45f * h * std::clamp(ex.fieldSpeed[d] / top, 0.0f, 1.0f);
+    if (len > 2 * pixel) addArrow(out, c, c + u * len, 2 * pixel, std::min(8 * pixel, 0.5f * len), kFieldSpeedColor);
+  }
+  if (ex.fieldFlow.length() > 0)
+    addArrow(out, in.position, in.position + ex.fieldFlow * in.velocityScale, 3.5f * pixel, 10 * pixel, kFieldFlowColor);
+}
+
 }  // namespace
+
+Vec2 fieldCellCentre(Vec2 origin, float h, int cols, std::int32_t index) {
+  if (cols <= 0 || index < 0) return origin;
+  const std::int32_t x = index % cols, y = index / cols;
+  return {origin.x + (static_cast<float>(x) + 0.5f) * h, origin.y + (static_cast<float>(y) + 0.5f) * h};
+}
 
 void buildTeachingMesh(const TeachingInput& in, float pixel, Mesh& out) {
   if (!in.explain) return;
   if (in.model == "biocrowds") {
     buildBioCrowdsTeaching(in, pixel, out);
+    buildFieldTeaching(in, pixel, out);
     return;
   }
   const AgentExplain& ex = *in.explain;
@@ -305,6 +336,7 @@ void buildTeachingMesh(const TeachingInput& in, float pixel, Mesh& out) {
   }
   addArrow(out, o, toWorld(ex.preferred), 2.5f * pixel, 10 * pixel, kPreferredColor);
   addArrow(out, o, toWorld(ex.chosen), 2.5f * pixel, 10 * pixel, kChosenColor);
+  buildFieldTeaching(in, pixel, out);
 }
 
 }  // namespace throng::render

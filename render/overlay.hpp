@@ -30,6 +30,16 @@
 //    units: it lies within R);
 //  - the wish g and the chosen velocity as arrows, velocity-scaled as in
 //    ORCA's view, over the top-speed circle.
+//
+// Under any model that reads the fields (continuum, or routing = field),
+// when the walker stands in a field cell (AgentExplain::fieldCell >= 0) and
+// the input gives the field grid, it adds:
+//  - the cell's outline;
+//  - from the cell's centre toward each of its four neighbours an arrow as
+//    long as the speed that way (0.45 of the cell at the walker's top speed),
+//    and a red bar across a closed face (cost +inf);
+//  - the field's flow at the walker (fieldFlow), velocity-scaled, in teal.
+//  The costs, as numbers, are the app's to print by the cell.
 #include <cstdint>
 #include <span>
 #include <string_view>
@@ -108,7 +118,15 @@ struct TeachingInput {
   /// BioCrowds' marker spacing, world units (throng::markerSpacing); the
   /// weight dots stay smaller than it. 0: unknown.
   float markerSpacing = 0;
+  /// The field grid explain->fieldCell counts in (FieldView's origin, cell
+  /// and cols); fieldCellSize 0: no field part.
+  Vec2 fieldOrigin;
+  float fieldCellSize = 0;
+  int fieldCols = 0;
 };
+
+/// The centre of cell `index` of a grid of `cols` columns from `origin`, side `h`.
+Vec2 fieldCellCentre(Vec2 origin, float h, int cols, std::int32_t index);
 
 /// Colours of the teaching view (tests look for them).
 inline constexpr std::uint32_t kPermittedShade = 0x1230A040u;  // translucent green
@@ -124,6 +142,11 @@ inline constexpr std::uint32_t kOwnedMarkerColor = 0xFF8C00E1u;     // magenta d
 inline constexpr std::uint32_t kUnusableMarkerColor = 0xFF6E6E6Eu;  // grey ring: owned, weight 0
 inline constexpr std::uint32_t kMotionColor = 0xFF3C9614u;          // green arrow: M
 inline constexpr std::uint32_t kPersonalSpaceColor = 0xA08C00E1u;   // translucent magenta circle
+// The fields' part.
+inline constexpr std::uint32_t kFieldCellOutline = 0xE0503C28u;  // dark slate (40, 60, 80)
+inline constexpr std::uint32_t kFieldSpeedColor = 0xFF8C3C1Eu;   // dark blue (30, 60, 140)
+inline constexpr std::uint32_t kFieldClosedColor = 0xFF2828C8u;  // red (200, 40, 40)
+inline constexpr std::uint32_t kFieldFlowColor = 0xFFA09600u;    // teal (0, 150, 160)
 /// Weight dots' radii, pixels: the lightest usable marker's and the
 /// heaviest's (both grown by as much as it takes to cover the marker
 /// layer's dot).
