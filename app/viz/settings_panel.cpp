@@ -58,4 +58,17 @@ std::vector<SettingWidget> settingWidgets(float maxRadius) {
   return out;
 }
 
+bool settingReadNow(const SettingInfo& info, const Settings& s) {
+  if (info.models.empty()) return true;
+  for (std::string_view m : info.models) {
+    const auto eq = m.find(" = ");
+    if (eq == std::string_view::npos) {
+      if (m == s.model) return true;
+    } else if (getSettingText(s, m.substr(0, eq)) == m.substr(eq + 3)) {
+      return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace throng::app

@@ -35,4 +35,11 @@ struct SettingWidget {
 /// positive and finite.
 std::vector<SettingWidget> settingWidgets(float maxRadius);
 
+/// Whether a step with settings `s` reads setting `info`: every model's
+/// (models empty), or one of its models is s.model, or one of them is a
+/// condition "NAME = VALUE" on another setting that holds ("routing =
+/// field": the fields' settings are read under any model then). The panel
+/// dims the others.
+bool settingReadNow(const SettingInfo& info, const Settings& s);
+
 }  // namespace throng::app

@@ -216,6 +216,10 @@ bool VizApp::handleEvent(const SDL_Event& e, bool uiMouse, bool uiKeys, float sc
           break;
         case SDLK_h: uiHidden_ = !uiHidden_; break;
         case SDLK_m: showMarkers_ = !showMarkers_; break;
+        case SDLK_l:
+          fieldOverlay_.layer =
+              static_cast<render::FieldLayer>((static_cast<int>(fieldOverlay_.layer) + 1) % render::kFieldLayerCount);
+          break;
         case SDLK_ESCAPE: hasSelection_ = false; break;
         default: break;
       }
@@ -289,6 +293,22 @@ void VizApp::buildTeaching() {
   in.model = c.settings.model;
   in.personalSpace = c.settings.personalSpace;
   in.markerSpacing = markerSpacing(c.settings.personalSpace, c.settings.markerDensity);
+  if (explain_.fieldCell >= 0) {
+    // The grid the cell counts in: read once a step (on CUDA fields() copies back).
+    if (teachingGridStep_ != c.stepCount() || teachingGridGeneration_ != generation_) {
+      const FieldView fv = c.fields(-1);
+      teachingGrid_ = FieldView{};
+      teachingGrid_.origin = fv.origin;
+      teachingGrid_.cell = fv.cell;
+      teachingGrid_.cols = fv.cols;
+      teachingGrid_.rows = fv.rows;
+      teachingGridStep_ = c.stepCount();
+      teachingGridGeneration_ = generation_;
+    }
+    in.fieldOrigin = teachingGrid_.origin;
+    in.fieldCellSize = teachingGrid_.cell;
+    in.fieldCols = teachingGrid_.cols;
+  }
   render::buildTeachingMesh(in, camera_.pixelSize(), overlay_);
 }
 
@@ -320,6 +340,65 @@ void VizApp::updateMarkers() {
   renderer_.setMarkers(markerPoints_, markerPack_.dotPx);
 }
 
+// The field overlay (see FieldKey): the fields are read when the crowd
+// stepped, rebuilt or the overlay changed, and packed again only when they
+// were refreshed since (steps between refreshes leave them as they were).
+void VizApp::updateField() {
+  const FieldOverlay& o = fieldOverlay_;
+  if (o.layer == render::FieldLayer::None && !o.shading && !o.arrows) {
+    if (fieldKey_.valid) {
+      renderer_.setField({}, 0, 0, {}, 0);
+      renderer_.setFieldMesh({});
+    }
+    fieldKey_ = {};
+    arrowKey_ = {};
+    fieldImage_ = {};
+    fieldArrows_ = {};
+    fieldMesh_.clear();
+    fieldTooLarge_ = false;
+    return;
+  }
+  const Crowd& c = host_->crowd();
+  const bool followView = o.rangeInView && o.layer != render::FieldLayer::None;
+  const FieldKey key{true,
+                     c.stepCount(),
+                     generation_,
+                     o,
+                     followView ? camera_.center : glm::vec2{},
+                     followView ? camera_.zoom : 0,
+                     followView ? camera_.width : 0,
+                     followView ? camera_.height : 0};
+  if (!(key == fieldKey_)) {
+    const bool fresh = !fieldKey_.valid || !(fieldKey_.overlay == o) || fieldImageGeneration_ != generation_ ||
+                       fieldKey_.center != key.center || fieldKey_.zoom != key.zoom || fieldKey_.width != key.width ||
+                       fieldKey_.height != key.height;
+    fieldKey_ = key;
+    const FieldView f = c.fields(o.target);
+    if (fresh || f.refreshStep != fieldImage_.refreshStep || f.cols != fieldImage_.cols || f.rows != fieldImage_.rows ||
+        f.cell != fieldImage_.cell || !(f.origin == fieldImage_.origin)) {
+      render::buildFieldLayer(f, {o.layer, o.direction, o.shading, o.arrows, followView ? &camera_ : nullptr}, fieldImage_);
+      fieldImageGeneration_ = generation_;
+      ++fieldImages_;
+      fieldTooLarge_ = !renderer_.setField(fieldImage_.texels, fieldImage_.cols, fieldImage_.rows, fieldImage_.origin,
+                                           fieldImage_.cell);
+    }
+  }
+  const ArrowKey ak{true, fieldImages_, camera_.center, camera_.zoom, camera_.width, camera_.height,
+                    o.arrows ? o.arrowEvery : 0};
+  if (!(ak == arrowKey_)) {
+    arrowKey_ = ak;
+    fieldMesh_.clear();
+    fieldArrows_ = o.arrows ? render::buildFieldArrows(fieldImage_, camera_, o.arrowEvery, fieldMesh_) : render::FieldArrows{};
+    renderer_.setFieldMesh(fieldMesh_);
+  }
+}
+
+std::string VizApp::fieldAt(glm::vec2 screen) const {
+  if (fieldImage_.cols == 0 || fieldImage_.result != render::FieldLayerImage::Result::Drawn) return {};
+  const glm::vec2 w = camera_.screenToWorld(screen);
+  return render::describeFieldSample(fieldImage_, render::sampleField(fieldImage_, {w.x, w.y}));
+}
+
 void VizApp::drawCanvas(int w, int h) {
   if (!recorder_.active()) {
     // Even sizes, so a recording can start at any time (yuv420p).
@@ -334,6 +413,7 @@ void VizApp::drawCanvas(int w, int h) {
   const std::ptrdiff_t sel = selectedIndex();
   buildTeaching();
   updateMarkers();
+  updateField();
   lastDrawInterop_ = drawFromDevice(sel);
   if (lastDrawInterop_) return;
   const FrameView f = host_->crowd().frame();
@@ -498,17 +578,26 @@ void VizApp::drawUi() {
     // One widget per setting of the table (settingWidgets_). A change is
     // made through setSetting, which refuses a value typed outside the
     // limits, and takes effect at the next step.
+    // A setting the current model and routing do not read is dimmed (still
+    // editable: it takes effect when they do).
     Settings& s = crowd.settings;
     for (const SettingWidget& w : settingWidgets_) {
       const std::string_view name = w.info->name;
+      const bool dim = !settingReadNow(*w.info, s);
+      if (dim) ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
       switch (w.kind) {
-        case SettingWidget::Kind::Combo:
-          if (ImGui::BeginCombo(w.label.c_str(), s.model.c_str())) {
+        case SettingWidget::Kind::Combo: {
+          const std::string current = getSettingText(s, name);
+          if (ImGui::BeginCombo(w.label.c_str(), current.c_str())) {
             for (const std::string& c : w.choices)
-              if (ImGui::Selectable(c.c_str(), c == s.model) && c != s.model) s.model = c;
+              if (ImGui::Selectable(c.c_str(), c == current) && c != current) {
+                std::string why;
+                if (!setSettingText(s, name, c, &why)) setStatus(why);
+              }
             ImGui::EndCombo();
           }
           break;
+        }
         case SettingWidget::Kind::SeedInput: {
           ImU64 seed = s.seed;
           if (ImGui::InputScalar(w.label.c_str(), ImGuiDataType_U64, &seed, nullptr, nullptr, "%llu",
@@ -546,6 +635,7 @@ void VizApp::drawUi() {
           break;
         }
       }
+      if (dim) ImGui::PopStyleColor();
       help(w.tooltip.c_str());
     }
   }
@@ -596,6 +686,7 @@ void VizApp::drawUi() {
       ImGui::TextDisabled("%.2f px apart: too dense, zoom in", mp.spacingPx);
     else ImGui::TextDisabled("%zu of %zu in view", mp.drawn, mp.total);
   }
+  if (ImGui::CollapsingHeader("Fields", ImGuiTreeNodeFlags_DefaultOpen)) drawFieldPanel();
 
   if (ImGui::CollapsingHeader("Stats", ImGuiTreeNodeFlags_DefaultOpen)) {
     const StepStats st = crowd.lastStats();
@@ -646,6 +737,32 @@ void VizApp::drawUi() {
       ImGui::Text("chosen (%.2f, %.2f)", explain_.chosen.x, explain_.chosen.y);
       ImGui::TextDisabled("red: velocity obstacles  green: permitted side of each ORCA line");
     }
+    if (explain_.fieldCell >= 0) {
+      const int cols = std::max(teachingGrid_.cols, 1);
+      ImGui::Text("field cell (%d, %d)   flow (%.2f, %.2f) |%.2f|", explain_.fieldCell % cols, explain_.fieldCell / cols,
+                  explain_.fieldFlow.x, explain_.fieldFlow.y, explain_.fieldFlow.length());
+      if (ImGui::BeginTable("##cell", 3, ImGuiTableFlags_SizingFixedFit)) {
+        ImGui::TableSetupColumn("toward");
+        ImGui::TableSetupColumn("speed, units/s");
+        ImGui::TableSetupColumn("cost per unit");
+        ImGui::TableHeadersRow();
+        for (int d = 0; d < 4; ++d) {
+          ImGui::TableNextRow();
+          ImGui::TableNextColumn();
+          ImGui::TextUnformatted(std::string(render::fieldDirectionName(d)).c_str());
+          ImGui::TableNextColumn();
+          ImGui::TextUnformatted(render::formatFieldNumber(explain_.fieldSpeed[d]).c_str());
+          ImGui::TableNextColumn();
+          ImGui::TextUnformatted(std::isfinite(explain_.fieldCost[d]) ? render::formatFieldNumber(explain_.fieldCost[d]).c_str()
+                                                                      : "inf (closed)");
+        }
+        ImGui::EndTable();
+      }
+      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+      ImGui::TextWrapped("at its cell: blue arrows as long as the speed each way (0.45 of the cell at top speed), red bars "
+                         "across closed faces; teal: the field's flow at the walker");
+      ImGui::PopStyleColor();
+    }
     if (ImGui::Button("Deselect")) hasSelection_ = false;
   }
 
@@ -670,13 +787,16 @@ void VizApp::drawUi() {
         "V      start / stop recording\n"
         "H      hide the UI\n"
         "M      show / hide the markers (BioCrowds)\n"
+        "L      next field layer\n"
         "Esc    deselect\n"
         "drag: pan   wheel: zoom at cursor   click: select");
   } else {
-    ImGui::TextDisabled("Space . R F S V H M: see Keys");
+    ImGui::TextDisabled("Space . R F S V H M L: see Keys");
   }
   if (!status_.empty() && Clock::now() - statusAt_ < std::chrono::seconds(8)) ImGui::TextWrapped("%s", status_.c_str());
   ImGui::End();
+  drawFieldLegend();
+  drawFieldCellLabels();
   // Actions that replace the crowd run after the panel is done with it.
   auto actions = std::move(deferred_);
   deferred_.clear();

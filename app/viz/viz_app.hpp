@@ -18,6 +18,7 @@
 
 #include "render/camera.hpp"
 #include "render/cuda_interop.hpp"
+#include "render/field_layer.hpp"
 #include "render/gl_renderer.hpp"
 #include "render/markers.hpp"
 #include "render/overlay.hpp"
@@ -80,6 +81,33 @@ class VizApp {
   /// What the last canvas did with the markers (how many, or why none).
   const render::MarkerPack& markerPack() const { return markerPack_; }
 
+  /// The field overlay (render/field_layer.hpp): which layer of the fields
+  /// (Crowd::fields) is drawn as a heatmap under the walkers, which
+  /// direction speed and cost show, whose potential (an index into
+  /// Crowd::terrain().targets) the potential layer and the arrows take, the
+  /// arrows down it at every `arrowEvery`-th cell, and hill-shading of the
+  /// ground under any layer (the height layer is always shaded). Takes
+  /// effect at the next drawCanvas; the fields are read again only when the
+  /// crowd stepped or rebuilt, or these change.
+  struct FieldOverlay {
+    render::FieldLayer layer = render::FieldLayer::None;
+    int direction = render::kFieldMean;
+    int target = 0;
+    bool arrows = false;
+    int arrowEvery = 2;  ///< [Limit: 1..64]
+    bool shading = false;
+    bool rangeInView = true;  ///< the colours span the cells in view (else the whole grid's)
+    bool operator==(const FieldOverlay&) const = default;
+  };
+  FieldOverlay& fieldOverlay() { return fieldOverlay_; }
+  /// What the last canvas drew of the fields (a copy: valid across steps).
+  const render::FieldLayerImage& fieldImage() const { return fieldImage_; }
+  const render::FieldArrows& fieldArrows() const { return fieldArrows_; }
+  /// The field under canvas pixel `screen` (the last canvas' layer), for
+  /// people: "potential 12.3 path cost at cell (4, 7)"; empty when no
+  /// field is drawn.
+  std::string fieldAt(glm::vec2 screen) const;
+
   // State.
   SimHost& host() { return *host_; }
   render::Camera2D& camera() { return camera_; }
@@ -114,6 +142,10 @@ class VizApp {
   bool drawFromDevice(std::ptrdiff_t selected);
   void buildTeaching();
   void updateMarkers();
+  void updateField();
+  void drawFieldPanel();
+  void drawFieldLegend();
+  void drawFieldCellLabels();
   void pickAt(glm::vec2 screen);
   std::string timestampedName(const char* ext) const;
   void later(std::function<void()> f) { deferred_.push_back(std::move(f)); }
@@ -153,6 +185,38 @@ class VizApp {
   render::MarkerPack markerPack_;
   MarkerKey markerKey_;
   std::uint64_t generation_ = 0;  ///< counts rebuilds (a new crowd may reuse the old one's memory)
+
+  // The field overlay: fieldImage_ is rebuilt when FieldKey changes (a
+  // step, a rebuild, the overlay's options) and the fields were refreshed
+  // since; the arrows when the image or the view changes.
+  struct FieldKey {
+    bool valid = false;
+    std::uint64_t step = 0, generation = 0;
+    FieldOverlay overlay;
+    glm::vec2 center{};  ///< the view, while the range follows it
+    float zoom = 0;
+    int width = 0, height = 0;
+    bool operator==(const FieldKey&) const = default;
+  };
+  struct ArrowKey {
+    bool valid = false;
+    std::uint64_t image = 0;  ///< counts images built
+    glm::vec2 center{};
+    float zoom = 0;
+    int width = 0, height = 0, every = 0;
+    bool operator==(const ArrowKey&) const = default;
+  };
+  FieldOverlay fieldOverlay_;
+  FieldKey fieldKey_;
+  ArrowKey arrowKey_;
+  std::uint64_t fieldImages_ = 0, fieldImageGeneration_ = ~0ull;
+  render::FieldLayerImage fieldImage_;
+  render::FieldArrows fieldArrows_;
+  render::Mesh fieldMesh_;
+  bool fieldTooLarge_ = false;
+  // The field grid the teaching view's cell counts in (read at most once a step).
+  std::uint64_t teachingGridStep_ = ~0ull, teachingGridGeneration_ = ~0ull;
+  FieldView teachingGrid_;  ///< origin, cell, cols only (its spans are not kept)
 
   bool fitPending_ = true;
   bool playing_ = true, uiHidden_ = false, showGeometry_ = true, teaching_ = true;
