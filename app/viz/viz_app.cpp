@@ -359,15 +359,20 @@ void VizApp::updateField() {
     return;
   }
   const Crowd& c = host_->crowd();
+  // Up to kFollowViewCells the range follows the view as it moves (each move
+  // packs the grid again); a larger grid keeps the range of its last pack
+  // until the next refresh, so panning stays smooth.
+  constexpr std::size_t kFollowViewCells = std::size_t{1} << 18;  // about 8 ms a pack
   const bool followView = o.rangeInView && o.layer != render::FieldLayer::None;
+  const bool moveWithView = followView && fieldImage_.cells() <= kFollowViewCells;
   const FieldKey key{true,
                      c.stepCount(),
                      generation_,
                      o,
-                     followView ? camera_.center : glm::vec2{},
-                     followView ? camera_.zoom : 0,
-                     followView ? camera_.width : 0,
-                     followView ? camera_.height : 0};
+                     moveWithView ? camera_.center : glm::vec2{},
+                     moveWithView ? camera_.zoom : 0,
+                     moveWithView ? camera_.width : 0,
+                     moveWithView ? camera_.height : 0};
   if (!(key == fieldKey_)) {
     const bool fresh = !fieldKey_.valid || !(fieldKey_.overlay == o) || fieldImageGeneration_ != generation_ ||
                        fieldKey_.center != key.center || fieldKey_.zoom != key.zoom || fieldKey_.width != key.width ||
