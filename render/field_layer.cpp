@@ -140,7 +140,8 @@ float hillShade(float dzdx, float dzdy, float exaggeration) {
   if (!finite(nx) || !finite(ny)) return 1;
   const float norm = std::sqrt(nx * nx + ny * ny + 1);
   const float lit = (-0.5f * nx + 0.5f * ny + 0.70710678f) / norm;
-  return std::max(0.0f, lit) / 0.70710678f;
+  // Diffuse over an ambient of kHillAmbient, so no slope goes black.
+  return kHillAmbient + (1 - kHillAmbient) * std::max(0.0f, lit) / 0.70710678f;
 }
 
 void buildFieldLayer(const FieldView& f, const FieldLayerOptions& o, FieldLayerImage& out) {

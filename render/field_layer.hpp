@@ -22,9 +22,10 @@
 //    0, red) for the discomfort, whose sign matters (a crosswalk is < 0),
 //    over [-a, a], a the largest |g|.
 //  - Hill-shading: the ground lit from the north-west at 45° (the
-//    cartographers' convention), slopes from central differences of the
-//    heights at cell centres, exaggerated kHillExaggeration times (crowd
-//    slopes are gentle): brightness 1 on flat ground. It tints the height
+//    cartographers' convention) over an ambient light, slopes from central
+//    differences of the heights at cell centres, exaggerated
+//    kHillExaggeration times (crowd slopes are gentle): brightness 1 on flat
+//    ground, never black. It tints the height
 //    layer, and when asked any other layer; with no layer it is drawn alone as
 //    translucent black and white over the ground.
 //  - Arrows: −∇φ at every k-th cell centre (central differences of the
@@ -88,11 +89,13 @@ struct FieldRange {
 /// over the directions whose cost is finite; a closed face has none).
 float fieldValue(const FieldView& f, FieldLayer layer, int direction, std::size_t c);
 
-/// Vertical exaggeration of the hill-shading.
-inline constexpr float kHillExaggeration = 4;
+/// Vertical exaggeration of the hill-shading, and the light every slope gets.
+inline constexpr float kHillExaggeration = 2;
+inline constexpr float kHillAmbient = 0.4f;
 /// Brightness of ground sloping by (dz/dx, dz/dy) (rise over run), lit
-/// from the north-west at 45°: 1 when flat, above 1 facing the light, below
-/// facing away, within [0, sqrt(2)].
+/// from the north-west at 45° over an ambient light: 1 when flat, above 1
+/// facing the light, below facing away, within [kHillAmbient, kHillAmbient +
+/// (1 - kHillAmbient) sqrt(2)] (0.4 to 1.25).
 float hillShade(float dzdx, float dzdy, float exaggeration = kHillExaggeration);
 
 struct FieldLayerOptions {

@@ -94,7 +94,7 @@ void VizApp::drawFieldPanel() {
   }
   ImGui::SameLine();
   ImGui::Checkbox("hill-shading", &o.shading);
-  help("The ground's slopes lit from the north-west (heights exaggerated 4 times), under any layer; the height layer "
+  help("The ground's slopes lit from the north-west (heights exaggerated twice), under any layer; the height layer "
        "is always shaded.");
 
   const render::FieldLayerImage& im = fieldImage_;

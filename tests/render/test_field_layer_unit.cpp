@@ -165,8 +165,9 @@ TEST_CASE("hill-shading is 1 on flat ground, brighter facing the north-west ligh
   // Across the light: about as bright as flat.
   CHECK(hillShade(0.1f, 0.1f) == doctest::Approx(hillShade(-0.1f, -0.1f)));
   CHECK(hillShade(0.1f, 0.1f) < 1);
-  CHECK(hillShade(-100, 100) == 0);  // a cliff facing away
-  CHECK(hillShade(100, -100) <= std::sqrt(2.0f) + 1e-5f);
+  CHECK(hillShade(-100, 100) == kHillAmbient);  // a cliff facing away: the ambient light alone
+  CHECK(hillShade(100, -100) <= kHillAmbient + (1 - kHillAmbient) * std::sqrt(2.0f) + 1e-5f);
+  CHECK(hillShade(0.05f, -0.05f) > 1.05f);  // slopeMin's gentle slope shows
   CHECK(hillShade(kInf, 0) == 1);
 }
 

@@ -394,3 +394,54 @@ TEST_CASE("the teaching view shows the selected walker's field cell, its speeds 
   ImGui_ImplSDL2_Shutdown();
   ImGui::DestroyContext();
 }
+
+TEST_CASE("a hill under the height layer is shaded: its north-west side lit, its south-east side dark") {
+  std::string err;
+  REQUIRE_MESSAGE(test::glContext(&err), err);
+  auto hill = [](Crowd& c) {
+    c.settings.model = "continuum";
+    c.settings.jitter = 0;
+    c.settings.fieldCell = 0.25f;
+    Terrain t;
+    t.targets.push_back(Target{"east", {Rect{18, 0, 2, 10}}, {}, -1});
+    t.hills.push_back(Hill{{10, 5}, 4, 1.5f});
+    c.setTerrain(t);
+    c.add({1, 5}, Vec2{19, 5}, 0.25f, 1.3f);
+  };
+  app::VizApp viz(std::make_unique<CrowdHost>(hill));
+  REQUIRE_MESSAGE(viz.initGl(&err), err);
+  viz.renderOptions().trails = false;
+  viz.renderOptions().fieldOpacity = 1;
+  viz.setPlaying(false);
+  viz.drawCanvas(W, H);
+  viz.camera().center = {10, 5};
+  viz.camera().zoom = 40;
+  viz.stepOnce();
+  viz.fieldOverlay().layer = FieldLayer::Height;
+  viz.drawCanvas(W, H);
+  const Image im = read(viz.renderer());
+  save(im, "app_fields_hill_height.png");
+  const FieldLayerImage& fi = viz.fieldImage();
+  REQUIRE(fi.result == FieldLayerImage::Result::Drawn);
+  CHECK(fi.range.max == doctest::Approx(1.5f).epsilon(0.05));
+  // Two points at the same height either side of the top: the north-west one brighter.
+  const auto lum = [&](Vec2 p) {
+    int x = 0, y = 0;
+    REQUIRE(pixelOf(viz.camera(), p, x, y));
+    const std::uint8_t* q = im.at(x, y);
+    return 0.2126 * q[0] + 0.7152 * q[1] + 0.0722 * q[2];
+  };
+  CHECK(lum({8, 7}) > lum({12, 3}) + 40);
+  // The shading alone, over no layer: the same sides, on the light ground.
+  viz.fieldOverlay().layer = FieldLayer::None;
+  viz.fieldOverlay().shading = true;
+  viz.renderOptions().fieldOpacity = 0.8f;
+  viz.drawCanvas(W, H);
+  const Image shaded = read(viz.renderer());
+  save(shaded, "app_fields_hill_shading.png");
+  int x = 0, y = 0;
+  REQUIRE(pixelOf(viz.camera(), {12, 3}, x, y));
+  CHECK(colorDistance(shaded, x, y, viz.renderOptions().background) > 60);  // dark
+  REQUIRE(pixelOf(viz.camera(), {4, 9}, x, y));
+  CHECK(colorDistance(shaded, x, y, viz.renderOptions().background) < 4);   // flat: the ground as it is
+}
