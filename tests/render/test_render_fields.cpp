@@ -354,8 +354,8 @@ TEST_CASE("the teaching view shows the selected walker's field cell, its speeds 
     viz->renderOptions().fieldOpacity = 0.8f;
     int w = 0, h = 0;
     SDL_GL_GetDrawableSize(win, &w, &h);
-    viz->camera().center = {9.5f, 5};
-    viz->camera().zoom = 60;
+    viz->camera().center = {centre.x - 1.0f, centre.y};  // the cell right of the panel
+    viz->camera().zoom = 160;                           // wide enough for its numbers
     for (int frame = 0; frame < 3; ++frame) {
       viz->drawCanvas(w, h);
       viz->renderer().present(w, h);
