@@ -8,8 +8,15 @@
 //  positions, velocities, jammed flags and gates, and pull() copies exactly
 //  those back (plus the stats) when the host reads. pushed() marks the
 //  host copy changed: the next step uploads everything once.
-//  Step. One pass, no host round trip (the 16-byte copies of the stats and
-//  the bounds are asynchronous, to pinned memory):
+//  Step. One pass, no host round trip except on a field refresh (the
+//  16-byte copies of the stats and the bounds are asynchronous, to pinned
+//  memory):
+//    -. phase 2, the fields, when the model or the routing wants them
+//       (field_refresh.cu; device_fields.hpp's design note): on a refresh
+//       step the walkers' box comes back to the host (a round trip), which
+//       fits the grid's fixed parts, then the density, speed, cost and
+//       potential kernels, whose rounds the host stops (a round trip per
+//       batch of rounds)
 //    -. on the host, the model's share: the obstacle grid fitted as its CPU
 //       step fits it, then its prepare (BioCrowds: the marker field)
 //    0. init the bounds and counters            (1 thread)
@@ -27,11 +34,18 @@
 //       positions gathered: the CPU's counting sort plus its per-cell
 //       insertion sort by x, the same arrays
 //    5. solve: the model's kernels (device_model.hpp; ORCA's in
-//       models/orca.cu, BioCrowds' in models/biocrowds.cu), writing new
-//       velocities and jammed flags
+//       models/orca.cu, BioCrowds' in models/biocrowds.cu, Continuum
+//       Crowds' in models/continuum.cu), writing new velocities and jammed
+//       flags
 //    6. integrate: World::integrate per agent (landing, gates) with block
 //       counts of jammed and arrived walkers, then an async copy of the two
 //       counts to pinned memory.
+//  The fields live on the device between refreshes; World::fields holds
+//  their fixed parts and is brought up to date on pull() (and by fields()),
+//  so a switch to the CPU between refreshes steps on the device's fields,
+//  and a switch from it uploads the host's before the first device step.
+//  With no walkers the step runs on the host (stepCpu: phase 2 has nothing
+//  to splat, and the model's fits are replayed as its CPU step makes them).
 //  A closure cannot run on the device: with one set the host pulls the
 //  state, calls it, and uploads the wishes each step (the slow path; said
 //  once on stderr). Obstacles go up when their version or grid changes.
@@ -68,6 +82,8 @@
 #include "device_buffer.hpp"
 #include "device_model.hpp"
 #include "device_step.hpp"
+#include "field_refresh.hpp"
+#include "fields/fields.hpp"
 #include "pipeline/backend.hpp"
 #include "core/world.hpp"
 #include "models/orca/orca_model.hpp"
@@ -200,7 +216,7 @@ class CudaBackend final : public Backend {
           THRONG_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&scalars_), sizeof(DeviceScalars))) &&
           THRONG_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&hostStats_), sizeof(HostStats))) &&
           THRONG_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&hostBoundKeys_), 4 * sizeof(std::uint32_t))) &&
-          THRONG_CUDA_CHECK(cudaEventCreateWithFlags(&boundsReady_, cudaEventDisableTiming));
+          THRONG_CUDA_CHECK(cudaEventCreateWithFlags(&boundsReady_, cudaEventDisableTiming)) && fields_.ok();
     if (!ok_) release();
   }
   ~CudaBackend() override { release(); }
@@ -211,6 +227,9 @@ class CudaBackend final : public Backend {
   void step(World& w, const Settings& s, float dt, const std::function<Vec2(const Agent&)>& closure) override {
     if (!failed_ && !stepDevice(w, s, dt, closure)) {
       const bool pulled = download(w);
+      // A refresh may have stopped half-way: the CPU builds the fields afresh.
+      w.fields.clear();
+      fields_.host.hostTookOver();
       failed_ = true;
       std::fprintf(stderr,
                    "throng: the CUDA backend failed (CUDA errors above); continuing on the CPU from %s\n",
@@ -221,7 +240,12 @@ class CudaBackend final : public Backend {
   }
 
   void pull(World& w) override {
-    if (!failed_) (void)download(w);
+    if (!failed_ && download(w)) (void)fields_.bringDown(w, stream_);
+  }
+  /// The fields of the last refresh: the device's, brought down first.
+  FieldView fields(World& w, int target) override {
+    if (!failed_ && !fields_.bringDown(w, stream_)) return {};
+    return w.fields.view(target);
   }
   bool deviceFrame(DeviceFrame& f) override {
     if (!ok_ || failed_ || dirty_) return false;  // dirty_: the host copy is newer
@@ -295,10 +319,10 @@ class CudaBackend final : public Backend {
 
   /// The obstacle grid as the model's CPU step sizes it, then the upload
   /// when the set or its grid changed.
-  bool syncObstacles(World& w, const Settings& s, DeviceModel& model, bool walkersChanged) {
+  bool syncObstacles(World& w, const Settings& s, DeviceModel& model, bool walkersChanged, float dt) {
     ObstacleSet& o = w.obstacles;
     if (o.vertices.empty()) return true;
-    if (w.size() > 0) o.fitToReach(model.obstacleReach(w, s, walkersChanged));
+    if (w.size() > 0) o.fitToReach(model.obstacleReach(w, s, walkersChanged, dt));
     const bool same = uploadedObstacles_ && o.version == obstacleVersion_ && o.cell == obstacleCell_ &&
                       o.cols == obstacleCols_ && o.rows == obstacleRows_;
     if (same) return true;
@@ -373,22 +397,34 @@ class CudaBackend final : public Backend {
         std::fprintf(stderr, "throng: model %s has no CUDA form: its steps run on the CPU\n", s.model.c_str());
         saidNoDevice_ = true;
       }
-      if (!download(w)) return false;
+      if (!download(w) || !fields_.bringDown(w, stream_)) return false;
       stepCpu(w, s, dt, closure);
       dirty_ = true;  // the host copy is the truth now
+      fields_.host.hostTookOver();
       return true;
     }
     const bool walkersChanged = dirty_;
     if (dirty_) {
       if (!uploadAll(w)) return false;
       dirty_ = false;
+      fields_.host.walkersChanged();
     }
-    if (!syncObstacles(w, s, *model, walkersChanged)) return false;
     const std::size_t count = w.size();
     if (count == 0) {
-      w.stats = {};
+      // Nothing on the device to step: the host's step (its fields from the
+      // geometry alone, the model's fits as its CPU step makes them).
+      if (!fields_.bringDown(w, stream_)) return false;
+      stepCpu(w, s, dt, closure);
+      fields_.host.hostTookOver();
       return true;
     }
+    // 2. the fields, before the model's obstacle fit (as buildFields runs
+    // before the model on the CPU)
+    DeviceWalkers dw;
+    dw.px = px_.get(); dw.py = py_.get(); dw.vx = vx_.get(); dw.vy = vy_.get();
+    dw.n = static_cast<std::int32_t>(count);
+    if (!fields_.step(w, s, dw, false, stream_)) return false;
+    if (!syncObstacles(w, s, *model, walkersChanged, dt)) return false;
     if (closure && !hostWishes(w, s, closure)) return false;
     DeviceHost host;
     host.world = &w;
@@ -413,7 +449,8 @@ class CudaBackend final : public Backend {
     boundsDt_ = dt;
 
     const WishParams wp = w.wishParams(s, dt);
-    const WorldView wv = worldView();
+    WorldView wv = worldView();
+    wv.field = fields_.routing();
     throngPrepKernel<<<blocks, kBlock, 0, st>>>(n, scalars_, wv, wp, !closure, keys_.get(), wishX_.get(),
                                                  wishY_.get(), landing_.get());
     if (!THRONG_CUDA_CHECK(cudaGetLastError())) return false;
@@ -447,6 +484,8 @@ class CudaBackend final : public Backend {
     d.obstacles = ov;
     d.wishX = wishX_.get(); d.wishY = wishY_.get(); d.landing = landing_.get();
     d.nvx = nvx_.get(); d.nvy = nvy_.get(); d.njammed = njammed_.get();
+    d.group = group_.get(); d.route = route_.get();
+    d.field = wv.field;
     if (!model->solve(d, s, dt, st)) return false;
 
     MutableState m;
@@ -526,6 +565,8 @@ class CudaBackend final : public Backend {
   std::unique_ptr<DeviceModel> deviceModel_;
   std::string deviceModelName_;
   bool saidNoDevice_ = false;
+  // phase 2's fields
+  DeviceFields fields_;
   // the slow path's host wishes
   std::vector<float> hostWishX_, hostWishY_;
   std::vector<std::uint8_t> hostLanding_;

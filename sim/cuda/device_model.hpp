@@ -10,6 +10,7 @@
 // form steps on the CPU even when the crowd's backend is CUDA.
 //
 // A step, as the pipeline calls the model:
+//   (phase 2, the fields, before: device_fields.hpp)
 //   obstacleReach  the obstacle grid fitted on the host (ObstacleSet::fitToReach),
 //                  as the model's CPU step fits it, then uploaded if it changed
 //   prepare        the model's host side (BioCrowds: its marker field), which
@@ -39,10 +40,10 @@ class DeviceModel {
   virtual float gridRadius(const Settings& s) const { return s.perceptionRadius; }
   virtual int gridNeighbors(const Settings& s) const { return s.maxNeighbors; }
   /// The reach (world units) the obstacle grid is fitted to before the
-  /// step, as the model's CPU step fits it; asked only when there are
-  /// obstacles and walkers. `walkersChanged`: the host's arrays were
-  /// uploaded for this step (radius or maxSpeed may differ).
-  virtual float obstacleReach(const World& w, const Settings& s, bool walkersChanged) = 0;
+  /// step of dt seconds, as the model's CPU step fits it; asked only when
+  /// there are obstacles and walkers. `walkersChanged`: the host's arrays
+  /// were uploaded for this step (radius or maxSpeed may differ).
+  virtual float obstacleReach(const World& w, const Settings& s, bool walkersChanged, float dt) = 0;
   /// The host's share of phase 4, before the step's kernels are launched.
   /// False after a failure (reported on stderr).
   virtual bool prepare(const DeviceHost&, const Settings&, float /*dt*/, cudaStream_t) { return true; }

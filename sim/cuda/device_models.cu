@@ -5,10 +5,12 @@ namespace throng {
 
 std::unique_ptr<DeviceModel> makeOrcaDevice();
 std::unique_ptr<DeviceModel> makeBioCrowdsDevice();
+std::unique_ptr<DeviceModel> makeContinuumDevice();
 
 std::unique_ptr<DeviceModel> makeDeviceModel(std::string_view name) {
   if (name == "orca") return makeOrcaDevice();
   if (name == "biocrowds") return makeBioCrowdsDevice();
+  if (name == "continuum") return makeContinuumDevice();
   return nullptr;
 }
 

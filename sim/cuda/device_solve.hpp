@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 
+#include "fields/field_math.hpp"
 #include "geometry/obstacles.hpp"
 #include "neighbors/agent_grid.hpp"
 #include "neighbors/agents_view.hpp"
@@ -31,6 +32,8 @@ struct DeviceSolve {
   const std::uint8_t* landing = nullptr;           ///< by agent: the wish lands exactly on the goal
   float *nvx = nullptr, *nvy = nullptr;            ///< written: new velocities, by agent
   std::uint8_t* njammed = nullptr;                 ///< written: jam flags, by agent
+  const std::int32_t *group = nullptr, *route = nullptr;  ///< by agent
+  FieldRouting field;  ///< the fields the step's wishes read (grid.cols == 0: none)
 };
 
 /// What a model's host side may use before a step's kernels

@@ -4,13 +4,15 @@
 // step: a ring (head-on jam at the centre), a room with a door (walls,
 // obstacles, slowingRadius), a crossing (goals, group streams, routes
 // through gates), a random crowd at pedestrian density, and BioCrowds'
-// open ground (with walls through it when asked).
+// open ground (with walls through it when asked), and the fields' scenes
+// (targets, discomfort, a hill) for Continuum Crowds and field routing.
 #include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "throng/crowd.hpp"
+#include "throng/fields.hpp"
 
 namespace throng::gpuscenes {
 
@@ -144,6 +146,60 @@ inline void bioGround(Crowd& c, int n, bool walls, std::uint64_t seed = 5) {
     const Vec2 p{g.next() * side, g.next() * side};
     c.add(p, Vec2{g.next() * side, g.next() * side}, 0.25f, 1.3f);
   }
+}
+
+/// Settings for the fields' scenes in metres: `model` (continuum, orca or
+/// biocrowds) with routing = field, a step of 0.05 s.
+inline Settings fieldSettings(const char* model) {
+  Settings s;
+  s.model = model;
+  s.routing = "field";
+  s.maxStep = 0.05;
+  s.threads = 2;
+  s.perceptionRadius = 3;   // ORCA at pedestrian scale
+  s.timeHorizon = 2;
+  s.obstacleTimeHorizon = 1;
+  return s;
+}
+
+/// A walled room 20 x 16 m with a 2 m door in its right wall and a pillar
+/// before it; rows x cols walkers (radius 0.25 m, 1.3 m/s) inside take the
+/// target beyond the door (group 0, which every walker of the group
+/// shares: one potential), a few more (group 1) walk to goals of their own
+/// (no target: the straight wish at the field's pace). A strip of
+/// discomfort lies along the room's top.
+inline void fieldRoom(Crowd& c, int rows = 6, int cols = 8) {
+  const Vec2 wall[] = {{20, 0}, {0, 0}, {0, 16}, {20, 16}};
+  c.addWall(std::span<const Vec2>(wall, 4));
+  c.addWall(Vec2{20, 0}, Vec2{20, 7});
+  c.addWall(Vec2{20, 9}, Vec2{20, 16});
+  c.addObstacle(Rect{15, 7.2f, 1.5f, 1.6f});
+  for (int r = 0; r < rows; ++r)
+    for (int k = 0; k < cols; ++k)
+      c.add(Vec2{2.0f + 0.9f * static_cast<float>(k), 3.0f + 1.1f * static_cast<float>(r)}, Vec2{27, 8}, 0.25f, 1.3f, 0);
+  for (int k = 0; k < 4; ++k) c.add(Vec2{10.0f + k, 13.5f}, Vec2{3.0f + k, 2}, 0.25f, 1.2f, 1);
+  Terrain t;
+  t.targets.push_back({"outside", {Rect{25, 6, 3, 4}}, {0}, -1});
+  t.discomfort.push_back({{{0, 14}, {20, 14}, {20, 16}, {0, 16}}, 2.0f});
+  c.setTerrain(t);
+}
+
+/// Two groups crossing on open ground with a block in the middle and a
+/// hill: group 0 from the west to a strip in the east, group 1 from the
+/// south to a strip in the north, each its own potential; the crowds meet
+/// in the middle (density slows them, the flow speed too).
+inline void fieldCrossing(Crowd& c, int perSide = 40) {
+  c.addObstacle(Rect{14, 14, 2, 2});
+  for (int i = 0; i < perSide; ++i) {
+    const float t = static_cast<float>(i % 8), u = static_cast<float>(i / 8);
+    c.add(Vec2{2.0f + 0.8f * u, 11.0f + 0.9f * t}, Vec2{33, 15}, 0.25f, 1.3f, 0);
+    c.add(Vec2{11.0f + 0.9f * t, 2.0f + 0.8f * u}, Vec2{15, 33}, 0.25f, 1.4f, 1);
+  }
+  Terrain t;
+  t.targets.push_back({"east", {Rect{31, 8, 2, 14}}, {0}, -1});
+  t.targets.push_back({"north", {Rect{8, 31, 14, 2}}, {1}, -1});
+  t.hills.push_back({Vec2{22, 10}, 4, 1.5f});
+  c.setTerrain(t);
 }
 
 }  // namespace throng::gpuscenes

@@ -9,7 +9,12 @@
 // device form runs here through the same seam (device_solve.hpp): ORCA's
 // per-slot solve, and BioCrowds' host side (its marker field fitted to the
 // last step's bounds, as the backend knows them), its owners per marker
-// cell and its velocities per slot (models/biocrowds_slot.hpp). What this
+// cell and its velocities per slot (models/biocrowds_slot.hpp); Continuum
+// Crowds' passes per slot (models/continuum_slot.hpp). Phase 2, the fields,
+// runs as the device runs it (device_fields.hpp): the walkers' box from
+// ordered keys, the grid and fixed parts planned on the host, the splat per
+// walker, speed and cost per cell, and the potentials' rounds with their
+// queues and a block's threads emulated one colour at a time. What this
 // cannot cover (device arithmetic and the flags behind it, the CUDA calls
 // themselves) the device test in this folder covers on a GPU.
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
@@ -19,6 +24,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <numeric>
 #include <string>
@@ -26,6 +32,7 @@
 #include <utility>
 #include <vector>
 
+#include "device_fields.hpp"
 #include "device_step.hpp"
 #if THRONG_TEST_CUDA_CHECK
 #include <unistd.h>
@@ -35,12 +42,16 @@
 #include "cuda_check.cuh"
 #endif
 #include "gpu_scenes.hpp"
+#include "base/thread_pool.hpp"
 #include "pipeline/backend.hpp"
 #include "throng/crowd.hpp"
 #include "core/world.hpp"
 #include "device_solve.hpp"
 #include "models/biocrowds_slot.hpp"
 #include "models/biocrowds/biocrowds_model.hpp"
+#include "models/continuum_slot.hpp"
+#include "models/continuum/continuum_model.hpp"
+#include "pipeline/step.hpp"
 #include "models/orca_slot.hpp"
 #include "models/orca/orca_model.hpp"
 #include "pipeline/registry.hpp"
@@ -135,9 +146,43 @@ void walkSlot(const DeviceSolve& d, const Settings&, float, std::int32_t slot) {
 /// device form of the last step's model (BioCrowds' host side, remade when
 /// the model changes, as deviceModelFor does), its owners, and the last
 /// step's bounds (the pinned copy behind DeviceHost::lastBounds).
+/// The device's fields (DeviceFields' arrays) as host arrays, and the
+/// host side that drives them.
+struct MirrorFields {
+  DeviceFieldsHost host;
+  FieldGridView grid;
+  std::int32_t keyCount = 0;
+  float fmax = 1;
+  std::vector<std::uint8_t> blocked, open;
+  std::vector<float> height, discomfort;
+  std::vector<std::int32_t> goalCells;
+  std::vector<TargetKey> keys;
+  std::vector<float> density, velocityX, velocityY, speed, cost, potentials;
+  std::vector<std::int32_t> potentialOf;
+  std::size_t refreshes = 0, uploads = 0, staticsUploads = 0, broughtDown = 0;
+  std::vector<int> rounds;  ///< each solve's rounds with work
+  FieldRouting routing() const {
+    FieldRouting r;
+    if (!host.valid) return r;
+    r.grid = grid;
+    r.keys = keys.data();
+    r.keyCount = keyCount;
+    r.potentialOf = potentialOf.data();
+    r.potentials = potentials.data();
+    r.speed = speed.data();
+    r.open = open.data();
+    r.fmax = fmax;
+    return r;
+  }
+};
+
 struct MirrorBackend {
   std::string model;
   std::unique_ptr<BioDeviceHost> bio;
+  std::unique_ptr<ContinuumDeviceHost> continuum;
+  MirrorFields fields;
+  bool bringDownEachStep = true;  ///< as a pull after every step does
+  std::size_t continuumSteps = 0;
   std::vector<std::int32_t> owner;  ///< the owners pass's output, by marker of bio->field
   bool haveBounds = false;
   Vec2 lo, hi;
@@ -152,6 +197,191 @@ struct MirrorBackend {
   std::function<void(const World&, const MarkerField&, std::vector<std::int32_t>&)> tamper;
 };
 
+// ---- phase 2 as the device runs it (device_fields.hpp, field_refresh.cu) ----
+
+/// DeviceFields::uploadStatics.
+void mirrorUploadStatics(MirrorFields& m, const FieldState& f) {
+  m.blocked = f.blocked;
+  m.open = f.open;
+  m.height = f.height;
+  m.discomfort = f.discomfort;
+  m.goalCells = f.goalCells;
+  m.keys = f.keys;
+  m.grid = f.grid;
+  m.keyCount = static_cast<std::int32_t>(f.keys.size());
+  ++m.staticsUploads;
+}
+
+/// DeviceFields::upload: the host's fields, all of them.
+void mirrorUpload(MirrorFields& m, const World& w) {
+  const FieldState& f = w.fields;
+  mirrorUploadStatics(m, f);
+  m.density = f.density;
+  m.velocityX = f.velocityX;
+  m.velocityY = f.velocityY;
+  m.speed = f.speed;
+  m.cost = f.cost;
+  m.potentialOf = f.potentialOf;
+  m.potentials = f.potentials;
+  m.fmax = f.params.fmax;
+  m.host.uploaded(w);
+  ++m.uploads;
+}
+
+/// DeviceFields::bringDown.
+void mirrorBringDown(MirrorFields& m, World& w) {
+  if (!m.host.hostStale) return;
+  FieldState& f = w.fields;
+  const std::size_t cells = f.cells();
+  REQUIRE(m.density.size() >= cells);
+  f.density.assign(m.density.begin(), m.density.begin() + static_cast<std::ptrdiff_t>(cells));
+  f.velocityX.assign(m.velocityX.begin(), m.velocityX.begin() + static_cast<std::ptrdiff_t>(cells));
+  f.velocityY.assign(m.velocityY.begin(), m.velocityY.begin() + static_cast<std::ptrdiff_t>(cells));
+  f.speed.assign(m.speed.begin(), m.speed.begin() + static_cast<std::ptrdiff_t>(4 * cells));
+  f.cost.assign(m.cost.begin(), m.cost.begin() + static_cast<std::ptrdiff_t>(4 * cells));
+  const std::size_t pot = static_cast<std::size_t>(m.host.potentials) * cells;
+  REQUIRE(m.potentials.size() >= pot);
+  f.potentials.assign(m.potentials.begin(), m.potentials.begin() + static_cast<std::ptrdiff_t>(pot));
+  m.host.broughtDown();
+  ++m.broughtDown;
+}
+
+/// The tiled solve as DeviceFields::solve runs it: the seed and goals
+/// kernels, then rounds of throngFieldRoundKernel, each queued tile a block
+/// whose threads run one colour at a time (here in descending order), the
+/// tiles of a round in descending order too; the rounds go on in batches
+/// of 8 until a batch ends with nothing queued (and the batch after it,
+/// already launched, finds nothing). Writes phi; returns the rounds that
+/// had work. `inPlace`: the counterfactual of reading the round's own
+/// writes (one buffer), which the two buffers exist to prevent.
+int mirrorSolve(const FieldGridView& g, const float* cost, const std::uint8_t* blocked, const std::int32_t* goals,
+                std::size_t goalCount, float* phi, bool inPlace = false) {
+  const std::size_t cells = static_cast<std::size_t>(g.cols) * static_cast<std::size_t>(g.rows);
+  std::vector<float> other(cells);
+  std::vector<std::uint8_t> isGoal(cells);
+  TileQueue q;
+  q.tcols = tilesAcross(g.cols);
+  q.trows = tilesAcross(g.rows);
+  q.tiles = q.tcols * q.trows;
+  std::vector<std::int32_t> stamp(static_cast<std::size_t>(q.tiles), 0), lists(2 * static_cast<std::size_t>(q.tiles), -1),
+      counts(3, 0);
+  q.stamp = stamp.data();
+  q.lists = lists.data();
+  q.counts = counts.data();
+  float* buf[2] = {phi, inPlace ? phi : other.data()};
+  for (std::size_t c = 0; c < cells; ++c) {  // seed
+    phi[c] = other[c] = fieldInfinity();
+    isGoal[c] = 0;
+  }
+  for (std::size_t k = goalCount; k-- > 0;) {  // goals
+    const std::int32_t c = goals[k];
+    isGoal[static_cast<std::size_t>(c)] = 1;
+    phi[c] = other[static_cast<std::size_t>(c)] = 0.0f;
+    queueAround(q, tileOfCell(g, c), 1);
+  }
+  if (goalCount == 0) return 0;
+  const TileInputs in{g, cost, blocked, isGoal.data()};
+  int worked = 0;
+  float local[kTileSpan * kTileSpan];
+  TileThread threads[kTile * kTile];
+  const auto round = [&](std::int32_t r) {
+    const std::int32_t count = counts[static_cast<std::size_t>(r % 3)];
+    counts[static_cast<std::size_t>((r + 2) % 3)] = 0;
+    if (count > 0) ++worked;
+    const float* cur = buf[(r - 1) & 1];
+    float* next = buf[r & 1];
+    for (std::int32_t k = count - 1; k >= 0; --k) {
+      const std::int32_t t = lists[static_cast<std::size_t>((r & 1) * q.tiles + k)];
+      const TileBox b = tileBox(g, t);
+      for (int slot = kTileSpan * kTileSpan - 1; slot >= 0; --slot) local[slot] = tileHaloValue(g, b, cur, slot);
+      for (int tid = 0; tid < kTile * kTile; ++tid) threads[tid] = tileThreadOf(in, b, tid);
+      for (int sweep = 0; sweep < kTileSweeps; ++sweep) {
+        bool any = false;
+        for (int colour = 0; colour < 2; ++colour)
+          for (int tid = kTile * kTile - 1; tid >= 0; --tid) any = tileThreadSweep(local, threads[tid], colour) || any;
+        if (!any) break;
+      }
+      bool changed = false;
+      for (int tid = kTile * kTile - 1; tid >= 0; --tid) changed = tileThreadStore(cur, next, threads[tid], local) || changed;
+      if (changed) queueAround(q, t, r + 1);
+    }
+  };
+  std::int32_t r = 1;
+  for (int batch = 0;; ++batch) {
+    for (int k = 0; k < 8; ++k, ++r) round(r);
+    if (counts[static_cast<std::size_t>(r % 3)] == 0) {
+      for (int k = 0; k < 8; ++k, ++r) round(r);  // the batch already on its way
+      break;
+    }
+  }
+  if (!inPlace)
+    for (std::size_t c = 0; c < cells; ++c) REQUIRE(bitsOf(phi[c]) == bitsOf(other[c]));  // both buffers agree
+  return worked;
+}
+
+/// A refresh as DeviceFields::refresh makes it, on the mirror's arrays.
+void mirrorRefresh(MirrorFields& m, World& w, const Settings& s) {
+  const auto n = static_cast<std::int32_t>(w.size());
+  // the box, as throngFieldBoundsKernel reduces it
+  std::uint32_t keys[4] = {0xFFFFFFFFu, 0xFFFFFFFFu, 0u, 0u};
+  for (std::int32_t i = n - 1; i >= 0; --i) {
+    std::uint32_t kx, ky;
+    if (!fieldBoundsKeys(w.px.data(), w.py.data(), i, kx, ky)) continue;
+    keys[0] = std::min(keys[0], kx); keys[1] = std::min(keys[1], ky);
+    keys[2] = std::max(keys[2], kx); keys[3] = std::max(keys[3], ky);
+  }
+  if (m.host.plan(w, s, fieldBoxOfKeys(keys))) {
+    mirrorUploadStatics(m, w.fields);
+    m.host.staticsUploaded(w);
+  }
+  const FieldState& f = w.fields;
+  m.fmax = f.params.fmax;
+  m.potentialOf = f.potentialOf;
+  const std::size_t cells = f.cells();
+  const FieldGridView g = f.grid;
+  // density: a thread per walker, in descending order
+  std::vector<std::int64_t> sums(3 * cells, 0);
+  const FieldSumsView sv{sums.data(), sums.data() + cells, sums.data() + 2 * cells};
+  for (std::int32_t i = n - 1; i >= 0; --i)
+    splatWalker(g, latticeExponent(s.densityExponent), w.px.data(), w.py.data(), w.vx.data(), w.vy.data(), i, sv);
+  m.density.assign(cells, -1);
+  m.velocityX.assign(cells, -1);
+  m.velocityY.assign(cells, -1);
+  for (std::int32_t c = static_cast<std::int32_t>(cells) - 1; c >= 0; --c)
+    flowCell(sv, c, m.density.data(), m.velocityX.data(), m.velocityY.data());
+  // speed and cost: a thread per cell
+  m.speed.assign(4 * cells, -1);
+  m.cost.assign(4 * cells, -1);
+  const FieldCells fc{m.density.data(), m.velocityX.data(), m.velocityY.data(), m.height.data(), m.discomfort.data(),
+                      m.open.data()};
+  const SlopeParams sl{s.slopeMin, s.slopeMax, s.slopeSpeed};
+  for (std::int32_t c = static_cast<std::int32_t>(cells) - 1; c >= 0; --c)
+    cellSpeedAndCost(g, fc, f.params, sl, c, &m.speed[4 * static_cast<std::size_t>(c)],
+                     &m.cost[4 * static_cast<std::size_t>(c)]);
+  // a potential per target in use
+  m.potentials.assign(static_cast<std::size_t>(m.host.potentials) * cells, -1);
+  for (std::size_t t = 0; t < f.potentialOf.size(); ++t) {
+    if (f.potentialOf[t] < 0) continue;
+    const std::int32_t first = f.goalStart[t];
+    m.rounds.push_back(mirrorSolve(g, m.cost.data(), m.blocked.data(), m.goalCells.data() + first,
+                                   static_cast<std::size_t>(f.goalStart[t + 1] - first),
+                                   m.potentials.data() + static_cast<std::size_t>(f.potentialOf[t]) * cells));
+  }
+  m.host.refreshed(w);
+  ++m.refreshes;
+}
+
+/// DeviceFields::step: phase 2 of a step with walkers, before the model's
+/// obstacle fit.
+void mirrorFieldsStep(MirrorFields& m, World& w, const Settings& s, bool walkersUploaded) {
+  if (walkersUploaded) m.host.walkersChanged();
+  const DeviceFieldsHost::StepPlan p = m.host.begin(w, s);
+  DeviceFieldsHost::fitObstacles(w, s, p);
+  if (!p.wanted) return;
+  if (p.upload) mirrorUpload(m, w);
+  if (p.refresh) mirrorRefresh(m, w, s);
+}
+
 /// The model's share of the step as the backend runs it (the obstacle
 /// grid fitted, the model's host side, the agent grid), then its phase 4
 /// through the device seam: its per-cell and per-slot functions in
@@ -159,21 +389,26 @@ struct MirrorBackend {
 /// nvy and njammed for every walker of w (at least one).
 void mirrorModelPhase(World& w, const Settings& s, float dt, MirrorBackend& mb, const float* wishX,
                       const float* wishY, const std::uint8_t* landing, float* nvx, float* nvy,
-                      std::uint8_t* njammed) {
+                      std::uint8_t* njammed, const FieldRouting& routing) {
   const auto n = static_cast<std::int32_t>(w.size());
   const bool uploaded = w.version != mb.version;
   if (s.model != mb.model) {
     mb.model = s.model;
     mb.bio.reset();
+    mb.continuum.reset();
     if (s.model == BioCrowdsModel::kName) mb.bio = std::make_unique<BioDeviceHost>();
+    if (s.model == ContinuumModel::kName) mb.continuum = std::make_unique<ContinuumDeviceHost>();
   }
-  const bool bio = mb.bio != nullptr;
+  const bool bio = mb.bio != nullptr, continuum = mb.continuum != nullptr;
   SlotSolve slotSolve = orcaSlot;
   if (s.model == test::WalkStraight::kName) slotSolve = walkSlot;
-  else REQUIRE((bio || s.model == "orca"));
+  else REQUIRE((bio || continuum || s.model == "orca"));
+  StepReach reach;
+  if (continuum) reach = mb.continuum->reach(w, uploaded, dt);
   // the obstacle grid as the model's CPU step fits it (syncObstacles)
   ObstacleSet& o = w.obstacles;
-  if (!o.vertices.empty()) o.fitToReach(bio ? bioObstacleReach(s) : w.obstacleReach(s));
+  if (!o.vertices.empty())
+    o.fitToReach(bio ? bioObstacleReach(s) : continuum ? continuumObstacleReach(reach) : w.obstacleReach(s));
   if (bio) {
     DeviceHost h;
     h.world = &w;
@@ -193,8 +428,9 @@ void mirrorModelPhase(World& w, const Settings& s, float dt, MirrorBackend& mb, 
     const float b[] = {got.radius, got.radiusSq, got.gain, got.dt, got.largestRadius, got.largestSpeed};
     for (int k = 0; k < 6; ++k) REQUIRE(bitsOf(a[k]) == bitsOf(b[k]));
   }
-  const MirrorGrid g = bio ? mirrorGrid(w, s.personalSpace, kBioGridNeighbors)
-                           : mirrorGrid(w, s.perceptionRadius, s.maxNeighbors);
+  const MirrorGrid g = bio         ? mirrorGrid(w, s.personalSpace, kBioGridNeighbors)
+                       : continuum ? mirrorGrid(w, continuumGridCell(reach), kContinuumGridNeighbors)
+                                   : mirrorGrid(w, s.perceptionRadius, s.maxNeighbors);
   if (!(mb.freezeBounds && mb.haveBounds)) {
     mb.lo = g.lo;
     mb.hi = g.hi;
@@ -209,6 +445,27 @@ void mirrorModelPhase(World& w, const Settings& s, float dt, MirrorBackend& mb, 
   d.obstacles = o.view();
   d.wishX = wishX; d.wishY = wishY; d.landing = landing;
   d.nvx = nvx; d.nvy = nvy; d.njammed = njammed;
+  d.group = w.group.data(); d.route = w.route.data();
+  d.field = routing;
+  if (continuum) {
+    // continuum.cu's three passes, slots in descending order
+    ++mb.continuumSteps;
+    std::vector<float> sx(n, -1), sy(n, -1), qx[2] = {std::vector<float>(n, -1), std::vector<float>(n, -1)},
+                                         qy[2] = {std::vector<float>(n, -1), std::vector<float>(n, -1)};
+    ContinuumSolve c;
+    c.cv = continuumViewOf(d, reach);
+    c.sx = sx.data();
+    c.sy = sy.data();
+    for (int b = 0; b < 2; ++b) {
+      c.qx[b] = qx[b].data();
+      c.qy[b] = qy[b].data();
+    }
+    for (std::int32_t slot = n - 1; slot >= 0; --slot) continuumDesiredSlot(d, c, slot);
+    for (int round = 0; round < kPushRounds; ++round)
+      for (std::int32_t slot = n - 1; slot >= 0; --slot) continuumPushSlot(d, c, round, slot);
+    for (std::int32_t slot = n - 1; slot >= 0; --slot) continuumStepSlot(d, c, slot);
+    return;
+  }
   if (!bio) {
     for (std::int32_t slot = n - 1; slot >= 0; --slot) slotSolve(d, s, dt, slot);
     return;
@@ -231,11 +488,16 @@ void mirrorModelPhase(World& w, const Settings& s, float dt, MirrorBackend& mb, 
 /// with the device form of the settings' model.
 void mirrorStep(World& w, const Settings& s, float dt, MirrorBackend& mb) {
   const auto n = static_cast<std::int32_t>(w.size());
-  if (n == 0) {
-    w.stats = {};
+  if (n == 0) {  // the backend's step on the host
+    mirrorBringDown(mb.fields, w);
+    stepCpu(w, s, dt, {});
+    mb.fields.host.hostTookOver();
     return;
   }
-  const WorldView wv = w.worldView();
+  // 2. the fields, before the model's obstacle fit
+  mirrorFieldsStep(mb.fields, w, s, w.version != mb.version);
+  WorldView wv = w.worldView();
+  wv.field = mb.fields.routing();
   const WishParams wp = w.wishParams(s, dt);
   std::vector<float> wishX(n), wishY(n), nvx(n), nvy(n);
   std::vector<std::uint8_t> landing(n), njammed(n);
@@ -244,7 +506,8 @@ void mirrorStep(World& w, const Settings& s, float dt, MirrorBackend& mb) {
     const Vec2 v = wishAt(wv, wp, i, land);
     wishX[i] = v.x; wishY[i] = v.y; landing[i] = land;
   }
-  mirrorModelPhase(w, s, dt, mb, wishX.data(), wishY.data(), landing.data(), nvx.data(), nvy.data(), njammed.data());
+  mirrorModelPhase(w, s, dt, mb, wishX.data(), wishY.data(), landing.data(), nvx.data(), nvy.data(), njammed.data(),
+                   wv.field);
   MutableState m;
   m.px = w.px.data(); m.py = w.py.data(); m.vx = w.vx.data(); m.vy = w.vy.data();
   m.jammed = w.jammed.data(); m.gate = w.gate.data();
@@ -259,6 +522,9 @@ void mirrorStep(World& w, const Settings& s, float dt, MirrorBackend& mb) {
   }
   w.stats.jammed = jammed;
   w.stats.arrived = arrived;
+  // The host reads the state after every step here (stateHash): pull()
+  // brings the fields down with it.
+  if (mb.bringDownEachStep) mirrorBringDown(mb.fields, w);
 }
 
 /// Advances like Crowd::advance(dt) (one step: dt <= maxStep) through the
@@ -318,34 +584,44 @@ bool fieldsDiffer(const Crowd& cpu, const MirrorBackend& mb) {
   return a.cellX0 != b.cellX0 || a.cellY0 != b.cellY0 || a.cols != b.cols || a.rows != b.rows;
 }
 
-/// BioCrowds' device form inside the CPU pipeline, for scenes a SceneRun
+/// A model's device form inside the CPU pipeline, for scenes a SceneRun
 /// drives (sources and sinks edit the crowd between steps): phase 4 as
-/// mirrorModelPhase runs it, with the step's shared wishes (the CPU's,
-/// which the tests above hold equal to the device's wishAt).
-class BioMirrorModel final : public Model {
+/// mirrorModelPhase runs it, with the step's shared wishes and fields (the
+/// CPU's, which the tests above hold equal to the device's wishAt and
+/// phase 2). Registered as "NAME-device-mirror" for BioCrowds and Continuum
+/// Crowds (under the latter, a scene must set routing = field, which the
+/// model's own name would imply: fieldsWanted reads the name).
+class DeviceMirrorModel final : public Model {
  public:
-  static constexpr const char* kName = "biocrowds-device-mirror";
-  std::string_view name() const override { return kName; }
+  DeviceMirrorModel(std::string name, std::string real) : name_(std::move(name)), real_(std::move(real)) {}
+  std::string_view name() const override { return name_; }
   void solve(StepContext& ctx) override {
     World& w = ctx.world;
     if (w.size() > 0) {  // the backend's step ends before the model's share with no walkers
       Settings s = ctx.settings;
-      s.model = BioCrowdsModel::kName;
+      s.model = real_;
       StepBuffers& b = w.buffers;
       mirrorModelPhase(w, s, ctx.dt, mb, b.wishX.data(), b.wishY.data(), b.landing.data(), b.nvx.data(),
-                       b.nvy.data(), b.njammed.data());
+                       b.nvy.data(), b.njammed.data(), w.fields.routing());
     }
     mb.version = w.version + 1;  // Crowd::advance bumps it after the step
   }
   void explain(StepContext&, std::size_t, AgentExplain&) override {}
   void resume() override { mb.version = ~std::uint64_t{0}; }
   MirrorBackend mb;
-};
 
-void registerBioMirror() {
-  registerModel({BioMirrorModel::kName, "BioCrowds' device form run on the host (tests)",
-                 OverlapPromise{kBioOverlap, kBioOverlap}, "as biocrowds",
-                 [] { return std::unique_ptr<Model>(new BioMirrorModel()); }});
+ private:
+  std::string name_, real_;
+};
+constexpr const char* kBioMirror = "biocrowds-device-mirror";
+constexpr const char* kContinuumMirror = "continuum-device-mirror";
+
+void registerDeviceMirrors() {
+  registerModel({kBioMirror, "BioCrowds' device form run on the host (tests)", OverlapPromise{kBioOverlap, kBioOverlap},
+                 "as biocrowds", [] { return std::unique_ptr<Model>(new DeviceMirrorModel(kBioMirror, BioCrowdsModel::kName)); }});
+  registerModel({kContinuumMirror, "Continuum Crowds' device form run on the host (tests)",
+                 OverlapPromise{kContinuumOverlap, kContinuumOverlap}, "as continuum",
+                 [] { return std::unique_ptr<Model>(new DeviceMirrorModel(kContinuumMirror, ContinuumModel::kName)); }});
 }
 
 /// A shipped scene with --set assignments, from THRONG_SCENES_DIR when it
@@ -770,7 +1046,7 @@ TEST_CASE("BioCrowds: the host mirror follows edits between steps as the CPU doe
 }
 
 TEST_CASE("BioCrowds: the door and corridor scenes step alike on the CPU and through the device form") {
-  registerBioMirror();
+  registerDeviceMirrors();
   struct Case {
     const char* scene;
     int steps;
@@ -780,7 +1056,7 @@ TEST_CASE("BioCrowds: the door and corridor scenes step alike on the CPU and thr
     CAPTURE(scene);
     const Scene sc = shippedScene(cs.scene, {"model=biocrowds", "threads=2"});
     SceneRun cpu(sc), mirror(sc);
-    mirror.crowd().settings.model = BioMirrorModel::kName;
+    mirror.crowd().settings.model = kBioMirror;
     const std::size_t first = cpu.crowd().count();
     int divergence = -1;
     for (int k = 0; k < cs.steps && divergence < 0; ++k) {
@@ -791,7 +1067,7 @@ TEST_CASE("BioCrowds: the door and corridor scenes step alike on the CPU and thr
         divergence = k;
     }
     CHECK(divergence == -1);
-    const auto* model = dynamic_cast<const BioMirrorModel*>(std::as_const(mirror.crowd()).world().model.get());
+    const auto* model = dynamic_cast<const DeviceMirrorModel*>(std::as_const(mirror.crowd()).world().model.get());
     REQUIRE(model);
     MESSAGE(scene << ": " << first << " walkers at first, " << cpu.agentsEver() << " in all, " << cpu.removed()
                      << " left through the sinks; " << model->mb.lagSteps << " of " << model->mb.bioSteps
@@ -801,6 +1077,421 @@ TEST_CASE("BioCrowds: the door and corridor scenes step alike on the CPU and thr
     CHECK(model->mb.lagSteps > 0);
     CHECK(ownedMarkers(cpu.crowd()) == ownedMarkers(model->mb));
     if (std::string(cs.scene) == "corridor") CHECK(cpu.agentsEver() > first);  // and the sources fed it
+  }
+}
+
+// ---- the fields and Continuum Crowds (device_fields.hpp, field_refresh.cu,
+// models/continuum_slot.hpp) ---------------------------------------------------
+
+namespace {
+
+template <class T>
+bool sameBits(const std::vector<T>& a, const std::vector<T>& b) {
+  return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
+}
+
+/// Everything a refresh builds, compared bit for bit; the first difference
+/// is printed.
+bool sameFields(const FieldState& a, const FieldState& b) {
+  const auto say = [](const std::string& what) {
+    MESSAGE("the fields differ in " << what);
+    return false;
+  };
+  if (a.grid.cols != b.grid.cols || a.grid.rows != b.grid.rows || bitsOf(a.grid.cell) != bitsOf(b.grid.cell) ||
+      bitsOf(a.grid.origin.x) != bitsOf(b.grid.origin.x) || bitsOf(a.grid.origin.y) != bitsOf(b.grid.origin.y) ||
+      bitsOf(a.grid.invCell) != bitsOf(b.grid.invCell))
+    return say("the grid");
+  if (a.built != b.built || a.refreshStep != b.refreshStep) return say("built or refreshStep");
+  if (!sameBits(a.blocked, b.blocked) || !sameBits(a.open, b.open) || !sameBits(a.height, b.height) ||
+      !sameBits(a.discomfort, b.discomfort) || a.goalStart != b.goalStart || a.goalCells != b.goalCells)
+    return say("the fixed parts");
+  if (!sameBits(a.density, b.density)) return say("density");
+  if (!sameBits(a.velocityX, b.velocityX) || !sameBits(a.velocityY, b.velocityY)) return say("velocity");
+  if (!sameBits(a.speed, b.speed)) return say("speed");
+  if (!sameBits(a.cost, b.cost)) return say("cost");
+  if (a.potentialOf != b.potentialOf) return say("potentialOf");
+  if (!sameBits(a.potentials, b.potentials)) return say("potentials");
+  if (bitsOf(a.params.fmax) != bitsOf(b.params.fmax)) return say("fmax");
+  return true;
+}
+
+/// The fields' scenes, by name.
+using Build = std::function<void(Crowd&)>;
+Build fieldScene(const char* model, bool crossing, int fieldInterval = 4, float jitter = 0.05f) {
+  return [=](Crowd& c) {
+    c.settings = gpuscenes::fieldSettings(model);
+    c.settings.fieldInterval = fieldInterval;
+    c.settings.jitter = jitter;
+    if (crossing) gpuscenes::fieldCrossing(c);
+    else gpuscenes::fieldRoom(c);
+  };
+}
+
+/// Walkers of group g within their target's region (x0, y0, w, h) or past it along x.
+std::size_t inRegion(const Crowd& c, Rect r) {
+  std::size_t k = 0;
+  for (std::size_t i = 0; i < c.count(); ++i) {
+    const Vec2 p = c.agent(i).position;
+    k += p.x >= r.x && p.x <= r.x + r.width && p.y >= r.y && p.y <= r.y + r.height;
+  }
+  return k;
+}
+
+}  // namespace
+
+TEST_CASE("fields: the device's box gives chooseFieldGrid's grid (non-finite walkers skipped, both zeros)") {
+  Crowd c(gpuscenes::fieldSettings("continuum"));
+  gpuscenes::fieldRoom(c, 3, 4);
+  c.add(Vec2{-0.0f, 3}, std::nullopt, 0.4f);  // the largest radius: it sets the cell
+  World& w = c.world();
+  const Settings s = sanitized(c.settings);
+  const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
+  struct Poke {
+    const char* what;
+    float x, y;
+  };
+  for (const Poke pk : {Poke{"as placed", 2, 3}, Poke{"one far east", 300, 3}, Poke{"one at +inf", inf, 3},
+                        Poke{"one at NaN", 5, nan}, Poke{"one at -0", -0.0f, -0.0f}, Poke{"one far south-west", -77.5f, -1e4f}}) {
+    CAPTURE(pk.what);
+    w.px[0] = pk.x;
+    w.py[0] = pk.y;
+    std::uint32_t keys[4] = {0xFFFFFFFFu, 0xFFFFFFFFu, 0u, 0u};
+    for (std::int32_t i = 0; i < static_cast<std::int32_t>(w.size()); ++i) {
+      std::uint32_t kx, ky;
+      if (!fieldBoundsKeys(w.px.data(), w.py.data(), i, kx, ky)) continue;
+      keys[0] = std::min(keys[0], kx); keys[1] = std::min(keys[1], ky);
+      keys[2] = std::max(keys[2], kx); keys[3] = std::max(keys[3], ky);
+    }
+    float largest = 0;
+    for (const float r : w.radius) largest = std::max(largest, r);
+    const FieldGridView a = fieldGridFor(s, fieldBoxOfKeys(keys), largest, w);
+    const FieldGridView b = chooseFieldGrid(s, w.fieldWalkers(), w.obstacles, w.terrain);
+    CHECK(a.cols == b.cols);
+    CHECK(a.rows == b.rows);
+    CHECK(bitsOf(a.cell) == bitsOf(b.cell));
+    CHECK(bitsOf(a.origin.x) == bitsOf(b.origin.x));
+    CHECK(bitsOf(a.origin.y) == bitsOf(b.origin.y));
+  }
+  // No finite walker at all: the box of the geometry and targets alone.
+  for (std::size_t i = 0; i < w.size(); ++i) w.px[i] = nan;
+  std::uint32_t none[4] = {0xFFFFFFFFu, 0xFFFFFFFFu, 0u, 0u};
+  CHECK_FALSE(fieldBoxOfKeys(none).any);
+  const FieldGridView a = fieldGridFor(s, fieldBoxOfKeys(none), 0.4f, w);
+  const FieldGridView b = chooseFieldGrid(s, w.fieldWalkers(), w.obstacles, w.terrain);
+  CHECK(a.cols == b.cols);
+  CHECK(bitsOf(a.origin.x) == bitsOf(b.origin.x));
+}
+
+TEST_CASE("fields: the splat's device form (a thread a walker, integer sums) equals splatDensity") {
+  for (const int n : {1, 37, 5000}) {
+    CAPTURE(n);
+    gpuscenes::Lcg g(static_cast<std::uint64_t>(n));
+    std::vector<float> px, py, vx, vy, radius(n, 0.25f), speed(n, 1.3f), pref(n, 0.0f);
+    std::vector<std::int32_t> group(n, 0), route(n, -1);
+    for (int i = 0; i < n; ++i) {
+      // some off the grid's edge and beyond it
+      px.push_back(-3.0f + 46.0f * g.next());
+      py.push_back(-2.0f + 30.0f * g.next());
+      vx.push_back(3.0f * g.next() - 1.5f);
+      vy.push_back(3.0f * g.next() - 1.5f);
+    }
+    FieldWalkers fw{px.data(), py.data(), vx.data(), vy.data(), radius.data(), speed.data(), pref.data(),
+                    group.data(), route.data(), static_cast<std::size_t>(n)};
+    for (const float lambda : {1.5f, 0.0f, 3.3f}) {
+      CAPTURE(lambda);
+      Settings s;
+      s.densityExponent = lambda;
+      FieldState f;
+      f.grid.origin = {0, 0};
+      f.grid.cell = 1.25f;
+      f.grid.invCell = 1.0f / 1.25f;
+      f.grid.cols = 32;
+      f.grid.rows = 21;
+      ThreadPool pool(3);
+      splatDensity(f, s, fw, &pool);
+      const std::size_t cells = f.cells();
+      std::vector<std::int64_t> sums(3 * cells, 0);
+      const FieldSumsView sv{sums.data(), sums.data() + cells, sums.data() + 2 * cells};
+      for (int i = n - 1; i >= 0; --i)
+        splatWalker(f.grid, latticeExponent(lambda), px.data(), py.data(), vx.data(), vy.data(), i, sv);
+      std::vector<float> d(cells), mx(cells), my(cells);
+      for (std::int32_t c = static_cast<std::int32_t>(cells) - 1; c >= 0; --c) flowCell(sv, c, d.data(), mx.data(), my.data());
+      CHECK(sameBits(d, f.density));
+      CHECK(sameBits(mx, f.velocityX));
+      CHECK(sameBits(my, f.velocityY));
+      if (n > 1) CHECK(*std::max_element(d.begin(), d.end()) > 0.0f);
+    }
+  }
+}
+
+TEST_CASE("fields: the tiled solve's device form equals solvePotential bit for bit on random cost fields") {
+  struct Case {
+    std::int32_t cols, rows;
+    int goals;
+    float blockedShare, closedShare;
+  };
+  int inPlaceDiffer = 0, cases = 0;
+  for (const Case cs : {Case{8, 8, 1, 0, 0}, Case{1, 1, 1, 0, 0}, Case{37, 23, 2, 0.1f, 0.05f}, Case{64, 64, 1, 0.2f, 0.1f},
+                        Case{100, 75, 5, 0.05f, 0.02f}, Case{130, 70, 3, 0.3f, 0.0f}, Case{17, 129, 1, 0.1f, 0.1f},
+                        Case{256, 200, 2, 0.15f, 0.05f}}) {
+    for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+      CAPTURE(cs.cols);
+      CAPTURE(cs.rows);
+      CAPTURE(seed);
+      gpuscenes::Lcg g(seed * 1000 + static_cast<std::uint64_t>(cs.cols));
+      FieldGridView grid;
+      grid.cols = cs.cols;
+      grid.rows = cs.rows;
+      grid.cell = 0.5f + g.next();
+      grid.invCell = 1.0f / grid.cell;
+      const std::size_t cells = static_cast<std::size_t>(cs.cols) * static_cast<std::size_t>(cs.rows);
+      std::vector<float> cost(4 * cells);
+      std::vector<std::uint8_t> blocked(cells);
+      for (std::size_t c = 0; c < cells; ++c) {
+        blocked[c] = g.next() < cs.blockedShare;
+        for (int d = 0; d < 4; ++d)
+          cost[4 * c + d] = g.next() < cs.closedShare ? fieldInfinity() : 0.5f + 4.0f * g.next() * g.next();
+      }
+      std::vector<std::int32_t> goals;
+      for (int k = 0; k < cs.goals; ++k) {
+        const auto c = static_cast<std::int32_t>(g.next() * static_cast<float>(cells)) % static_cast<std::int32_t>(cells);
+        blocked[static_cast<std::size_t>(c)] = 0;
+        if (std::find(goals.begin(), goals.end(), c) == goals.end()) goals.push_back(c);
+      }
+      std::sort(goals.begin(), goals.end());
+      std::vector<float> want(cells), got(cells), inPlace(cells);
+      ThreadPool pool(2);
+      const int rounds = solvePotential(grid, cost.data(), blocked.data(), goals.data(), goals.size(), want.data(), &pool);
+      const int mine = mirrorSolve(grid, cost.data(), blocked.data(), goals.data(), goals.size(), got.data());
+      CHECK(mine == rounds);
+      std::size_t differ = 0, finite = 0;
+      for (std::size_t c = 0; c < cells; ++c) {
+        differ += bitsOf(want[c]) != bitsOf(got[c]);
+        finite += want[c] < fieldInfinity();
+      }
+      CHECK(differ == 0);
+      CHECK(finite > 0);
+      // The counterfactual: one buffer, so a tile reads what its neighbours
+      // wrote in the same round (in whatever order they ran).
+      mirrorSolve(grid, cost.data(), blocked.data(), goals.data(), goals.size(), inPlace.data(), true);
+      inPlaceDiffer += !sameBits(inPlace, want);
+      ++cases;
+    }
+  }
+  MESSAGE("a single buffer gives other bits in " << inPlaceDiffer << " of " << cases << " cases");
+  CHECK(inPlaceDiffer > 0);
+}
+
+TEST_CASE("fields: a refresh's device form equals refreshFields (density, speed, cost, potentials)") {
+  for (const bool crossing : {false, true}) {
+    CAPTURE(crossing);
+    Crowd c;
+    fieldScene("continuum", crossing)(c);
+    for (int k = 0; k < 40; ++k) c.advance(0.05);  // the crowd moving, velocities set
+    World& w = c.world();
+    const Settings s = sanitized(c.settings);
+    FieldState cpu;
+    if (!w.obstacles.vertices.empty() && w.obstacles.cols == 0) w.obstacles.fitToReach(w.obstacleReach(s));
+    refreshFields(cpu, s, w.fieldWalkers(), w.obstacles, w.terrainVersion, w.terrain, w.step, &w.pool(2));
+    w.fields.clear();
+    MirrorFields m;
+    mirrorFieldsStep(m, w, s, true);
+    CHECK(m.refreshes == 1);
+    CHECK(m.staticsUploads == 1);
+    mirrorBringDown(m, w);
+    CHECK(sameFields(w.fields, cpu));
+    CHECK(cpu.potentials.size() == (crossing ? 2u : 1u) * cpu.cells());
+    // Moved on, the next refresh keeps the fixed parts on the device.
+    w.step += 4;
+    for (std::size_t i = 0; i < w.size(); ++i) w.px[i] += 0.01f;
+    refreshFields(cpu, s, w.fieldWalkers(), w.obstacles, w.terrainVersion, w.terrain, w.step, nullptr);
+    mirrorFieldsStep(m, w, s, true);
+    mirrorBringDown(m, w);
+    CHECK(m.refreshes == 2);
+    CHECK(m.staticsUploads == 1);
+    CHECK(sameFields(w.fields, cpu));
+  }
+}
+
+TEST_CASE("fields: the host mirror of the device step equals the CPU step (continuum; ORCA and BioCrowds under field routing)") {
+  struct Case {
+    const char* name;
+    int steps;
+    Build build;
+  };
+  const Case cases[] = {
+      {"continuum: a room with a door", 500, fieldScene("continuum", false)},
+      {"continuum: two groups crossing, a block and a hill", 500, fieldScene("continuum", true)},
+      {"continuum: the room, refreshed every step, jitter 0", 300, fieldScene("continuum", false, 1, 0)},
+      {"continuum: the crossing, refreshed every 3rd step", 300, fieldScene("continuum", true, 3)},
+      {"orca, routing = field: the room", 400, fieldScene("orca", false)},
+      {"biocrowds, routing = field: the room", 300, fieldScene("biocrowds", false)},
+      {"orca, routing = field: the crossing", 300, fieldScene("orca", true)},
+  };
+  for (const Case& cs : cases) {
+    const std::string name = cs.name;
+    CAPTURE(name);
+    Crowd cpu, mirror;
+    MirrorBackend mb;
+    cs.build(cpu);
+    cs.build(mirror);
+    REQUIRE(cpu.stateHash() == mirror.stateHash());
+    const std::vector<Vec2> start = positionsOf(cpu);
+    const int divergence = firstDivergence(cpu, mirror, cs.steps, mb, 0.05);
+    CHECK(divergence == -1);
+    CHECK(sameFields(std::as_const(cpu).world().fields, std::as_const(mirror).world().fields));
+    const double perWalker = moved(cpu, start) / static_cast<double>(start.size());
+    const int interval = cpu.settings.fieldInterval;
+    MESSAGE(name << ": " << perWalker << " m a walker in " << cs.steps * 0.05 << " s, "
+                 << inRegion(cpu, Rect{21, 0, 20, 40}) << " of " << cpu.count() << " east of x = 21, "
+                 << mb.fields.refreshes << " refreshes on the device form, rounds per solve " << mb.fields.rounds.front()
+                 << " .. " << *std::max_element(mb.fields.rounds.begin(), mb.fields.rounds.end()) << ", "
+                 << cpu.lastStats().jammed << " jammed at the end");
+    CHECK(mb.fields.refreshes == static_cast<std::size_t>((cs.steps + interval - 1) / interval));
+    CHECK(mb.fields.uploads == 0);
+    CHECK(perWalker > 0.25 * cs.steps * 0.05 * 1.3);
+    if (std::string(cs.name).rfind("continuum", 0) == 0) CHECK(mb.continuumSteps == static_cast<std::size_t>(cs.steps));
+  }
+}
+
+TEST_CASE("fields: the mirror follows edits, terrain, routing and model switches as the CPU does") {
+  Crowd cpu, mirror;
+  MirrorBackend mb;
+  fieldScene("continuum", false)(cpu);
+  fieldScene("continuum", false)(mirror);
+  const auto both = [&](const std::function<void(Crowd&)>& f) {
+    f(cpu);
+    f(mirror);
+  };
+  CHECK(firstDivergence(cpu, mirror, 37, mb, 0.05) == -1);  // ends between refreshes
+  both([](Crowd& c) {
+    Agent a = c.agent(3);
+    a.position = a.position + Vec2{1.5f, 0.5f};
+    c.setAgent(3, a);
+    c.add(Vec2{12, 12}, Vec2{27, 8}, 0.3f, 1.6f, 0);
+    c.removeAgents([](const Agent& x) { return x.position.x < 3; });
+  });
+  CHECK(firstDivergence(cpu, mirror, 30, mb, 0.05) == -1);
+  both([](Crowd& c) {
+    c.addObstacle(Rect{10, 4, 1, 1});
+    c.settings.costDiscomfort = 4;
+    c.settings.densityMax = 2.5f;
+  });
+  CHECK(firstDivergence(cpu, mirror, 30, mb, 0.05) == -1);
+  both([](Crowd& c) {  // a new ground between refreshes: the next step refreshes
+    Terrain t = c.terrain();
+    t.targets.push_back({"back", {Rect{1, 1, 2, 2}}, {1}, -1});
+    t.hills.push_back({Vec2{8, 8}, 3, 1});
+    c.setTerrain(t);
+  });
+  CHECK(firstDivergence(cpu, mirror, 30, mb, 0.05) == -1);
+  const std::size_t refreshes = mb.fields.refreshes;
+  both([](Crowd& c) { c.setModel("orca"); });  // routing stays field
+  CHECK(firstDivergence(cpu, mirror, 30, mb, 0.05) == -1);
+  both([](Crowd& c) { c.settings.routing = "goals"; });  // no fields at all
+  CHECK(firstDivergence(cpu, mirror, 20, mb, 0.05) == -1);
+  CHECK_FALSE(std::as_const(mirror).world().fields.built);
+  CHECK(mb.fields.routing().grid.cols == 0);
+  both([](Crowd& c) { c.setModel("biocrowds"); c.settings.routing = "field"; });
+  CHECK(firstDivergence(cpu, mirror, 30, mb, 0.05) == -1);
+  both([](Crowd& c) { c.setModel("continuum"); c.settings.fieldInterval = 2; c.settings.fieldCell = 0.7f; });
+  CHECK(firstDivergence(cpu, mirror, 41, mb, 0.05) == -1);
+  CHECK(mb.fields.refreshes > refreshes + 20);
+  CHECK(mb.fields.staticsUploads >= 4);  // the obstacle, the terrain, the cell, after the routing's gap
+  CHECK(mb.fields.uploads == 0);
+  CHECK(sameFields(std::as_const(cpu).world().fields, std::as_const(mirror).world().fields));
+}
+
+TEST_CASE("fields: switching between the CPU and the device form between refreshes keeps the run") {
+  for (const char* model : {"continuum", "orca"}) {
+    CAPTURE(model);
+    Crowd one, two;
+    fieldScene(model, true)(one);
+    fieldScene(model, true)(two);
+    // `two` alternates: the CPU, then a fresh device form (a new backend,
+    // which must take the host's fields), and back (after a pull).
+    std::unique_ptr<MirrorBackend> mb;
+    std::size_t uploads = 0, refreshes = 0;
+    for (int k = 0; k < 200; ++k) {
+      if (k % 30 == 7) {  // a switch three steps after a refresh
+        if (mb) {
+          mirrorBringDown(mb->fields, const_cast<World&>(std::as_const(two).world()));  // setBackend's pull
+          uploads += mb->fields.uploads;
+          refreshes += mb->fields.refreshes;
+          mb.reset();
+        } else {
+          mb = std::make_unique<MirrorBackend>();
+          mb->bringDownEachStep = false;  // brought down only when the host reads (here: at the switch)
+        }
+      }
+      one.advance(0.05);
+      if (mb) mirrorAdvance(two, *mb, 0.05);
+      else two.advance(0.05);
+      REQUIRE(one.stateHash() == two.stateHash());
+    }
+    REQUIRE(mb);  // it ends on the device form: the host reads the fields (a pull)
+    mirrorBringDown(mb->fields, const_cast<World&>(std::as_const(two).world()));
+    uploads += mb->fields.uploads;
+    refreshes += mb->fields.refreshes;
+    CHECK(uploads >= 4);
+    CHECK(refreshes >= 3 * 7 + 3);
+    CHECK(sameFields(std::as_const(one).world().fields, std::as_const(two).world().fields));
+  }
+  // The counterfactual: a device that refreshes on its first step instead
+  // of taking the host's fields walks another way.
+  Crowd one, two;
+  fieldScene("continuum", true)(one);
+  fieldScene("continuum", true)(two);
+  for (int k = 0; k < 30; ++k) {
+    one.advance(0.05);
+    two.advance(0.05);
+  }
+  MirrorBackend mb;
+  const_cast<World&>(std::as_const(two).world()).fields.clear();
+  CHECK(firstDivergence(one, two, 40, mb, 0.05) != -1);
+}
+
+TEST_CASE("fields: a crowd that empties and fills again steps alike through the device form") {
+  Crowd cpu, mirror;
+  MirrorBackend mb;
+  fieldScene("continuum", false)(cpu);
+  fieldScene("continuum", false)(mirror);
+  CHECK(firstDivergence(cpu, mirror, 10, mb, 0.05) == -1);
+  for (Crowd* c : {&cpu, &mirror}) c->removeAgents([](const Agent&) { return true; });
+  CHECK(firstDivergence(cpu, mirror, 6, mb, 0.05) == -1);
+  for (Crowd* c : {&cpu, &mirror})
+    for (int k = 0; k < 12; ++k) c->add(Vec2{3.0f + k, 5}, Vec2{27, 8}, 0.25f, 1.3f, 0);
+  CHECK(firstDivergence(cpu, mirror, 60, mb, 0.05) == -1);
+  CHECK(mb.fields.uploads >= 1);  // the host's fields, built with nobody there
+}
+
+TEST_CASE("fields: the shipped door and evacuation scenes under continuum step alike through the device form") {
+  registerDeviceMirrors();
+  for (const std::string scene : {"door", "evacuation"}) {
+    CAPTURE(scene);
+    // The whole device form (phase 2 too) on the scene's walkers, SceneRun's
+    // sources and sinks left out.
+    const Scene sc = shippedScene(scene, {"model=continuum", "threads=2"});
+    SceneRun a(sc), b(sc);
+    MirrorBackend mb;
+    CHECK(firstDivergence(a.crowd(), b.crowd(), 300, mb, sc.spec().settings.maxStep) == -1);
+    CHECK(mb.fields.refreshes > 0);
+    CHECK(mb.continuumSteps == 300);
+    // Phase 4's device form inside SceneRun (sources, sinks), the CPU's fields.
+    const Scene sf = shippedScene(scene, {"model=continuum", "routing=field", "threads=2"});
+    SceneRun cpu(sf), mirror(sf);
+    mirror.crowd().settings.model = kContinuumMirror;
+    int divergence = -1;
+    for (int k = 0; k < 600 && divergence < 0; ++k) {
+      cpu.step();
+      mirror.step();
+      if (cpu.crowd().stateHash() != mirror.crowd().stateHash() || cpu.arrived() != mirror.arrived() ||
+          cpu.crowd().lastStats().jammed != mirror.crowd().lastStats().jammed)
+        divergence = k;
+    }
+    CHECK(divergence == -1);
+    MESSAGE(scene << ": " << cpu.agentsEver() << " walkers in all, " << cpu.removed() << " left through the sinks");
+    CHECK(cpu.removed() > 0);
   }
 }
 

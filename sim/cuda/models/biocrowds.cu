@@ -38,7 +38,7 @@ class BioDevice final : public DeviceModel {
  public:
   float gridRadius(const Settings& s) const override { return s.personalSpace; }
   int gridNeighbors(const Settings&) const override { return kBioGridNeighbors; }
-  float obstacleReach(const World&, const Settings& s, bool) override { return bioObstacleReach(s); }
+  float obstacleReach(const World&, const Settings& s, bool, float) override { return bioObstacleReach(s); }
 
   bool prepare(const DeviceHost& h, const Settings& s, float dt, cudaStream_t stream) override {
     if (!host_.prepare(h, s, dt)) {

@@ -33,7 +33,7 @@ class OrcaDevice final : public DeviceModel {
   }
   /// The CPU step's rule (OrcaModel::solve): the farthest any walker looks
   /// for an edge, kept while the walkers and obstacleTimeHorizon stay.
-  float obstacleReach(const World& w, const Settings& s, bool walkersChanged) override {
+  float obstacleReach(const World& w, const Settings& s, bool walkersChanged, float) override {
     if (walkersChanged || s.obstacleTimeHorizon != reachHorizon_) {
       reach_ = w.obstacleReach(s);
       reachHorizon_ = s.obstacleTimeHorizon;
