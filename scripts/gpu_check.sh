@@ -18,7 +18,12 @@
 #  1. the embedded sm_90 kernels (fatbin_check, cuobjdump's resource usage)
 #  2. CPU vs CUDA state hashes, step by step (tests/gpu/test_gpu_device):
 #     ORCA, then BioCrowds (door and corridor scenes, crossing, open ground,
-#     the 100k bench field, edits, model switches, markers' owners)
+#     the 100k bench field, edits, model switches, markers' owners), then
+#     Continuum Crowds and field routing (a room with a door, two groups
+#     crossing, ORCA and BioCrowds routed by field, edits and terrain, the
+#     door and evacuation scenes, the 100k continuum field, model, routing
+#     and backend switches, fields() copied back), and the device's tiled
+#     potential against solvePotential up to 1024², bit for bit
 #  3. the interop pack kernel's bytes (test_gpu_interop), the host-side GPU
 #     tests with a device present
 #  4. the interop pixels: test_render_gl's CPU-vs-CUDA app test, offscreen
@@ -26,16 +31,18 @@
 #     draw through CUDA-GL interop; then the whole GL suite, for information
 #  5. the device build's hashes
 #  6. figures: gpu_bench (ORCA at 100k, 1M, 10M on the ring and the random
-#     crowds, BioCrowds at 1M and 10M on the bench field; median ms per
-#     step), the app drawing 1M walkers offscreen (fps), and each kernel's
-#     time at 1M under ncu
+#     crowds, BioCrowds at 1M and 10M on the bench field, Continuum Crowds
+#     at 1M on a 1024² field grid, ORCA at 1M routed by those fields, the
+#     1024² potential alone; median ms per step, refresh steps apart), the
+#     app drawing 1M walkers offscreen (fps), and each kernel's time at 1M
+#     under ncu (continuum: the first 800 launches, a refresh's among them)
 # Env: THRONG_GPU_BUILD (device build folder, default build/gpu),
 # THRONG_GPU_DEPS (default .gpu-deps), THRONG_BUNDLE (default .gpu-run),
 # THRONG_BENCH_MAX (largest bench crowd, default 10000000),
 # THRONG_BENCH_STEPS (default 20), THRONG_APP_FRAMES (default 120),
 # THRONG_SKIP_BUILD=1 (no build from source), THRONG_SKIP_NCU=1,
-# THRONG_SKIP_MEMCHECK=1 (7: compute-sanitizer over steps at 100k, ORCA's and
-# BioCrowds').
+# THRONG_SKIP_MEMCHECK=1 (7: compute-sanitizer over steps at 100k, ORCA's,
+# BioCrowds' and Continuum Crowds').
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -157,11 +164,14 @@ export THRONG_SCENES_DIR="$root/assets/scenes"
 # ---- 1. the kernels ---------------------------------------------------------
 say "1. embedded device code"
 kernels=(throngInitKernel throngBoundsKernel throngGridParamsKernel throngIotaKernel throngPrepKernel
-         throngCellStartsKernel throngSolveKernel throngIntegrateKernel throngBioOwnersKernel throngBioVelocityKernel)
+         throngCellStartsKernel throngSolveKernel throngIntegrateKernel throngBioOwnersKernel throngBioVelocityKernel
+         throngFieldBoundsKernel throngFieldSplatKernel throngFieldFlowKernel throngFieldSpeedCostKernel
+         throngFieldSeedKernel throngFieldGoalsKernel throngFieldRoundKernel throngContinuumDesiredKernel
+         throngContinuumPushKernel throngContinuumStepKernel)
 run fatbin_check "$root/$bundle/bin/test_gpu_device" 90 "${kernels[@]}" || fail "fatbin_check"
 if command -v cuobjdump >/dev/null; then
   cuobjdump --list-elf "$bundle/bin/test_gpu_device" | head -4
-  cuobjdump --dump-resource-usage "$bundle/bin/test_gpu_device" 2>/dev/null | grep -A1 -E "throng(Solve|Integrate|Prep|BioOwners|BioVelocity)Kernel" | head -16
+  cuobjdump --dump-resource-usage "$bundle/bin/test_gpu_device" 2>/dev/null | grep -A1 -E "throng(Solve|Integrate|Prep|BioOwners|BioVelocity|FieldRound|FieldSplat|Continuum[A-Za-z]+)Kernel" | head -28
 fi
 
 # ---- 2. CPU vs CUDA --------------------------------------------------------
@@ -209,7 +219,7 @@ if [ -n "$build_pid" ]; then
 fi
 
 # ---- 6. figures ----------------------------------------------------------------
-say "6a. gpu_bench: ORCA and BioCrowds ms per step"
+say "6a. gpu_bench: ORCA, BioCrowds and Continuum Crowds ms per step, the 1024² potential"
 run gpu_bench "${THRONG_BENCH_MAX:-10000000}" "${THRONG_BENCH_STEPS:-20}" | tee "$out/gpu_bench.txt" || fail "gpu_bench"
 say "6b. the app drawing 1M walkers offscreen"
 frames=${THRONG_APP_FRAMES:-120}
@@ -219,8 +229,10 @@ run throng --agents 1000000 --bench-frames "$frames" --backend cuda --size 1920x
 run throng --agents 1000000 --bench-frames 20 --backend cpu --size 1920x1080 | tail -1 | tee -a "$out/app_fps.txt"
 if [ "${THRONG_SKIP_NCU:-0}" != 1 ] && command -v ncu >/dev/null; then
   say "6c. each kernel's time at 1M (ncu, clocks left alone)"
-  for sc in random spread ring bio; do
-    timeout 120 ncu --clock-control none --metrics gpu__time_duration.sum --csv --print-units base \
+  for sc in random spread ring bio continuum; do
+    # continuum: its refreshes launch a kernel a round; the first 800 launches hold a refresh and steps
+    limit=(); [ $sc = continuum ] && limit=(--launch-count 800)
+    timeout 150 ncu --clock-control none --metrics gpu__time_duration.sum --csv --print-units base "${limit[@]}" \
       "${launch[@]}" "$root/$bundle/bin/gpu_bench" 1000000 2 $sc 1000000 >"$build/ncu_${sc}_1m.csv" 2>"$build/ncu_$sc.err" ||
       { echo "ncu ($sc) failed:"; tail -5 "$build/ncu_$sc.err"; }
     python3 - "$build/ncu_${sc}_1m.csv" "$sc" <<'PY'
@@ -246,8 +258,8 @@ PY
     grep -vE "^==PROF==|^gpu_bench|^ring =|^random " | grep -E "[A-Za-z]" | head -150
 fi
 if [ "${THRONG_SKIP_MEMCHECK:-0}" != 1 ] && command -v compute-sanitizer >/dev/null; then
-  say "7. compute-sanitizer memcheck: the steps of gpu_bench at 100k, random and BioCrowds"
-  for sc in random bio; do
+  say "7. compute-sanitizer memcheck: the steps of gpu_bench at 100k, random, BioCrowds and Continuum Crowds"
+  for sc in random bio continuum; do
     timeout 120 compute-sanitizer --tool memcheck --print-limit 10 "${launch[@]}" "$root/$bundle/bin/gpu_bench" 100000 1 $sc 100000 2>&1 |
       tail -6 | tee "$build/memcheck_$sc.txt"
     grep -q "ERROR SUMMARY: 0 errors" "$build/memcheck_$sc.txt" || fail "memcheck ($sc)"

@@ -3,5 +3,6 @@
 if(THRONG_HAVE_CUDA)
   add_executable(gpu_bench ${CMAKE_CURRENT_LIST_DIR}/gpu_bench.cu)
   target_link_libraries(gpu_bench PRIVATE throng_sim_internal CUDA::cudart_static)
+  target_include_directories(gpu_bench PRIVATE ${CMAKE_CURRENT_LIST_DIR}/../../sim/cuda)  # device_potential.hpp
   throng_cuda_flags(gpu_bench)
 endif()

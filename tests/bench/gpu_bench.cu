@@ -4,11 +4,16 @@
 // and ms per BioCrowds step at 1M and 10M on the make-bench field
 // (bench::bioField: 1 per square metre, the default 16 markers per square
 // metre, so 10M walkers hold about 160M markers: 2 GB of markers on the
-// host and on the device, twice that on the host while they are laid). A
+// host and on the device, twice that on the host while they are laid);
+// Continuum Crowds at 1M on a 1024² field grid (bench::continuumField: two
+// groups crossing a 1 km square to strips beyond its edges, two
+// potentials), ORCA at 1M routed by the same fields (`field`), and the
+// 1024² potential alone (`potential`: the device's tiled solve, timed by
+// events, against solvePotential on the host's threads, bit for bit). A
 // plain main: it builds on a bare GPU machine (scripts/gpu_check.sh) with
 // nothing but nvcc, cmake and ninja.
 //
-// Usage: gpu_bench [MAX_AGENTS] [STEPS] [ring|random|spread|bio|all] [ONLY_N]
+// Usage: gpu_bench [MAX_AGENTS] [STEPS] [ring|random|spread|bio|continuum|field|potential|all] [ONLY_N]
 //   (defaults 10000000, 20, all; ONLY_N runs that one count alone, listed
 //   or not, for a profiler or the sanitizer)
 // Each case: build on the CPU, switch to CUDA, one step (the upload), three
@@ -16,7 +21,11 @@
 // before and after it, so a step is device time plus launch overhead, with
 // no host copies in it): the figure is their median, with the fastest and
 // slowest beside it. Then the same STEPS back to back, one drain at the
-// end, as a loop that never reads back would run them (the mean).
+// end, as a loop that never reads back would run them (the mean). Where
+// the fields are built (continuum, field), every fieldInterval-th step
+// refreshes them: the medians of the refresh steps and of the others are
+// given apart, STEPS is rounded up to whole intervals, and the mean holds
+// the refreshes' share.
 #include <cuda_runtime.h>
 
 #include <unistd.h>
@@ -25,11 +34,16 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "../gpu/gpu_scenes.hpp"
+#include "base/thread_pool.hpp"
+#include "device_potential.hpp"
+#include "fields/fields.hpp"
 #include "scenarios.hpp"
 #include "throng/backend.hpp"
 #include "throng/crowd.hpp"
@@ -77,6 +91,15 @@ bool bioFits(long n, std::string& why) {
   return true;
 }
 
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+/// The field grid of the continuum and field cases, cells across.
+constexpr int kFieldCells = 1024;
+
 void runCase(const char* scenario, int n, int steps) {
   Crowd c;
   std::string why;
@@ -88,7 +111,20 @@ void runCase(const char* scenario, int n, int steps) {
   if (std::string(scenario) == "ring") gpuscenes::rvoCircle(c, n);
   else if (std::string(scenario) == "spread") gpuscenes::spreadCrowd(c, n);
   else if (std::string(scenario) == "bio") c = bench::bioField(n, 0);
-  else gpuscenes::randomCrowd(c, n);
+  else if (std::string(scenario) == "continuum") c = bench::continuumField(n, 0, kFieldCells);
+  else if (std::string(scenario) == "field") {
+    // ORCA at pedestrian scale, its wishes down the continuum case's potentials.
+    c = bench::continuumField(n, 0, kFieldCells);
+    c.settings.model = "orca";
+    c.settings.routing = "field";
+    c.settings.perceptionRadius = 3;
+    c.settings.maxNeighbors = 10;
+    c.settings.timeHorizon = 2;
+    c.settings.obstacleTimeHorizon = 1;
+  } else gpuscenes::randomCrowd(c, n);
+  const Settings settings = sanitized(c.settings);
+  const int interval = fieldsWanted(settings) ? std::max(1, settings.fieldInterval) : 0;
+  if (interval > 0) steps = (steps + interval - 1) / interval * interval;
   const double buildMs = msSince(t0);
   std::string msg;
   if (!c.setBackend(BackendKind::Cuda, &msg)) {
@@ -102,12 +138,14 @@ void runCase(const char* scenario, int n, int steps) {
   const double firstMs = msSince(t1);
   for (int k = 0; k < 3; ++k) c.advance(dt);
   cudaDeviceSynchronize();
-  std::vector<double> each;
+  std::vector<double> each, refreshing, between;
   for (int k = 0; k < steps; ++k) {
+    const bool refresh = interval > 0 && c.stepCount() % static_cast<std::uint64_t>(interval) == 0;
     const auto t = Clock::now();
     c.advance(dt);
     cudaDeviceSynchronize();
     each.push_back(msSince(t));
+    (refresh ? refreshing : between).push_back(each.back());
   }
   const auto t2 = Clock::now();
   for (int k = 0; k < steps; ++k) c.advance(dt);
@@ -120,6 +158,58 @@ void runCase(const char* scenario, int n, int steps) {
               "(first step with upload %.1f ms; build %.0f ms; jammed %zu)%s%s\n",
               scenario, n, med, each.front(), each.back(), n / med / 1e3, meanMs, firstMs, buildMs, st.jammed,
               err == cudaSuccess ? "" : "  CUDA error: ", err == cudaSuccess ? "" : cudaGetErrorString(err));
+  if (interval > 0) {
+    const FieldView f = c.fields(0);
+    std::printf("%-7s %9d  fields %dx%d cells, %d potentials, refreshed every %d steps: refresh steps %.3f ms median, "
+                "the others %.3f ms median; mean %.3f ms/step back to back\n",
+                scenario, n, f.cols, f.rows, f.potentials, interval, median(refreshing), median(between), meanMs);
+  }
+  std::fflush(stdout);
+}
+
+/// The potential alone on a side x side grid of 1 m cells: a room with a
+/// wall across most of it and a door, a block, the cost of a crowd here
+/// and there (a unit cost between 1 and 3), the target along the east
+/// edge; the device's solve (median of `runs`, its kernels alone) against
+/// solvePotential on this machine's threads.
+void runPotential(int side, int runs) {
+  FieldGridView g;
+  g.cols = g.rows = side;
+  g.cell = 1.0f;
+  g.invCell = 1.0f;
+  const std::size_t cells = static_cast<std::size_t>(side) * static_cast<std::size_t>(side);
+  std::vector<float> cost(4 * cells);
+  std::vector<std::uint8_t> blocked(cells, 0);
+  gpuscenes::Lcg r(11);
+  for (std::size_t c = 0; c < cells; ++c) {
+    const float crowd = r.next() < 0.1f ? 2.0f * r.next() : 0.0f;
+    for (int d = 0; d < 4; ++d) cost[4 * c + d] = 1.0f + crowd;
+    const int x = static_cast<int>(c % static_cast<std::size_t>(side)), y = static_cast<int>(c / static_cast<std::size_t>(side));
+    if (x == side / 2 && y < side * 8 / 10) blocked[c] = 1;
+    if (x >= side / 5 && x < side * 3 / 10 && y >= side / 5 && y < side * 4 / 10) blocked[c] = 1;
+  }
+  std::vector<std::int32_t> goals;
+  for (int y = 0; y < side; ++y) goals.push_back(y * side + side - 1);
+  std::vector<float> phi(cells), want(cells);
+  std::vector<double> ms;
+  int rounds = 0;
+  for (int k = 0; k < runs; ++k) {
+    double t = 0;
+    if (!devicePotential(g, cost.data(), blocked.data(), goals.data(), goals.size(), phi.data(), &rounds, &t)) {
+      std::printf("potential %dx%d: the device solve failed (CUDA errors above)\n", side, side);
+      return;
+    }
+    ms.push_back(t);
+  }
+  const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+  ThreadPool pool(static_cast<int>(threads));
+  const auto t0 = Clock::now();
+  const int cpuRounds = solvePotential(g, cost.data(), blocked.data(), goals.data(), goals.size(), want.data(), &pool);
+  const double cpuMs = msSince(t0);
+  const bool same = std::memcmp(phi.data(), want.data(), cells * sizeof(float)) == 0 && rounds == cpuRounds;
+  std::printf("potential %dx%d  %9.3f ms median of %d on the device (%d rounds; kernels alone), %.1f ms on %u host "
+              "threads (%d rounds): %s\n",
+              side, side, median(ms), runs, rounds, cpuMs, threads, cpuRounds, same ? "bit for bit" : "THE BITS DIFFER");
   std::fflush(stdout);
 }
 
@@ -142,16 +232,21 @@ int main(int argc, char** argv) {
   std::printf("ring = RVO2 Circle scaled (r 1.5, v 2, neighborDist 15, k 10, tau 10, dt 0.25); random = 1 walker/m^2 "
               "(r 0.25, v 1.4, perception 3, k 10, tau 2, dt 1/60), overlapping at the start; spread = the same without "
               "overlaps; bio = BioCrowds, 1 walker/m^2 on a jittered grid crossing east and west (r 0.25, v 1.3, "
-              "R 1, 16 markers/m^2, dt 0.05)\n");
-  for (const char* scenario : {"ring", "random", "spread", "bio"}) {
+              "R 1, 16 markers/m^2, dt 0.05); continuum = Continuum Crowds, the bio crowd in two groups crossing to strips "
+              "beyond the square's edges, a %dx%d field grid, fieldInterval 4; field = ORCA on the same crowd and "
+              "fields (routing = field, perception 3, k 10, tau 2)\n", kFieldCells, kFieldCells);
+  for (const char* scenario : {"ring", "random", "spread", "bio", "continuum", "field"}) {
     if (which != "all" && which != scenario) continue;
-    const bool bio = std::string(scenario) == "bio";
+    const std::string sc = scenario;
+    const bool bio = sc == "bio", fields = sc == "continuum" || sc == "field";
     std::vector<long> counts = bio ? std::vector<long>{1000000L, 10000000L}
-                                   : std::vector<long>{100000L, 1000000L, 10000000L};
+                               : fields ? std::vector<long>{1000000L}
+                                        : std::vector<long>{100000L, 1000000L, 10000000L};
     if (onlyN != 0) counts = {onlyN};
     for (const long n : counts)
       if (n <= maxAgents) runCase(scenario, static_cast<int>(n), steps);
   }
+  if (which == "all" || which == "potential") runPotential(kFieldCells, 5);
   if (which != "all") return 0;
   // The slow path, for scale: a preferredVelocity closure at 100k.
   {

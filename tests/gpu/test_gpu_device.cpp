@@ -17,6 +17,9 @@
 #include <vector>
 
 #include "../bench/scenarios.hpp"
+#include "base/thread_pool.hpp"
+#include "device_potential.hpp"
+#include "fields/fields.hpp"
 #include "gpu_scenes.hpp"
 #include "throng/backend.hpp"
 #include "throng/crowd.hpp"
@@ -118,6 +121,70 @@ void compareScene(const char* name, const char* scene, const std::vector<std::st
   std::printf("ok   %s: %d steps, %zu walkers in all, %zu removed, hash %016llx, jammed agent-steps %llu\n", name,
               steps, cpu.agentsEver(), cpu.removed(), static_cast<unsigned long long>(cpu.crowd().stateHash()),
               static_cast<unsigned long long>(cpu.jammedAgentSteps()));
+}
+
+/// Whether two views of the fields hold the same bits (grid, density,
+/// velocity, speed, cost, the potential); `what` names the first difference.
+bool sameFieldView(const FieldView& a, const FieldView& b, std::string& what) {
+  const auto same = [](auto x, auto y) {
+    return x.size() == y.size() && (x.empty() || std::memcmp(x.data(), y.data(), x.size_bytes()) == 0);
+  };
+  if (a.cols != b.cols || a.rows != b.rows || !(a.cell == b.cell) || !(a.origin == b.origin)) what = "the grid";
+  else if (a.refreshStep != b.refreshStep || a.potentials != b.potentials) what = "the refresh step or the potentials' count";
+  else if (!same(a.blocked, b.blocked) || !same(a.height, b.height) || !same(a.discomfort, b.discomfort)) what = "the fixed parts";
+  else if (!same(a.density, b.density)) what = "density";
+  else if (!same(a.velocityX, b.velocityX) || !same(a.velocityY, b.velocityY)) what = "velocity";
+  else if (!same(a.speed, b.speed)) what = "speed";
+  else if (!same(a.cost, b.cost)) what = "cost";
+  else if (!same(a.potential, b.potential)) what = "the potential";
+  else return true;
+  return false;
+}
+
+/// The device's tiled solve against solvePotential on random costs, bit
+/// for bit and round for round.
+void comparePotential(const char* name, std::int32_t cols, std::int32_t rows, int goals, float blockedShare,
+                      float closedShare, std::uint64_t seed) {
+  gpuscenes::Lcg g(seed);
+  FieldGridView grid;
+  grid.cols = cols;
+  grid.rows = rows;
+  grid.cell = 0.5f + g.next();
+  grid.invCell = 1.0f / grid.cell;
+  const std::size_t cells = static_cast<std::size_t>(cols) * static_cast<std::size_t>(rows);
+  std::vector<float> cost(4 * cells);
+  std::vector<std::uint8_t> blocked(cells);
+  for (std::size_t c = 0; c < cells; ++c) {
+    blocked[c] = g.next() < blockedShare;
+    for (int d = 0; d < 4; ++d) cost[4 * c + d] = g.next() < closedShare ? fieldInfinity() : 0.5f + 4.0f * g.next() * g.next();
+  }
+  std::vector<std::int32_t> goal;
+  for (int k = 0; k < goals; ++k) {
+    const auto c = static_cast<std::int32_t>(static_cast<double>(g.next()) * static_cast<double>(cells)) %
+                   static_cast<std::int32_t>(cells);
+    blocked[static_cast<std::size_t>(c)] = 0;
+    if (std::find(goal.begin(), goal.end(), c) == goal.end()) goal.push_back(c);
+  }
+  std::sort(goal.begin(), goal.end());
+  std::vector<float> want(cells), got(cells);
+  ThreadPool pool(4);
+  const int rounds = solvePotential(grid, cost.data(), blocked.data(), goal.data(), goal.size(), want.data(), &pool);
+  int deviceRounds = -1;
+  double ms = 0;
+  if (!devicePotential(grid, cost.data(), blocked.data(), goal.data(), goal.size(), got.data(), &deviceRounds, &ms)) {
+    std::printf("FAIL %s: the device solve failed (CUDA errors above)\n", name);
+    ++failures;
+    return;
+  }
+  std::size_t differ = 0;
+  for (std::size_t c = 0; c < cells; ++c) differ += std::memcmp(&want[c], &got[c], 4) != 0;
+  if (differ != 0 || deviceRounds != rounds) {
+    std::printf("FAIL %s: %zu of %zu cells differ, rounds cpu %d cuda %d\n", name, differ, cells, rounds, deviceRounds);
+    ++failures;
+    return;
+  }
+  std::printf("ok   %s: %dx%d, %zu goal cells, %d rounds, bit for bit (device %.3f ms)\n", name, cols, rows, goal.size(),
+              rounds, ms);
 }
 
 /// The markers some walker owns, as (x bits, y bits, owner), sorted: the
@@ -252,6 +319,100 @@ int main() {
       ++failures;
     }
   }
+
+
+  // Continuum Crowds and the fields (field_refresh.cu, models/continuum.cu):
+  // phase 2 on the device, the wish down its potentials, every model.
+  const auto fieldScene = [](const char* model, bool crossing, int interval = 4) {
+    return [=](Crowd& c) {
+      c.settings = fieldSettings(model);
+      c.settings.fieldInterval = interval;
+      if (crossing) fieldCrossing(c);
+      else fieldRoom(c);
+    };
+  };
+  compare("continuum: a room with a door (a target beyond it, discomfort)", fieldScene("continuum", false), 500, 1, {}, -1, 0.05);
+  compare("continuum: two groups crossing, a block and a hill", fieldScene("continuum", true), 500, 1, {}, -1, 0.05);
+  compare("continuum: the crossing refreshed every step", fieldScene("continuum", true, 1), 200, 1, {}, -1, 0.05);
+  compare("orca, routing = field: the room", fieldScene("orca", false), 400, 1, {}, -1, 0.05);
+  compare("orca, routing = field: the crossing", fieldScene("orca", true), 300, 1, {}, -1, 0.05);
+  compare("biocrowds, routing = field: the room", fieldScene("biocrowds", false), 300, 1, {}, -1, 0.05);
+  compare("continuum: edits mid-run (shove, add, remove, obstacle, terrain, costs)", fieldScene("continuum", false), 300, 1,
+          [](Crowd& c) {
+            Agent a = c.agent(3);
+            a.position = a.position + Vec2{1.5f, 0.5f};
+            c.setAgent(3, a);
+            c.add(Vec2{12, 12}, Vec2{27, 8}, 0.3f, 1.6f, 0);
+            c.removeAgents([](const Agent& x) { return x.position.x < 3; });
+            c.addObstacle(Rect{10, 4, 1, 1});
+            Terrain t = c.terrain();
+            t.targets.push_back({"back", {Rect{1, 1, 2, 2}}, {1}, -1});
+            t.hills.push_back({Vec2{8, 8}, 3, 1});
+            c.setTerrain(t);
+            c.settings.costDiscomfort = 4;
+          },
+          37, 0.05);
+  compareScene("continuum: door scene (sources, sinks)", "door", {"model=continuum"}, 900, 5);
+  compareScene("continuum: evacuation scene", "evacuation", {"model=continuum"}, 600, 5);
+  compareScene("orca, routing = field: door scene", "door", {"routing=field"}, 600, 5);
+  compare("continuum: bench field 100k (256^2 cells)", [](Crowd& c) { c = bench::continuumField(100000, 0, 256); }, 24, 4,
+          {}, -1, bench::kBioStep);
+  // Models and routing switched mid-run, and the fields() copy back.
+  {
+    Crowd cpu, gpu;
+    fieldScene("continuum", true)(cpu);
+    fieldScene("continuum", true)(gpu);
+    std::string msg;
+    bool ok = gpu.setBackend(BackendKind::Cuda, &msg);
+    if (!ok) std::printf("FAIL continuum: switches: setBackend(Cuda): %s\n", msg.c_str());
+    std::string what;
+    for (int k = 0; k < 400 && ok; ++k) {
+      for (Crowd* c : {&cpu, &gpu}) {
+        if (k == 90) c->setModel("orca");
+        if (k == 150) c->settings.routing = "goals";
+        if (k == 190) { c->setModel("biocrowds"); c->settings.routing = "field"; }
+        if (k == 260) { c->setModel("continuum"); c->settings.fieldInterval = 3; }
+      }
+      cpu.advance(0.05);
+      gpu.advance(0.05);
+      ok = cpu.stateHash() == gpu.stateHash() && cpu.lastStats().jammed == gpu.lastStats().jammed;
+      if (!ok) {
+        std::printf("FAIL continuum: model and routing switches: step %d differs\n", k + 1);
+        firstDiffering(cpu, gpu);
+      }
+      if (ok && (k == 89 || k == 301 || k == 399)) {
+        for (int target = 0; target < 2 && ok; ++target) {
+          ok = sameFieldView(cpu.fields(target), gpu.fields(target), what) && cpu.fields(target).potential.size() > 0;
+          if (!ok) std::printf("FAIL continuum: fields(%d) after step %d: %s differs\n", target, k + 1, what.c_str());
+        }
+      }
+    }
+    if (ok) std::printf("ok   continuum: continuum -> orca -> goals -> biocrowds -> continuum mid-run, 400 steps, hash %016llx; fields() equal\n",
+                        static_cast<unsigned long long>(cpu.stateHash()));
+    else ++failures;
+  }
+  // Backend switches between refreshes: the device takes the host's
+  // fields, and the CPU the device's.
+  for (const char* model : {"continuum", "orca"}) {
+    Crowd a, b;
+    fieldScene(model, true)(a);
+    fieldScene(model, true)(b);
+    bool same = true;
+    for (int k = 0; k < 300 && same; ++k) {
+      if (k % 50 == 7) b.setBackend(k % 100 == 7 ? BackendKind::Cuda : BackendKind::Cpu);
+      a.advance(0.05);
+      b.advance(0.05);
+      same = a.stateHash() == b.stateHash();
+      if (!same) std::printf("FAIL %s, routing = field: backend switches: step %d differs (on %s)\n", model, k + 1, b.backendName());
+    }
+    if (same) std::printf("ok   %s, routing = field: cpu -> cuda -> cpu ... between refreshes, 300 steps\n", model);
+    else ++failures;
+  }
+  // The tiled solve alone, against the CPU's.
+  comparePotential("potential: 37x23, walls and closed faces", 37, 23, 2, 0.1f, 0.05f, 3);
+  comparePotential("potential: 256x200, 5 goals", 256, 200, 5, 0.15f, 0.05f, 4);
+  comparePotential("potential: 1024x1024, one goal, open", 1024, 1024, 1, 0.0f, 0.0f, 5);
+  comparePotential("potential: 1024x1024, blocked 20%", 1024, 1024, 3, 0.2f, 0.02f, 6);
 
   // Switching backends mid-run keeps the trajectory.
   {

@@ -1313,7 +1313,7 @@ TEST_CASE("fields: a refresh's device form equals refreshFields (density, speed,
   }
 }
 
-TEST_CASE("fields: the host mirror of the device step equals the CPU step (continuum; ORCA and BioCrowds under field routing)") {
+TEST_CASE("fields: the host mirror of the device step equals the CPU step: continuum, and ORCA and BioCrowds under field routing") {
   struct Case {
     const char* name;
     int steps;
