@@ -351,7 +351,8 @@ def probes(limits):
     check(m, "limits read [a, b] or (a, b]", limits)
     lo, hi = m.group(2), m.group(3)
     out = []
-    if re.fullmatch(r"\d+", lo) and re.fullmatch(r"\d+", hi):  # whole-number ends: one away is outside too
+    closed = m.group(1) == "[" and m.group(4) == "]"
+    if closed and re.fullmatch(r"\d+", lo) and re.fullmatch(r"\d+", hi):  # whole-number ends: one away is outside too
         out += [(lo, True), (str(int(lo) - 1), False), (hi, True), (str(int(hi) + 1), False)]
         if int(hi) > 2**53:  # a seed: no double is near 2^64 - 1
             return out
@@ -395,7 +396,7 @@ def case_settings():
     expect(throng("run", "door", "--steps", "0", "--quiet", "--set", "model=orca", "--set",
                   "seed=18446744073709551615"), 0)
     expect(throng("run", "door", "--steps", "0", "--set", "model=bio"), 2,
-           r"unknown model \"bio\" \(expected one of: orca, biocrowds\)", one_line=True)
+           r"unknown model \"bio\" \(expected one of: orca, biocrowds, continuum\)", one_line=True)
     # the visualizer (headless) and record take the same --set
     expect(throng("door", "--headless", "--set", "jitter=1.5"), 2, r"jitter = 1\.5 is out of range", one_line=True)
 
