@@ -171,14 +171,23 @@ TEST_CASE("door.json: one target from its route, then its sink") {
   CHECK(s.spec().terrain.heightMap.heights.empty());
 }
 
-TEST_CASE("evacuation.json: three route targets in file order, then one for the three sinks") {
+TEST_CASE("evacuation.json: the file's \"any exit\" target, then three route targets in file order, then the sinks") {
   const Scene s = scenetest::load("evacuation");
   const SceneSpec& spec = s.spec();
   const std::vector<Target>& t = spec.terrain.targets;
-  REQUIRE(t.size() == 4);
+  REQUIRE(t.size() == 5);
+  // The file's target comes first, so under field routing every walker
+  // (any group, any route) follows the one potential to all three exits.
+  CHECK(t[0].name == "any exit");
+  CHECK(t[0].route == -1);
+  CHECK(t[0].groups.empty());
+  REQUIRE(t[0].regions.size() == 3);
+  CHECK(sameRect(t[0].regions[0], -8, 4, 3, 12));
+  CHECK(sameRect(t[0].regions[1], 25, 4, 3, 12));
+  CHECK(sameRect(t[0].regions[2], 4, 25, 12, 3));
   const char* names[] = {"west", "east", "north"};
   for (int r = 0; r < 3; ++r) {
-    const Target& target = t[static_cast<std::size_t>(r)];
+    const Target& target = t[static_cast<std::size_t>(r + 1)];
     INFO("route ", names[r]);
     CHECK(target.name == names[r]);
     CHECK(target.route == r);
@@ -186,16 +195,16 @@ TEST_CASE("evacuation.json: three route targets in file order, then one for the 
     CHECK(target.groups.empty());
     CHECK(target.regions.size() == 1);
   }
-  CHECK(sameRect(t[0].regions[0], -8, 4, 3, 12));
-  CHECK(sameRect(t[1].regions[0], 25, 4, 3, 12));
-  CHECK(sameRect(t[2].regions[0], 4, 25, 12, 3));
-  CHECK(t[3].name == "sinks");
-  CHECK(t[3].route == -1);
-  CHECK(t[3].groups.empty());
-  REQUIRE(t[3].regions.size() == 3);
-  CHECK(sameRect(t[3].regions[0], -20, -20, 18, 60));
-  CHECK(sameRect(t[3].regions[1], 22, -20, 18, 60));
-  CHECK(sameRect(t[3].regions[2], -20, 22, 60, 18));
+  CHECK(sameRect(t[1].regions[0], -8, 4, 3, 12));
+  CHECK(sameRect(t[2].regions[0], 25, 4, 3, 12));
+  CHECK(sameRect(t[3].regions[0], 4, 25, 12, 3));
+  CHECK(t[4].name == "sinks");
+  CHECK(t[4].route == -1);
+  CHECK(t[4].groups.empty());
+  REQUIRE(t[4].regions.size() == 3);
+  CHECK(sameRect(t[4].regions[0], -20, -20, 18, 60));
+  CHECK(sameRect(t[4].regions[1], 22, -20, 18, 60));
+  CHECK(sameRect(t[4].regions[2], -20, 22, 60, 18));
 }
 
 TEST_CASE("file targets come first, then routes with a goal region, then sinks by set of groups") {

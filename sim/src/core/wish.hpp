@@ -124,15 +124,21 @@ THRONG_HD const Vec2* streamOf(const WorldView& w, std::int32_t g) {
 
 /// Field routing: walker i's wish down its target's potential at `speed`
 /// into `wish`; false when the step has no fields, the walker no target,
-/// or it stands on its target (then its goal leads it, as without fields)
-/// or has no way there.
-THRONG_HD bool fieldWish(const WorldView& w, std::int32_t i, Vec2 p, float speed, Vec2& wish) {
+/// or it stands on its target's cells (then its goal leads it, as without
+/// fields; with no goal, route or stream it walks on along the field's
+/// flow, into the target, as `onTarget` holds) or has no way there.
+THRONG_HD bool fieldWish(const WorldView& w, std::int32_t i, Vec2 p, float speed, Vec2& wish, Vec2& onTarget) {
+  onTarget = Vec2{};
   if (w.field.grid.cols == 0) return false;
   const std::int32_t potential = potentialFor(w.field, w.group[i], w.route[i]);
   if (potential < 0) return false;
-  bool onTarget, lost;
-  const Vec2 flow = fieldFlowAt(w.field, potential, p, onTarget, lost);
-  if (onTarget || lost) return false;
+  bool there, lost;
+  const Vec2 flow = fieldFlowAt(w.field, potential, p, there, lost);
+  if (there) {
+    const Vec2 inward = fieldVelocity(flowOf(w.field, potential), p);
+    if (inward.lengthSquared() > 0.0f) onTarget = inward.normalized() * speed;
+  }
+  if (there || lost) return false;
   wish = flow.normalized() * speed;
   return true;
 }
@@ -148,7 +154,8 @@ THRONG_HD Vec2 wishAt(const WorldView& w, const WishParams& s, std::int32_t i, b
   const float speed = cruiseSpeed(w.prefSpeed[i], w.maxSpeed[i]);
   Vec2 wish;
   const std::int32_t r = w.route[i];
-  if (fieldWish(w, i, p, speed, wish)) {
+  Vec2 intoTarget;
+  if (fieldWish(w, i, p, speed, wish, intoTarget)) {
     // down the potential
   } else if (r >= 0 && w.gate[i] < w.routeStart[r + 1] - w.routeStart[r]) {
     const Waypoint& g = w.waypoints[w.routeStart[r] + w.gate[i]];
@@ -158,6 +165,8 @@ THRONG_HD Vec2 wishAt(const WorldView& w, const WishParams& s, std::int32_t i, b
     wish = *stream;
   } else if (w.hasGoal[i]) {
     wish = goalWish(p, Vec2{w.gx[i], w.gy[i]}, speed, s.slowingRadius, s.dt, landing);
+  } else {
+    wish = intoTarget;
   }
   if (landing) return wish;  // the landing step is exact: no shake
   return jitterWish(wish, w.maxSpeed[i], s.jitter, s.seed, w.id[i], s.step);
