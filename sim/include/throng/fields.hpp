@@ -1,8 +1,9 @@
 #pragma once
 // The ground the fields are built over (Continuum Crowds, and field routing
 // for every model): where walkers head (targets), where they would rather
-// not walk (discomfort), and how the ground rises (hills and a height map);
-// and the read-only view of the fields a step built, for drawing.
+// not walk (discomfort: regions and a painted map), and how the ground rises
+// (hills and a height map); and the read-only view of the fields a step
+// built, for drawing.
 //
 // A target is a set of goal regions that a group of walkers shares: one
 // potential is solved per target ("as few groups as possible"). A walker
@@ -50,16 +51,31 @@ struct HeightMap {
   std::vector<float> heights;  ///< cols * rows, row by row from origin
 };
 
+/// A painted discomfort map (the scene editor's brush): values at the nodes
+/// of a regular lattice, read bilinearly between them, 0 outside it, as a
+/// HeightMap's heights are. Unitless, like Discomfort's value.
+struct DiscomfortMap {
+  Vec2 origin;                 ///< node (0, 0)
+  float cell = 1;              ///< node spacing, world units
+  int cols = 0, rows = 0;      ///< nodes
+  std::vector<float> values;   ///< cols * rows, row by row from origin
+};
+
 struct Terrain {
   std::vector<Target> targets;
   std::vector<Discomfort> discomfort;
   std::vector<Hill> hills;
   HeightMap heightMap;
+  DiscomfortMap discomfortMap;
   /// The ground's height at p (hills plus the map), world units.
   float heightAt(Vec2 p) const;
-  /// The discomfort at p: the sum of the regions that hold it.
+  /// The discomfort at p: the sum of the regions that hold it, plus the
+  /// painted map's value there.
   float discomfortAt(Vec2 p) const;
-  bool empty() const { return targets.empty() && discomfort.empty() && hills.empty() && heightMap.heights.empty(); }
+  bool empty() const {
+    return targets.empty() && discomfort.empty() && hills.empty() && heightMap.heights.empty() &&
+           discomfortMap.values.empty();
+  }
 };
 
 /// The four directions a cell's speed and cost are given for, in this order.

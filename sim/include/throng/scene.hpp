@@ -73,6 +73,12 @@
 //                                // cell and heights required, origin [0, 0]
 //                                // by default; rows of equal length, 1x1 to
 //                                // kMaxHeightMapNodes a side
+//   "discomfortMap": {"origin": [x, y], "cell": 0.5,
+//                     "values": [[row 0 ...], [row 1 ...], ...]}
+//                                // painted discomfort (the editor's brush):
+//                                // nodes and limits as "heightMap"'s, read
+//                                // bilinearly between them, 0 outside;
+//                                // added to the "discomfort" regions' sum
 // }
 // PROPS (agents, generators, sources): "radius", "maxSpeed", "group" (an int,
 // or an array cycled through), "goal" [x, y], "goalOffset" [dx, dy] (goal =
@@ -161,7 +167,7 @@ struct SceneSink {
 inline constexpr std::size_t kMaxSceneAgents = 10'000'000;
 /// The fastest a source emits, walkers per second.
 inline constexpr double kMaxSourceRate = 1e5;
-/// The most nodes a height map has along each side.
+/// The most nodes a height map (or a discomfort map) has along each side.
 inline constexpr std::size_t kMaxHeightMapNodes = 4096;
 
 /// A scene resolved with its current knobs: plain data, ready to build.
@@ -175,8 +181,9 @@ struct SceneSpec {
   std::vector<std::pair<int, Vec2>> streams;  ///< group, constant velocity
   std::vector<SceneSource> sources;
   std::vector<SceneSink> sinks;
-  /// Targets (the file's, the routes', the sinks'), discomfort, hills and
-  /// the height map; a target's route indexes `routes`.
+  /// Targets (the file's, the routes', the sinks'), discomfort (regions
+  /// and the painted map), hills and the height map; a target's route
+  /// indexes `routes`.
   Terrain terrain;
   std::size_t maxAgents = kMaxSceneAgents;  ///< the cap it was resolved with (see kMaxSceneAgents)
 };

@@ -40,6 +40,27 @@ Vec2 cellCentre(const FieldGridView& g, std::int32_t x, std::int32_t y) {
   return Vec2{g.origin.x + (static_cast<float>(x) + 0.5f) * g.cell, g.origin.y + (static_cast<float>(y) + 0.5f) * g.cell};
 }
 
+/// Bilinear interpolation of a lattice's node values (HeightMap,
+/// DiscomfortMap): false, and `out` untouched, outside the nodes' hull
+/// (edges included) or for a malformed lattice, which reads as 0.
+bool latticeAt(Vec2 origin, float cell, int cols, int rows, const std::vector<float>& values, Vec2 p, float& out) {
+  if (!(cols >= 1 && rows >= 1 && cell > 0.0f &&
+        values.size() == static_cast<std::size_t>(cols) * static_cast<std::size_t>(rows)))
+    return false;
+  const float u = (p.x - origin.x) / cell, v = (p.y - origin.y) / cell;
+  if (!(u >= 0.0f && v >= 0.0f && u <= static_cast<float>(cols - 1) && v <= static_cast<float>(rows - 1))) return false;
+  const int x0 = std::min(static_cast<int>(u), std::max(cols - 2, 0));
+  const int y0 = std::min(static_cast<int>(v), std::max(rows - 2, 0));
+  const int x1 = std::min(x0 + 1, cols - 1), y1 = std::min(y0 + 1, rows - 1);
+  const float tx = std::clamp(u - static_cast<float>(x0), 0.0f, 1.0f);
+  const float ty = std::clamp(v - static_cast<float>(y0), 0.0f, 1.0f);
+  const auto at = [&](int x, int y) { return values[static_cast<std::size_t>(y) * cols + x]; };
+  const float lo = at(x0, y0) + tx * (at(x1, y0) - at(x0, y0));
+  const float hi = at(x0, y1) + tx * (at(x1, y1) - at(x0, y1));
+  out = lo + ty * (hi - lo);
+  return true;
+}
+
 struct Box {
   float x0 = std::numeric_limits<float>::infinity(), y0 = x0, x1 = -x0, y1 = -x0;
   void add(Vec2 p) {
@@ -60,21 +81,8 @@ float Terrain::heightAt(Vec2 p) const {
     if (d2 < 1.0f) h += hill.height * (1.0f - d2) * (1.0f - d2);
   }
   const HeightMap& m = heightMap;
-  if (m.cols >= 1 && m.rows >= 1 && m.cell > 0.0f &&
-      m.heights.size() == static_cast<std::size_t>(m.cols) * static_cast<std::size_t>(m.rows)) {
-    const float u = (p.x - m.origin.x) / m.cell, v = (p.y - m.origin.y) / m.cell;
-    if (u >= 0.0f && v >= 0.0f && u <= static_cast<float>(m.cols - 1) && v <= static_cast<float>(m.rows - 1)) {
-      const int x0 = std::min(static_cast<int>(u), std::max(m.cols - 2, 0));
-      const int y0 = std::min(static_cast<int>(v), std::max(m.rows - 2, 0));
-      const int x1 = std::min(x0 + 1, m.cols - 1), y1 = std::min(y0 + 1, m.rows - 1);
-      const float tx = std::clamp(u - static_cast<float>(x0), 0.0f, 1.0f);
-      const float ty = std::clamp(v - static_cast<float>(y0), 0.0f, 1.0f);
-      const auto at = [&](int x, int y) { return m.heights[static_cast<std::size_t>(y) * m.cols + x]; };
-      const float lo = at(x0, y0) + tx * (at(x1, y0) - at(x0, y0));
-      const float hi = at(x0, y1) + tx * (at(x1, y1) - at(x0, y1));
-      h += lo + ty * (hi - lo);
-    }
-  }
+  float v = 0;
+  if (latticeAt(m.origin, m.cell, m.cols, m.rows, m.heights, p, v)) h += v;
   return h;
 }
 
@@ -82,6 +90,9 @@ float Terrain::discomfortAt(Vec2 p) const {
   float g = 0;
   for (const Discomfort& d : discomfort)
     if (insidePolygon(d.outline, p)) g += d.value;
+  const DiscomfortMap& m = discomfortMap;
+  float v = 0;
+  if (latticeAt(m.origin, m.cell, m.cols, m.rows, m.values, p, v)) g += v;
   return g;
 }
 

@@ -333,11 +333,23 @@ class Resolver {
   void generators(const Json& j, const Path& p);
   void sources(const Json& j, const Path& p);
   void sinks(const Json& j, const Path& p);
-  /// The ground (scene.hpp's "targets", "discomfort", "hills", "heightMap").
+  /// The ground (scene.hpp's "targets", "discomfort", "hills", "heightMap",
+  /// "discomfortMap").
   void targets(const Json& j, const Path& p);
   void discomfort(const Json& j, const Path& p);
   void hills(const Json& j, const Path& p);
   void heightMap(const Json& j, const Path& p);
+  void discomfortMap(const Json& j, const Path& p);
+  /// A lattice of node values, as "heightMap" and "discomfortMap" write it:
+  /// {"origin", "cell", key: rows of numbers}; `noun` and `nouns` name a
+  /// value in messages ("height", "heights").
+  struct Lattice {
+    Vec2 origin;
+    float cell = 1;
+    int cols = 0, rows = 0;
+    std::vector<float> values;
+  };
+  Lattice lattice(const Json& j, const Path& p, const char* key, const char* noun, const char* nouns) const;
   /// After the file's targets: one per route with a goal region, then the
   /// sinks' (those for every group together, then one per set of groups).
   void derivedTargets();
@@ -962,42 +974,65 @@ void Resolver::hills(const Json& j, const Path& p) {
   }
 }
 
-void Resolver::heightMap(const Json& j, const Path& p) {
-  const Json& o = object(j, p, {"origin", "cell", "heights"});
+Resolver::Lattice Resolver::lattice(const Json& j, const Path& p, const char* key, const char* noun,
+                                    const char* nouns) const {
+  const Json& o = object(j, p, {"origin", "cell", key});
+  const std::string row = std::string("[") + noun[0] + ", ...]";
   if (!o.contains("cell")) fail(p, "missing \"cell\" (the spacing of the nodes)");
-  if (!o.contains("heights")) fail(p, "missing \"heights\" (rows of heights [[h, ...], ...], row 0 at origin y)");
-  HeightMap m;
+  if (!o.contains(key))
+    fail(p, std::string("missing \"") + key + "\" (rows of " + nouns + " [" + row + ", ...], row 0 at origin y)");
+  Lattice m;
   if (o.contains("origin")) m.origin = point(o["origin"], p / "origin");
   m.cell = static_cast<float>(positive(o["cell"], p / "cell"));
-  const Path hp = p / "heights";
-  const Json& rows = array(o["heights"], hp);
+  const Path hp = p / key;
+  const Json& rows = array(o[key], hp);
   const std::string most = std::to_string(kMaxHeightMapNodes);
-  if (rows.empty()) fail(hp, "expected at least one row of heights");
+  if (rows.empty()) fail(hp, std::string("expected at least one row of ") + nouns);
   if (rows.size() > kMaxHeightMapNodes) fail(hp, "expected at most " + most + " rows, got " + std::to_string(rows.size()));
   for (std::size_t r = 0; r < rows.size(); ++r) {
     const Path rp = hp / r;
-    const Json& row = rows[r];
-    if (!row.is_array()) fail(rp, "expected a row of heights [h, ...], got " + describe(row));
+    const Json& rj = rows[r];
+    if (!rj.is_array()) fail(rp, std::string("expected a row of ") + nouns + " " + row + ", got " + describe(rj));
     if (r == 0) {
-      if (row.empty()) fail(rp, "expected at least one height");
-      if (row.size() > kMaxHeightMapNodes)
-        fail(rp, "expected at most " + most + " heights in a row, got " + std::to_string(row.size()));
-      m.cols = static_cast<int>(row.size());
+      if (rj.empty()) fail(rp, std::string("expected at least one ") + noun);
+      if (rj.size() > kMaxHeightMapNodes)
+        fail(rp, "expected at most " + most + " " + nouns + " in a row, got " + std::to_string(rj.size()));
+      m.cols = static_cast<int>(rj.size());
       m.rows = static_cast<int>(rows.size());
-      m.heights.reserve(static_cast<std::size_t>(m.cols) * rows.size());
-    } else if (row.size() != static_cast<std::size_t>(m.cols)) {
-      fail(rp, "expected " + std::to_string(m.cols) + " heights, as in row 0, got " + std::to_string(row.size()));
+      m.values.reserve(static_cast<std::size_t>(m.cols) * rows.size());
+    } else if (rj.size() != static_cast<std::size_t>(m.cols)) {
+      fail(rp, "expected " + std::to_string(m.cols) + " " + nouns + ", as in row 0, got " + std::to_string(rj.size()));
     }
-    for (std::size_t c = 0; c < row.size(); ++c) m.heights.push_back(static_cast<float>(number(row[c], rp / c)));
+    for (std::size_t c = 0; c < rj.size(); ++c) m.values.push_back(static_cast<float>(number(rj[c], rp / c)));
   }
-  spec_.terrain.heightMap = std::move(m);
+  return m;
+}
+
+void Resolver::heightMap(const Json& j, const Path& p) {
+  Lattice l = lattice(j, p, "heights", "height", "heights");
+  HeightMap& m = spec_.terrain.heightMap;
+  m.origin = l.origin;
+  m.cell = l.cell;
+  m.cols = l.cols;
+  m.rows = l.rows;
+  m.heights = std::move(l.values);
+}
+
+void Resolver::discomfortMap(const Json& j, const Path& p) {
+  Lattice l = lattice(j, p, "values", "value", "values");
+  DiscomfortMap& m = spec_.terrain.discomfortMap;
+  m.origin = l.origin;
+  m.cell = l.cell;
+  m.cols = l.cols;
+  m.rows = l.rows;
+  m.values = std::move(l.values);
 }
 
 SceneSpec Resolver::run() {
   const Path top;
   object(root_, top, {"name", "description", "model", "units", "duration", "settings", "knobs", "agentDefaults",
                       "agents", "generators", "sources", "sinks", "obstacles", "walls", "routes", "streams",
-                      "routing", "targets", "discomfort", "hills", "heightMap"});
+                      "routing", "targets", "discomfort", "hills", "heightMap", "discomfortMap"});
   if (root_.contains("name")) spec_.name = string(root_["name"], top / "name");
   if (root_.contains("description")) spec_.description = string(root_["description"], top / "description");
   if (root_.contains("units")) spec_.units = string(root_["units"], top / "units");
@@ -1032,6 +1067,7 @@ SceneSpec Resolver::run() {
   if (root_.contains("discomfort")) discomfort(root_["discomfort"], top / "discomfort");
   if (root_.contains("hills")) hills(root_["hills"], top / "hills");
   if (root_.contains("heightMap")) heightMap(root_["heightMap"], top / "heightMap");
+  if (root_.contains("discomfortMap")) discomfortMap(root_["discomfortMap"], top / "discomfortMap");
   return std::move(spec_);
 }
 
