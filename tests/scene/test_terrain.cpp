@@ -1,6 +1,6 @@
-// The ground in a scene file: "routing", "targets", "discomfort", "hills" and
-// "heightMap" parse as scene.hpp documents them (knobs and expressions
-// included), the routes and sinks add their targets after the file's, every
+// The ground in a scene file: "routing", "targets", "discomfort", "hills",
+// "heightMap" and "discomfortMap" parse as scene.hpp documents them (knobs
+// and expressions included), the routes and sinks add their targets after the file's, every
 // mistake is one line naming the file, line and pointer, and a SceneRun hands
 // the terrain to its crowd.
 #include <cmath>
@@ -327,10 +327,179 @@ TEST_CASE("a height map of a bad shape is refused with its line") {
   CHECK(parse("{\"heightMap\": {\"cell\": 1, \"heights\": " + edge + "}}").spec().terrain.heightMap.cols == 4096);
 }
 
+TEST_CASE("a discomfort map: nodes like the height map's, read bilinearly, 0 outside, added to the regions") {
+  const Scene s = parse(
+      "{\"discomfort\": [{\"rect\": [3.25, 1.25, 0.5, 0.5], \"value\": 2}],"
+      " \"discomfortMap\": {\"origin\": [2, 1], \"cell\": 2, \"values\": [[0, 4], [8, 12]]}}");
+  const Terrain& t = s.spec().terrain;
+  const DiscomfortMap& m = t.discomfortMap;
+  CHECK(m.origin == Vec2{2, 1});
+  CHECK(m.cell == 2);
+  CHECK(m.cols == 2);
+  CHECK(m.rows == 2);
+  CHECK(m.values == std::vector<float>{0, 4, 8, 12});
+  CHECK_FALSE(t.empty());
+  CHECK(t.heightMap.heights.empty());  // its own map, not the height map's
+  CHECK(t.heightAt({3, 2}) == 0);
+  // The nodes: row r, column c at origin + (c, r) * cell, row 0 at origin's y.
+  CHECK(t.discomfortAt({4, 1}) == 4);
+  CHECK(t.discomfortAt({2, 3}) == 8);
+  CHECK(t.discomfortAt({4, 3}) == 12);  // the far corner is on the map
+  // Between them, bilinear: the middle is the mean of the four; at (0.75,
+  // 0.25) of the cell, 3 + 0.25 (11 - 3) = 5, plus the rect's 2 there.
+  CHECK(t.discomfortAt({3, 2}) == doctest::Approx(6));
+  CHECK(t.discomfortAt({3.5f, 1.5f}) == doctest::Approx(5 + 2));
+  CHECK(t.discomfortAt({3.5f, 2.5f}) == doctest::Approx(9));  // off the rect: the map alone
+  CHECK(t.discomfortAt({3.5f, 1.3f}) == doctest::Approx(0.75f * 4 + 0.15f * 8 + 2));
+  // Outside the nodes' square, 0 (as the height map reads): the regions only.
+  CHECK(t.discomfortAt({1.9f, 2}) == 0);
+  CHECK(t.discomfortAt({4.1f, 2}) == 0);
+  CHECK(t.discomfortAt({3, 0.9f}) == 0);
+  CHECK(t.discomfortAt({3, 3.1f}) == 0);
+  // One node; origin [0, 0] by default; negative values (preferred ground).
+  const Terrain one = parse("{\"discomfortMap\": {\"cell\": 0.5, \"values\": [[-1.5]]}}").spec().terrain;
+  CHECK(one.discomfortMap.origin == Vec2{0, 0});
+  CHECK(one.discomfortMap.cols == 1);
+  CHECK(one.discomfortMap.rows == 1);
+  CHECK(one.discomfortAt({0, 0}) == -1.5f);
+  CHECK(one.discomfortAt({0.1f, 0}) == 0);
+  CHECK_FALSE(one.empty());
+}
+
+TEST_CASE("a discomfort map's numbers take knobs and expressions, and follow them") {
+  Scene s = parse(
+      "{\"knobs\": {\"w\": {\"min\": 1, \"max\": 4, \"default\": 2}},"
+      " \"discomfortMap\": {\"origin\": [\"-w\", {\"knob\": \"w\"}], \"cell\": \"w / 2\","
+      " \"values\": [[\"w\", \"w + 1\"], [0, \"2 * w\"]]}}");
+  auto check = [&](float w) {
+    const DiscomfortMap& m = s.spec().terrain.discomfortMap;
+    CHECK(m.origin == Vec2{-w, w});
+    CHECK(m.cell == w / 2);
+    CHECK(m.values == std::vector<float>{w, w + 1, 0, 2 * w});
+    CHECK(s.spec().terrain.discomfortAt({-w, w}) == w);
+  };
+  check(2);
+  std::string err;
+  REQUIRE(s.set("w", 3, &err));
+  check(3);
+}
+
+TEST_CASE("a discomfort map of a bad shape is refused with its line and pointer") {
+  const auto map = [](const std::string& body) {
+    return parseError("{\"name\": \"m\",\n \"discomfortMap\": " + body + "}");
+  };
+  CHECK(map("[]").find("bad.json:2: /discomfortMap: expected an object, got array") == 0);
+  CHECK(map("{\"values\": [[0]]}").find("bad.json:2: /discomfortMap: missing \"cell\"") == 0);
+  CHECK(map("{\"cell\": 1}").find("bad.json:2: /discomfortMap: missing \"values\" (rows of values [[v, ...], ...]") == 0);
+  CHECK(map("{\"cell\": 0, \"values\": [[0]]}").find("bad.json:2: /discomfortMap/cell: expected a positive number, got 0") == 0);
+  CHECK(map("{\"cell\": -1, \"values\": [[0]]}").find("bad.json:2: /discomfortMap/cell: expected a positive number, got -1") == 0);
+  CHECK(map("{\"cell\": 1, \"heights\": [[0]]}")
+            .find("bad.json:2: /discomfortMap/heights: unknown key \"heights\" (expected one of: origin, cell, values)") == 0);
+  CHECK(map("{\"cell\": 1, \"values\": []}").find("bad.json:2: /discomfortMap/values: expected at least one row of values") == 0);
+  CHECK(map("{\"cell\": 1, \"values\": [[]]}").find("bad.json:2: /discomfortMap/values/0: expected at least one value") == 0);
+  CHECK(map("{\"cell\": 1, \"values\": [1, 2]}")
+            .find("bad.json:2: /discomfortMap/values/0: expected a row of values [v, ...], got number 1") == 0);
+  CHECK(map("{\"cell\": 1, \"values\": {}}").find("bad.json:2: /discomfortMap/values: expected an array, got object") == 0);
+  CHECK(map("{\"cell\": 1, \"origin\": [0], \"values\": [[0]]}").find("bad.json:2: /discomfortMap/origin: expected a point [x, y]") == 0);
+  // Not a number: a boolean, null, an unknown knob, a value past the limits.
+  CHECK(map("{\"cell\": 1, \"values\": [[0, true]]}")
+            .find("bad.json:2: /discomfortMap/values/0/1: expected a number, a {\"knob\": name} or an expression string, got boolean true") == 0);
+  CHECK(map("{\"cell\": 1, \"values\": [[0], [null]]}").find("bad.json:2: /discomfortMap/values/1/0: expected a number") == 0);
+  CHECK(map("{\"cell\": 1, \"values\": [[0, 1], [2, \"q\"]]}")
+            .find("bad.json:2: /discomfortMap/values/1/1: in expression \"q\" at column 1: unknown knob 'q'") == 0);
+  CHECK(map("{\"cell\": 1, \"values\": [[1e13]]}").find("bad.json:2: /discomfortMap/values/0/0: expected a number within +-1e12, got 1e+13") == 0);
+  CHECK(map("{\"cell\": 1, \"values\": [[\"1 / 0\"]]}").find("bad.json:2: /discomfortMap/values/0/0: in expression \"1 / 0\"") == 0);
+  CHECK(map("{\"cell\": \"x\", \"values\": [[0]]}").find("bad.json:2: /discomfortMap/cell: in expression \"x\"") == 0);
+  // A ragged row, on its own line: the short (or long) row is named.
+  const std::string ragged = parseError(
+      "{\"discomfortMap\": {\"cell\": 1, \"values\": [\n"
+      "  [0, 1, 2],\n"
+      "  [3, 4, 5],\n"
+      "  [6, 7]\n"
+      "]}}\n");
+  CHECK(ragged.find("bad.json:4: /discomfortMap/values/2: expected 3 values, as in row 0, got 2") == 0);
+  CHECK(map("{\"cell\": 1, \"values\": [[0], [1, 2]]}")
+            .find("bad.json:2: /discomfortMap/values/1: expected 1 values, as in row 0, got 2") == 0);
+  // Too many nodes: kMaxHeightMapNodes a side, rows and columns each.
+  const std::size_t over = kMaxHeightMapNodes + 1;
+  std::string wide = "[[";
+  for (std::size_t i = 0; i < over; ++i) wide += i ? ",0" : "0";
+  wide += "]]";
+  CHECK(map("{\"cell\": 1, \"values\": " + wide + "}")
+            .find("bad.json:2: /discomfortMap/values/0: expected at most 4096 values in a row, got 4097") == 0);
+  std::string tall = "[";
+  for (std::size_t i = 0; i < over; ++i) tall += i ? ",[0]" : "[0]";
+  tall += "]";
+  CHECK(map("{\"cell\": 1, \"values\": " + tall + "}")
+            .find("bad.json:2: /discomfortMap/values: expected at most 4096 rows, got 4097") == 0);
+  std::string edge = "[";
+  for (std::size_t i = 0; i < kMaxHeightMapNodes; ++i) edge += i ? ",[1]" : "[1]";
+  edge += "]";
+  CHECK(parse("{\"discomfortMap\": {\"cell\": 1, \"values\": " + edge + "}}").spec().terrain.discomfortMap.rows == 4096);
+  // The height map keeps its own words.
+  CHECK(parseError("{\"heightMap\": {\"cell\": 1, \"heights\": [[0], [1, 2]]}}")
+            .find("bad.json:1: /heightMap/heights/1: expected 1 heights, as in row 0, got 2") == 0);
+}
+
+namespace {
+
+/// Where a lone walker routed by field went on its way east to a target at
+/// x = 20: the largest |y| it reached, whether it arrived, and whether its
+/// centre ever entered the box [8.5, 11.5] x [-2.5, 2.5].
+struct Walk {
+  float maxAbsY = 0;
+  bool arrived = false, enteredBand = false;
+};
+
+Walk walkEast(const std::string& extra) {
+  const Scene s = parse(
+      "{\"routing\": \"field\", \"settings\": {\"maxStep\": 0.05},"
+      " \"targets\": [{\"region\": [20, -2, 2, 4]}],"
+      " \"agents\": [{\"at\": [0, 0]}]" + extra + "}");
+  SceneRun run(s);
+  Walk w;
+  while (run.time() < 40) {
+    run.step();
+    const Vec2 p = run.crowd().agent(0).position;
+    w.maxAbsY = std::max(w.maxAbsY, std::fabs(p.y));
+    w.enteredBand = w.enteredBand || (p.x > 8.5f && p.x < 11.5f && std::fabs(p.y) < 2.5f);
+    if (p.x > 20) {
+      w.arrived = true;
+      break;
+    }
+  }
+  return w;
+}
+
+}  // namespace
+
+TEST_CASE("a walker routed by field goes round a painted band when there is a way round, and through it when not") {
+  // The band: nodes from (8, -3) to (12, 3), a metre apart, all 20.
+  std::string rows = "[";
+  for (int r = 0; r < 7; ++r) rows += r ? ", [20, 20, 20, 20, 20]" : "[20, 20, 20, 20, 20]";
+  rows += "]";
+  const std::string band = ", \"discomfortMap\": {\"origin\": [8, -3], \"cell\": 1, \"values\": " + rows + "}";
+  const Walk plain = walkEast("");
+  const Walk round = walkEast(band);
+  MESSAGE("plain ground: largest |y| " << plain.maxAbsY << "; painted band: largest |y| " << round.maxAbsY);
+  CHECK(plain.arrived);
+  CHECK(plain.maxAbsY < 0.3f);
+  CHECK(plain.enteredBand);
+  CHECK(round.arrived);
+  CHECK(round.maxAbsY > 2.5f);
+  CHECK_FALSE(round.enteredBand);
+  // The same band across a closed corridor (walls at y = +-3, closed at both
+  // ends): no way round, so it walks through and still arrives.
+  const Walk through = walkEast(band + ", \"walls\": [[[-2, -3], [24, -3], [24, 3], [-2, 3], [-2, -3]]]");
+  MESSAGE("band across a corridor: largest |y| " << through.maxAbsY);
+  CHECK(through.arrived);
+  CHECK(through.enteredBand);
+}
+
 TEST_CASE("an unknown top-level key still lists the ground's keys") {
   const std::string err = parseError("{\"hils\": []}");
   CHECK(err.find("bad.json:1: /hils: unknown key \"hils\"") == 0);
-  for (const char* key : {"routing", "targets", "discomfort", "hills", "heightMap"}) {
+  for (const char* key : {"routing", "targets", "discomfort", "hills", "heightMap", "discomfortMap"}) {
     INFO(key);
     CHECK(err.find(key) != std::string::npos);
   }
@@ -344,6 +513,7 @@ TEST_CASE("a SceneRun's crowd has the scene's terrain, and field routing builds 
       " \"discomfort\": [{\"rect\": [8, -1, 2, 2], \"value\": 3}],"
       " \"hills\": [{\"at\": [12, 0], \"radius\": 2, \"height\": 0.5}],"
       " \"heightMap\": {\"origin\": [0, -4], \"cell\": 1, \"heights\": [[0, 0.1], [0.2, 0.3]]},"
+      " \"discomfortMap\": {\"origin\": [14, -1], \"cell\": 1, \"values\": [[1, 2], [3, 4]]},"
       " \"agents\": [{\"at\": [0, 0], \"goal\": [19, 0], \"group\": 1}, {\"at\": [0, 2], \"route\": \"r\"}],"
       " \"sinks\": [{\"region\": [30, -5, 5, 10], \"groups\": [2]}]}";
   const Scene s = parse(text);
@@ -368,6 +538,9 @@ TEST_CASE("a SceneRun's crowd has the scene's terrain, and field routing builds 
   CHECK(t.hills[0].at == Vec2{12, 0});
   CHECK(t.heightMap.heights == std::vector<float>{0, 0.1f, 0.2f, 0.3f});
   CHECK(t.discomfortAt({9, 0}) == 3);
+  CHECK(t.discomfortMap.values == std::vector<float>{1, 2, 3, 4});
+  CHECK(t.discomfortAt({15, 0}) == 4);  // the map's far corner
+  CHECK(t.discomfortAt({14.5f, -0.5f}) == doctest::Approx(2.5));
   CHECK(t.heightAt({12, 0}) == doctest::Approx(0.5));
   CHECK(run.crowd().settings.routing == "field");
   // The crowd steps over it: the fields are built, with a potential for

@@ -1,6 +1,8 @@
 // The fields (sim/src/fields/): the eikonal solve's accuracy against exact
 // distances, its exactness (a fixed point, the same bits on any thread
-// count), fast marching against it, the density splat, speed and cost.
+// count), fast marching against it, the density splat, speed and cost; the
+// terrain's discomfort (regions and the painted map) and a refresh's cost
+// under it.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -12,6 +14,7 @@
 
 #include "base/thread_pool.hpp"
 #include "fields/fields.hpp"
+#include "throng/crowd.hpp"
 
 using namespace throng;
 
@@ -278,4 +281,130 @@ TEST_CASE("speed: the ground, the crowd's flow and their blend; the cost is (αf
   CHECK(slopeFraction(sl, 0.1f) == 1.0f);
   CHECK(slopeFraction(sl, 0.3f) == doctest::Approx(0.6f));
   CHECK(slopeFraction(sl, 0.9f) == 0.2f);
+}
+
+TEST_CASE("fields: discomfortAt reads the painted map bilinearly, 0 off it, and adds the regions' sum") {
+  Terrain t;
+  // Nodes 2 apart from (-1, 0): 3 columns, 2 rows.
+  t.discomfortMap = DiscomfortMap{{-1, 0}, 2, 3, 2, {0, 1, 2, 10, 20, 30}};
+  CHECK(t.discomfortAt({-1, 0}) == 0);
+  CHECK(t.discomfortAt({3, 0}) == 2);
+  CHECK(t.discomfortAt({-1, 2}) == 10);
+  CHECK(t.discomfortAt({3, 2}) == 30);                         // the far corner is on the map
+  CHECK(t.discomfortAt({0, 0}) == doctest::Approx(0.5));       // along row 0
+  CHECK(t.discomfortAt({-1, 1}) == doctest::Approx(5));        // along column 0
+  // Inside a cell: at (u, v) = (1.5, 0.75) in nodes, row 0 gives 1.5 and
+  // row 1 gives 25, and 1.5 + 0.75 (25 - 1.5) between them.
+  CHECK(t.discomfortAt({2, 1.5f}) == doctest::Approx(1.5 + 0.75 * (25 - 1.5)));
+  for (const Vec2 off : {Vec2{-1.01f, 1}, Vec2{3.01f, 1}, Vec2{0, -0.01f}, Vec2{0, 2.01f}, Vec2{100, 100}}) {
+    INFO(off.x, ", ", off.y);
+    CHECK(t.discomfortAt(off) == 0);
+  }
+  // Regions add to it, and to each other.
+  t.discomfort.push_back({{{0, 0}, {1, 0}, {1, 1}, {0, 1}}, 4});
+  t.discomfort.push_back({{{0.5f, 0.5f}, {5, 0.5f}, {5, 5}, {0.5f, 5}}, -1});
+  // (0.25, 0.25) is (u, v) = (0.625, 0.125): rows 0.625 and 16.25, the map
+  // 0.625 + 0.125 (16.25 - 0.625) = 2.578125, and the first region's 4.
+  CHECK(t.discomfortAt({0.25f, 0.25f}) == doctest::Approx(2.578125 + 4));
+  // (0.75, 0.75) is (0.875, 0.375): rows 0.875 and 18.75, the map 7.578125;
+  // both regions hold it: 4 - 1.
+  CHECK(t.discomfortAt({0.75f, 0.75f}) == doctest::Approx(7.578125 + 4 - 1));
+  CHECK(t.discomfortAt({4, 4}) == -1);  // off the map: the region alone
+  // A map of the wrong size reads as 0, never out of bounds.
+  Terrain bad;
+  bad.discomfortMap = DiscomfortMap{{0, 0}, 1, 3, 3, {1, 2}};
+  CHECK(bad.discomfortAt({1, 1}) == 0);
+  CHECK_FALSE(bad.empty());
+  CHECK(Terrain{}.empty());
+}
+
+namespace {
+
+/// A lone walker routed by field toward a strip at x = 20, on `terrain`
+/// plus that target, after one step: its fields.
+struct Refreshed {
+  Crowd crowd;
+  FieldView view;
+};
+
+Refreshed refreshOver(Terrain terrain) {
+  Settings s;
+  s.routing = "field";
+  s.maxStep = 0.05;
+  s.jitter = 0;
+  Refreshed r{Crowd(s), {}};
+  terrain.targets.push_back({"east", {Rect{20, -2, 2, 4}}, {}, -1});
+  r.crowd.setTerrain(terrain);
+  r.crowd.add({0, 0}, std::nullopt, 0.25f, 1.3f);
+  r.crowd.advance(0.05);
+  r.view = r.crowd.fields(0);
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("fields: a refresh's cost rises under a painted discomfort map, by γ g / f, and nowhere else") {
+  // A band from (8, -3) to (12, 3), nodes a metre apart, growing eastward
+  // (column c holds 2 c), with a region of 1 over its north half.
+  Terrain painted;
+  painted.discomfortMap.origin = {8, -3};
+  painted.discomfortMap.cell = 1;
+  painted.discomfortMap.cols = 5;
+  painted.discomfortMap.rows = 7;
+  for (int r = 0; r < 7; ++r)
+    for (int c = 0; c < 5; ++c) painted.discomfortMap.values.push_back(2.0f * static_cast<float>(c));
+  painted.discomfort.push_back({{{8, 0}, {12, 0}, {12, 3}, {8, 3}}, 1});
+  const Refreshed plain = refreshOver({});
+  const Refreshed under = refreshOver(painted);
+  const FieldView& a = plain.view;
+  const FieldView& b = under.view;
+  REQUIRE(a.cols > 0);
+  REQUIRE(a.potentials == 1);
+  REQUIRE(b.potentials == 1);
+  // The same grid (the map does not move it) and the same speeds.
+  REQUIRE(b.cols == a.cols);
+  REQUIRE(b.rows == a.rows);
+  CHECK(b.origin == a.origin);
+  CHECK(b.cell == a.cell);
+  const std::size_t n = static_cast<std::size_t>(a.cols) * static_cast<std::size_t>(a.rows);
+  const Terrain& t = under.crowd.terrain();
+  const FieldParams fp = fieldParams(under.crowd.settings, 1.3f);
+  int raised = 0, paintedCells = 0;
+  for (int y = 0; y < a.rows; ++y)
+    for (int x = 0; x < a.cols; ++x) {
+      const std::size_t c = static_cast<std::size_t>(y) * a.cols + x;
+      const Vec2 centre{a.origin.x + (static_cast<float>(x) + 0.5f) * a.cell, a.origin.y + (static_cast<float>(y) + 0.5f) * a.cell};
+      // The cell's g is the terrain's at its centre: regions plus the map.
+      REQUIRE(b.discomfort[c] == t.discomfortAt(centre));
+      REQUIRE(a.discomfort[c] == 0);
+      paintedCells += b.discomfort[c] > 0;
+      for (int d = 0; d < 4; ++d) {
+        const std::size_t k = 4 * c + static_cast<std::size_t>(d);
+        REQUIRE(b.speed[k] == a.speed[k]);
+        const std::int32_t nb = neighbourCell(FieldGridView{a.origin, a.cell, 1.0f / a.cell, a.cols, a.rows}, x, y, d);
+        if (!(a.cost[k] < fieldInfinity())) {
+          REQUIRE(!(b.cost[k] < fieldInfinity()));
+          continue;
+        }
+        // The cost reads the cell entered: (α f + β + γ g) / f.
+        const float g = b.discomfort[static_cast<std::size_t>(nb)];
+        REQUIRE(b.cost[k] == unitCost(fp, b.speed[k], g));
+        if (g > 0) {
+          REQUIRE(b.cost[k] > a.cost[k]);
+          ++raised;
+        } else {
+          REQUIRE(b.cost[k] == a.cost[k]);
+        }
+      }
+    }
+  MESSAGE(paintedCells << " painted cells of " << n << ", " << raised << " faces into them cost more");
+  // The band's 4 x 6 cells (the westmost centres sit half a node in, at
+  // g = 1), each entered through its four faces.
+  CHECK(paintedCells == 24);
+  CHECK(raised == 4 * 24);
+  // Crossing the band costs more, so the walker's cell lies higher on the
+  // potential even though a way round exists.
+  const std::size_t start = static_cast<std::size_t>(fieldCellAt(FieldGridView{a.origin, a.cell, 1.0f / a.cell, a.cols, a.rows}, {0, 0}));
+  MESSAGE("the walker's potential: " << a.potential[start] << " on plain ground, " << b.potential[start] << " under the map");
+  CHECK(b.potential[start] > a.potential[start]);
 }
