@@ -187,6 +187,13 @@ std::vector<DocShape> shapes(const SceneDoc& doc);
 /// obstacle or a wall, a goal inside an obstacle, an unknown knob in an
 /// expression, a source whose region has no free spot, a route gate of
 /// zero length, a knob's default outside its range.
+/// Blocking: what the loader refuses (its own message at its pointer first,
+/// then each later one it would meet: an expression that does not evaluate,
+/// a walker of "agents" in an obstacle or across a wall, a zero-length gate,
+/// a default out of range). Warnings: goals and goal regions a walker cannot
+/// stand on, a source with no free spot, and whatever the loader refuses
+/// with one knob at either end of its range (a wall moved onto a walker, a
+/// gate that closes), each at its element's pointer.
 std::vector<DocProblem> checkDoc(const SceneDoc& doc);
 /// The inspector's fields of the element at `pointer` (empty when none).
 std::vector<DocField> fieldsOf(const SceneDoc& doc, std::string_view pointer);
@@ -225,7 +232,11 @@ DocEdit addRouteGate(const SceneDoc& d, const std::string& route, Vec2 a, Vec2 b
 DocEdit addHill(const SceneDoc& d, Vec2 at, double radius, double height);
 DocEdit addDiscomfortRect(const SceneDoc& d, Rect r, double value);
 
-/// Shifts every point of the element at `pointer` by `by`.
+/// Shifts every point of the element at `pointer` by `by`: a wall, an
+/// outline, a rectangle, a gate, a route (its gates and goal), a walker's
+/// "at", a region, a hill, a map's origin, or one point. A walker's,
+/// generator's or source's goal stays where it is: it is a shape of its own
+/// ("/agents/3/goal").
 DocEdit moveElement(const SceneDoc& d, std::string_view pointer, Vec2 by);
 /// Moves one point (a vertex, an agent's "at" or "goal") to `to`.
 DocEdit movePoint(const SceneDoc& d, std::string_view pointPointer, Vec2 to);
@@ -240,7 +251,8 @@ DocEdit duplicateElement(const SceneDoc& d, std::string_view pointer, Vec2 by);
 DocEdit setGoal(const SceneDoc& d, std::string_view pointer, Vec2 goal);
 
 /// Sets a number: `text` is a number or an expression over knobs (checked:
-/// it parses and names only knobs); empty text removes an optional key.
+/// it parses and names only knobs; a knob's name alone is written as a
+/// knob reference {"knob": name}); empty text removes an optional key.
 DocEdit setNumber(const SceneDoc& d, std::string_view pointer, std::string_view text);
 /// Sets a string field (a name, a route, a model) checked as the loader would.
 DocEdit setText(const SceneDoc& d, std::string_view pointer, std::string_view text);
@@ -257,7 +269,9 @@ DocEdit removeKnob(const SceneDoc& d, const std::string& name);
 
 /// A round brush of `radius` at `at`: adds `strength` × (1 − (d/r)²)² to
 /// the height map's nodes (erase: takes the nodes back toward 0 by that
-/// much), making a map over the scene's bounds at `cell` when there is none.
+/// much), making a map over the scene's bounds at `cell` when there is none
+/// and growing it by whole rows and columns to cover the brush (at most
+/// kMaxHeightMapNodes a side). Node values are kept to 1e-4.
 DocEdit paintHeight(const SceneDoc& d, Vec2 at, double radius, double strength, bool erase, double cell = 0.5);
 /// The same on the discomfort map ("discomfortMap", nodes like "heightMap").
 DocEdit paintDiscomfort(const SceneDoc& d, Vec2 at, double radius, double strength, bool erase, double cell = 0.5);
@@ -269,15 +283,20 @@ class DocHistory {
  public:
   explicit DocHistory(SceneDoc start);
   const SceneDoc& current() const { return docs_[at_]; }
-  /// A new document as the next step (drops the redo steps).
+  /// A new document as the next step (drops the redo steps); within a
+  /// gesture, the same as update().
   void commit(SceneDoc next);
   void beginGesture();
-  /// Within a gesture: replaces the gesture's document (no new step).
+  /// Within a gesture: its first update is a new step, later ones replace
+  /// that step's document. Outside one: commit().
   void update(SceneDoc next);
+  /// Ends the gesture; one that ends on the document it began from leaves
+  /// no step.
   void endGesture();
   bool inGesture() const { return gesture_; }
   bool canUndo() const { return at_ > 0; }
   bool canRedo() const { return at_ + 1 < docs_.size(); }
+  /// Both end a gesture in progress first.
   bool undo();
   bool redo();
   /// Unsaved: the current document differs from the one last saved.
@@ -286,7 +305,7 @@ class DocHistory {
 
  private:
   std::vector<SceneDoc> docs_;
-  std::size_t at_ = 0, saved_ = 0;
+  std::size_t at_ = 0, saved_ = 0;  ///< saved_: past the end once that step was dropped
   bool gesture_ = false, gestureChanged_ = false;
 };
 
