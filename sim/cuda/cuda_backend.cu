@@ -78,6 +78,7 @@
 #include <string>
 #include <vector>
 
+#include "block_bounds.cuh"
 #include "cuda_check.cuh"
 #include "device_buffer.hpp"
 #include "device_model.hpp"
@@ -122,26 +123,7 @@ __global__ void throngBoundsKernel(std::int32_t n, const float* px, const float*
     lo[0] = min(lo[0], kx); hi[0] = max(hi[0], kx);
     lo[1] = min(lo[1], ky); hi[1] = max(hi[1], ky);
   }
-  const unsigned all = 0xFFFFFFFFu;
-  lo[0] = __reduce_min_sync(all, lo[0]); lo[1] = __reduce_min_sync(all, lo[1]);
-  hi[0] = __reduce_max_sync(all, hi[0]); hi[1] = __reduce_max_sync(all, hi[1]);
-  // The block's warps meet in shared memory, and one thread a block takes
-  // the atomics (a thousand blocks' worth, not a warp's each: the 1M crowd's
-  // bounds took 95 us in atomics on four words).
-  __shared__ std::uint32_t part[4][kBlock / 32];
-  const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
-  if (lane == 0) part[0][warp] = lo[0], part[1][warp] = lo[1], part[2][warp] = hi[0], part[3][warp] = hi[1];
-  __syncthreads();
-  if (warp != 0) return;
-  const bool has = lane < static_cast<int>(blockDim.x >> 5);
-  lo[0] = __reduce_min_sync(all, has ? part[0][lane] : 0xFFFFFFFFu);
-  lo[1] = __reduce_min_sync(all, has ? part[1][lane] : 0xFFFFFFFFu);
-  hi[0] = __reduce_max_sync(all, has ? part[2][lane] : 0u);
-  hi[1] = __reduce_max_sync(all, has ? part[3][lane] : 0u);
-  if (lane == 0) {
-    atomicMin(&sc->boundKeys[0], lo[0]); atomicMin(&sc->boundKeys[1], lo[1]);
-    atomicMax(&sc->boundKeys[2], hi[0]); atomicMax(&sc->boundKeys[3], hi[1]);
-  }
+  cudastep::blockBoundsToKeys<kBlock>(lo, hi, sc->boundKeys);
 }
 
 __global__ void throngGridParamsKernel(DeviceScalars* sc, float radius, std::int32_t n, int neighbors) {

@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "block_bounds.cuh"
 #include "cuda_check.cuh"
 #include "field_refresh.hpp"
 
@@ -38,23 +39,7 @@ __global__ void throngFieldBoundsKernel(std::int32_t n, const float* px, const f
     lo[0] = min(lo[0], kx); hi[0] = max(hi[0], kx);
     lo[1] = min(lo[1], ky); hi[1] = max(hi[1], ky);
   }
-  const unsigned all = 0xFFFFFFFFu;
-  lo[0] = __reduce_min_sync(all, lo[0]); lo[1] = __reduce_min_sync(all, lo[1]);
-  hi[0] = __reduce_max_sync(all, hi[0]); hi[1] = __reduce_max_sync(all, hi[1]);
-  __shared__ std::uint32_t part[4][kBlock / 32];
-  const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
-  if (lane == 0) part[0][warp] = lo[0], part[1][warp] = lo[1], part[2][warp] = hi[0], part[3][warp] = hi[1];
-  __syncthreads();
-  if (warp != 0) return;
-  const bool has = lane < static_cast<int>(blockDim.x >> 5);
-  lo[0] = __reduce_min_sync(all, has ? part[0][lane] : 0xFFFFFFFFu);
-  lo[1] = __reduce_min_sync(all, has ? part[1][lane] : 0xFFFFFFFFu);
-  hi[0] = __reduce_max_sync(all, has ? part[2][lane] : 0u);
-  hi[1] = __reduce_max_sync(all, has ? part[3][lane] : 0u);
-  if (lane == 0) {
-    atomicMin(&keys[0], lo[0]); atomicMin(&keys[1], lo[1]);
-    atomicMax(&keys[2], hi[0]); atomicMax(&keys[3], hi[1]);
-  }
+  cudastep::blockBoundsToKeys<kBlock>(lo, hi, keys);
 }
 
 __global__ void throngFieldBoundsInitKernel(std::uint32_t* keys) {
