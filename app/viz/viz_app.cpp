@@ -12,6 +12,8 @@
 #include <string_view>
 
 #include "render/pack.hpp"
+#include "viz/editor/doc_host.hpp"
+#include "viz/editor/draw.hpp"
 
 namespace throng::app {
 
@@ -19,6 +21,7 @@ using Clock = std::chrono::steady_clock;
 
 VizApp::VizApp(std::unique_ptr<SimHost> host) : host_(std::move(host)), settingWidgets_(settingWidgets(0)) {
   scenes_ = pickableScenes();
+  recent_.load();
 }
 
 bool VizApp::initGl(std::string* error) {
@@ -114,6 +117,21 @@ void VizApp::fit() { fitPending_ = true; }
 void VizApp::fitNow() {
   fitPending_ = false;
   render::Bounds b;
+  if (editing_ && editor_) {
+    for (const DocShape& s : editor_->shapes())
+      if (!edit::isMapShape(s))
+        for (Vec2 p : s.points) b.add({p.x, p.y}, s.radius);
+    if (b.empty()) b.add({0, 0}, 10);
+    // Between the panel (left) and the inspector (right) when there is room.
+    const int left = uiHidden_ ? 0 : kPanelWidthPx, right = uiHidden_ ? 0 : kPanelWidthPx;
+    const bool room = camera_.width - left - right >= 300;
+    const int fullWidth = camera_.width;
+    camera_.width = room ? fullWidth - left - right : fullWidth;
+    camera_.fit(b, 24);
+    camera_.width = fullWidth;
+    if (room) camera_.center.x -= 0.5f * static_cast<float>(left - right) / camera_.zoom;
+    return;
+  }
   const FrameView f = host_->crowd().frame();
   for (std::size_t i = 0; i < f.px.size(); ++i) b.add({f.px[i], f.py[i]}, f.radius[i]);
   for (const auto& o : geometry_.obstacles)
@@ -145,6 +163,13 @@ void VizApp::fitNow() {
 bool VizApp::setScene(std::unique_ptr<SimHost> host) {
   if (!host) return false;
   stopRecording();
+  if (editing_) {  // a new scene: its own document, opened when edit mode is entered again
+    editing_ = false;
+    renderer_.setField({}, 0, 0, {}, 0);
+    fieldKey_ = {};
+  }
+  editor_.reset();
+  scenePath_.clear();
   host_ = std::move(host);
   hasSelection_ = false;
   afterRebuild(true);
@@ -155,6 +180,15 @@ bool VizApp::setScene(std::unique_ptr<SimHost> host) {
 bool VizApp::setKnob(const std::string& name, double value, std::string* error) {
   const bool ok = host_->set(name, value, error);
   if (ok) afterRebuild(false);
+  // The editor shows the document at the run's knob values; the run already has them.
+  if (ok && editor_) {
+    const auto knobs = editor_->knobValues();
+    if (knobs.count(name)) {
+      const bool current = builtRevision_ == editor_->revision();
+      std::string ignored;
+      if (editor_->setKnobValue(name, value, &ignored) && current) builtRevision_ = editor_->revision();
+    }
+  }
   return ok;
 }
 
@@ -194,11 +228,41 @@ void VizApp::pickAt(glm::vec2 screen) {
 }
 
 bool VizApp::handleEvent(const SDL_Event& e, bool uiMouse, bool uiKeys, float scale) {
+  // Quitting with unsaved edits asks first; "discard" (or a save) quits.
+  const bool quit = e.type == SDL_QUIT || (e.type == SDL_WINDOWEVENT && e.window.event == SDL_WINDOWEVENT_CLOSE);
+  if (quit) {
+    if (quitConfirmed_ || !editor_ || !editor_->dirty()) return false;
+    askThen("Quit, dropping the unsaved edits?", [this] {
+      quitConfirmed_ = true;
+      SDL_Event q{};
+      q.type = SDL_QUIT;
+      SDL_PushEvent(&q);
+    });
+    return true;
+  }
+  if (e.type == SDL_KEYDOWN && !uiKeys && !e.key.repeat && editorKey(e)) return true;
+  if (editing_) {
+    const bool mouse = e.type == SDL_MOUSEBUTTONDOWN || e.type == SDL_MOUSEBUTTONUP || e.type == SDL_MOUSEMOTION;
+    if (mouse) {
+      const glm::vec2 at = e.type == SDL_MOUSEMOTION ? glm::vec2(e.motion.x, e.motion.y) : glm::vec2(e.button.x, e.button.y);
+      editorPointer(e, at * scale, uiMouse);
+      return true;
+    }
+    if (e.type == SDL_KEYDOWN && !uiKeys && !e.key.repeat) {
+      // Run mode's keys that make sense while editing; the rest wait for run mode.
+      switch (e.key.keysym.sym) {
+        case SDLK_f: fit(); break;
+        case SDLK_h: uiHidden_ = !uiHidden_; break;
+        case SDLK_l:
+          fieldOverlay_.layer =
+              static_cast<render::FieldLayer>((static_cast<int>(fieldOverlay_.layer) + 1) % render::kFieldLayerCount);
+          break;
+        default: break;
+      }
+      return true;
+    }
+  }
   switch (e.type) {
-    case SDL_QUIT: return false;
-    case SDL_WINDOWEVENT:
-      if (e.window.event == SDL_WINDOWEVENT_CLOSE) return false;
-      break;
     case SDL_KEYDOWN:
       if (uiKeys || e.key.repeat) break;
       switch (e.key.keysym.sym) {
@@ -414,6 +478,10 @@ void VizApp::drawCanvas(int w, int h) {
   camera_.width = renderer_.width();
   camera_.height = renderer_.height();
   if (fitPending_) fitNow();
+  if (editing_ && editor_) {
+    drawEditCanvas();
+    return;
+  }
   rebuildSceneMesh();
   const std::ptrdiff_t sel = selectedIndex();
   buildTeaching();
@@ -521,6 +589,7 @@ void help(const char* text) {
 }  // namespace
 
 void VizApp::drawUi() {
+  widgetRects_.clear();
   // The recording indicator shows even with the UI hidden; it is never in the footage.
   if (recorder_.active()) {
     const ImGuiViewport* vp = ImGui::GetMainViewport();
@@ -543,29 +612,33 @@ void VizApp::drawUi() {
   ImGui::Begin("throng");
   Crowd& crowd = host_->crowd();
 
+  // Mode: run or edit (E).
+  if (ImGui::Button(editing_ ? "Run  (E)" : "Edit (E)")) later([this] { setEditing(!editing_); });
+  mark("mode");
+  ImGui::SameLine();
+  ImGui::TextDisabled(editing_ ? "editing the scene; Run rebuilds it" : "running; Edit pauses and opens the scene");
+  if (editing_ && editor_) {
+    drawEditorPanel();
+    if (!status_.empty() && Clock::now() - statusAt_ < std::chrono::seconds(8)) ImGui::TextWrapped("%s", status_.c_str());
+    ImGui::End();
+    drawEditorSidePanel();
+    drawFieldLegend();
+    drawModals();
+    auto actions = std::move(deferred_);
+    deferred_.clear();
+    for (auto& a : actions) a();
+    return;
+  }
+
   // Scene.
   if (ImGui::BeginCombo("scene", host_->name().c_str())) {
     for (const std::string& s : scenes_)
-      if (ImGui::Selectable(s.c_str(), s == host_->name())) {
-        later([this, s] {
-          std::string err;
-          auto h = openScene(s, &err);
-          if (h) setScene(std::move(h));
-          else setStatus(err);
-        });
-      }
+      if (ImGui::Selectable(s.c_str(), s == host_->name())) later([this, s] { openScenePrompted(s); });
     ImGui::EndCombo();
   }
   ImGui::InputTextWithHint("##path", "path/to/scene.json", openPath_, sizeof openPath_);
   ImGui::SameLine();
-  if (ImGui::Button("Open")) {
-    later([this, path = std::string(openPath_)] {
-      std::string err;
-      auto h = openScene(path, &err);
-      if (h) setScene(std::move(h));
-      else setStatus(err);
-    });
-  }
+  if (ImGui::Button("Open")) later([this, path = std::string(openPath_)] { openScenePrompted(path); });
 
   // Transport.
   if (ImGui::Button(playing_ ? "Pause" : "Play ")) togglePlay();
@@ -793,6 +866,7 @@ void VizApp::drawUi() {
         "H      hide the UI\n"
         "M      show / hide the markers (BioCrowds)\n"
         "L      next field layer\n"
+        "E      edit the scene (and back to run)\n"
         "Esc    deselect\n"
         "drag: pan   wheel: zoom at cursor   click: select");
   } else {
@@ -802,6 +876,7 @@ void VizApp::drawUi() {
   ImGui::End();
   drawFieldLegend();
   drawFieldCellLabels();
+  drawModals();
   // Actions that replace the crowd run after the panel is done with it.
   auto actions = std::move(deferred_);
   deferred_.clear();

@@ -3,16 +3,26 @@
 // window loop so `throng record` and the tests can drive it too.
 //
 // A frame (the canonical ImGui loop): events -> advance -> draw canvas ->
-// present -> UI -> swap -> (recording) read the canvas back. The sim is
+// present -> UI -> swap -> (recording) read the canvas back.
+//
+// Edit mode (issue 29; app/viz/editor/): E or the panel's button switches
+// between running the scene and editing its document (throng/scene_doc.hpp).
+// Editing pauses the run and draws the document instead of the walkers;
+// mouse and keys go to the editor's tools. Going back to run rebuilds the run
+// from the document (when it changed) with the run's seed. Unsaved edits are
+// asked about before they are dropped (another scene, open, new, quit). The sim is
 // driven by a fixed-step accumulator: every frame adds frameTime x rate,
 // whole steps of dt are taken, and the backlog is clamped so a slow step
 // never spirals. While recording, each frame is exactly rate / fps seconds
 // of sim time instead, so the video plays smoothly whatever the render
 // speed.
+#include <array>
 #include <chrono>
 #include <functional>
 #include <cstdint>
+#include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,6 +32,9 @@
 #include "render/gl_renderer.hpp"
 #include "render/markers.hpp"
 #include "render/overlay.hpp"
+#include "viz/editor/editor.hpp"
+#include "viz/editor/recent.hpp"
+#include "viz/editor/terrain.hpp"
 #include "viz/recorder.hpp"
 #include "viz/settings_panel.hpp"
 #include "viz/sim_host.hpp"
@@ -108,6 +121,40 @@ class VizApp {
   /// field is drawn.
   std::string fieldAt(glm::vec2 screen) const;
 
+  // Edit mode.
+  bool editing() const { return editing_; }
+  /// Switches to editing (pausing the run; the document is the scene's
+  /// file, or a new one for a built-in) or back to running (rebuilt from
+  /// the document when it changed, with the run's seed). False, with the
+  /// status saying why, when the document does not build into a run.
+  bool setEditing(bool on);
+  /// The editor of the current scene's document (null until edit mode was entered).
+  edit::Editor* editor() { return editor_.get(); }
+  /// The file the current scene was read from ("" unknown: then edit mode
+  /// looks the scene's name up among the shipped scenes).
+  void setScenePath(std::string path) { scenePath_ = std::move(path); }
+  const std::string& scenePath() const { return scenePath_; }
+  /// Opens a scene by name or path, as the scene combo and the open field
+  /// do: after asking, when the document has unsaved edits.
+  void openScenePrompted(const std::string& nameOrPath);
+  /// Writes the document to `path` (or to its own file); refused while the
+  /// checker finds a blocking problem, and without a file name (then the
+  /// "Save as" dialog opens).
+  bool saveDocument(const std::string& path = {});
+  /// Runs `action` now, or, when the document has unsaved edits, after the
+  /// person answers `question` (a modal: save, discard or cancel).
+  void askThen(std::string question, std::function<void()> action);
+  const std::string& pendingQuestion() const { return question_; }
+  enum class Answer { Save, Discard, Cancel };
+  void answer(Answer a);
+  /// The recent scene files (kept in edit::defaultRecentStore()).
+  edit::RecentFiles& recentFiles() { return recent_; }
+  /// The world point under the cursor (world units), while it is over the canvas.
+  std::optional<glm::vec2> cursorWorld() const;
+  /// Screen rectangles (x0, y0, x1, y1 pixels) of the panel's named widgets
+  /// in the last drawUi, for tests that drive the UI with the mouse.
+  std::optional<std::array<float, 4>> widgetRect(const std::string& name) const;
+
   // State.
   SimHost& host() { return *host_; }
   render::Camera2D& camera() { return camera_; }
@@ -147,6 +194,22 @@ class VizApp {
   void drawFieldLegend();
   void drawFieldCellLabels();
   void pickAt(glm::vec2 screen);
+  // Edit mode (app/viz/editor/editor_panel.cpp and viz_app.cpp).
+  void openEditor();
+  void openSceneNow(const std::string& nameOrPath);
+  void drawEditCanvas();
+  void updateEditField();
+  void drawEditorPanel();
+  void drawEditorSidePanel();
+  void drawToolOptions();
+  void drawInspector();
+  void drawKnobEditor();
+  void drawProblems();
+  void drawModals();
+  bool editorKey(const SDL_Event& e);
+  void editorPointer(const SDL_Event& e, glm::vec2 screen, bool uiMouse);
+  void mark(const std::string& name);  ///< records the last widget's rectangle under `name`
+  std::uint64_t documentSeed();
   std::string timestampedName(const char* ext) const;
   void later(std::function<void()> f) { deferred_.push_back(std::move(f)); }
 
@@ -231,6 +294,35 @@ class VizApp {
   // Mouse.
   bool pressed_ = false, dragging_ = false;
   glm::vec2 pressAt_{}, lastMouse_{};
+
+  // Edit mode.
+  std::unique_ptr<edit::Editor> editor_;
+  bool editing_ = false, playingBeforeEdit_ = false;
+  std::string scenePath_;
+  std::uint64_t builtRevision_ = 0;  ///< the editor's revision the run was built from
+  std::uint64_t seedAtEntry_ = 0;    ///< the document's seed when editing began
+  bool editorCaptured_ = false;      ///< a tool took the mouse press: the drag is the tool's
+  bool panning_ = false;
+  bool cursorInCanvas_ = false;
+  glm::vec2 cursorScreen_{};
+  render::Mesh editMesh_, editOverlay_;
+  std::uint64_t editMeshRevision_ = 0;
+  float editMeshZoom_ = -1;
+  edit::TerrainGrid terrainGrid_;
+  std::uint64_t editFieldRevision_ = 0;
+  render::FieldLayer editFieldLayer_ = render::FieldLayer::None;
+  std::string question_;
+  std::function<void()> questionAction_;
+  bool quitConfirmed_ = false, saveAsOpen_ = false;
+  char docPath_[512] = {}, savePath_[512] = {};
+  struct KnobForm {
+    char name[64] = {};
+    double min = 0, max = 1, defaultValue = 0.5;
+    char help[256] = {};
+    bool integer = false;
+  } knobForm_;
+  edit::RecentFiles recent_{edit::defaultRecentStore()};
+  std::map<std::string, std::array<float, 4>> widgetRects_;
 
   std::string status_;
   std::chrono::steady_clock::time_point statusAt_{};
