@@ -103,12 +103,14 @@ class SceneHost final : public SimHost {
 
 }  // namespace
 
+std::unique_ptr<SimHost> makeSceneHost(Scene scene) { return std::make_unique<SceneHost>(std::move(scene)); }
+
 std::unique_ptr<SimHost> openScene(const std::string& nameOrPath, std::string* error) {
   std::string findErr;
   if (auto path = findScene(nameOrPath, &findErr)) {
     auto scene = Scene::load(*path, error);
     if (!scene) return nullptr;
-    return std::make_unique<SceneHost>(std::move(*scene));
+    return makeSceneHost(std::move(*scene));
   }
   if (auto h = makeBuiltin(nameOrPath)) return h;
   if (error) {

@@ -158,6 +158,10 @@ int runVisualizer(int argc, const char* const* argv) {
   }
   SDL_GL_SetSwapInterval(bench ? 0 : 1);
   VizApp app(std::move(host));
+  if (o.agents == 0) {  // the file edit mode opens and saves (a built-in has none)
+    std::string ignored;
+    if (auto path = findScene(o.scene, &ignored)) app.setScenePath(*path);
+  }
   if (!app.initGl(&err)) {
     std::fprintf(stderr, "throng: %s\n", err.c_str());
     return 1;

@@ -12,7 +12,6 @@
 #include <string_view>
 
 #include "render/pack.hpp"
-#include "viz/editor/doc_host.hpp"
 #include "viz/editor/draw.hpp"
 
 namespace throng::app {

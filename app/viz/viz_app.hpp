@@ -40,6 +40,7 @@
 #include "viz/sim_host.hpp"
 #include "viz/step_clock.hpp"
 #include "throng/backend.hpp"
+#include "throng/scene.hpp"
 
 union SDL_Event;
 
@@ -48,6 +49,10 @@ namespace throng::app {
 /// Opens a scene by name or path: built-ins, then scene files when the
 /// scene loader is built in. nullptr with *error when none matches.
 std::unique_ptr<SimHost> openScene(const std::string& nameOrPath, std::string* error);
+/// A host running a loaded Scene from its start (a scene file's, or the one
+/// the editor built from its document: what runs is what was edited). Knob
+/// changes re-resolve it and rebuild the run from the same seed.
+std::unique_ptr<SimHost> makeSceneHost(Scene scene);
 /// Names the scene picker offers (built-ins and shipped scene files).
 std::vector<std::string> pickableScenes();
 

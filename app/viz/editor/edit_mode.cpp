@@ -7,7 +7,6 @@
 
 #include <algorithm>
 
-#include "viz/editor/doc_host.hpp"
 #include "viz/editor/draw.hpp"
 #include "viz/viz_app.hpp"
 
@@ -87,7 +86,7 @@ bool VizApp::setEditing(bool on) {
       setStatus("cannot run the document: " + err);
       return false;
     }
-    host_ = edit::makeDocHost(std::move(*scene));
+    host_ = makeSceneHost(std::move(*scene));
     hasSelection_ = false;
     afterRebuild(false);
     builtRevision_ = ed.revision();
