@@ -306,6 +306,9 @@ class VizApp {
   std::string scenePath_;
   std::uint64_t builtRevision_ = 0;  ///< the editor's revision the run was built from
   std::uint64_t seedAtEntry_ = 0;    ///< the document's seed when editing began
+  /// The document's resolved settings when editing began (nullopt: it did
+  /// not build): a setting the edit left alone keeps the run panel's value.
+  std::optional<Settings> docSettingsAtEntry_;
   bool editorCaptured_ = false;      ///< a tool took the mouse press: the drag is the tool's
   bool panning_ = false;
   bool cursorInCanvas_ = false;

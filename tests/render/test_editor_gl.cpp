@@ -292,6 +292,9 @@ TEST_CASE("editor: one pass as a person: draw a wall with a gap, a group and its
   viz.renderOptions().trails = false;
   Driver d(window.window(), viz);
   d.frame(3);
+  // A setting tuned in the run panel before editing, which the edit leaves
+  // alone: the run rebuilt from the document keeps it.
+  REQUIRE(viz.host().set("timeHorizon", 2.5, &err));
 
   // E: edit mode, the room's document; F: fit it between the panels.
   d.key(SDLK_e, SDL_SCANCODE_E);
@@ -389,6 +392,7 @@ TEST_CASE("editor: one pass as a person: draw a wall with a gap, a group and its
   d.key(SDLK_e, SDL_SCANCODE_E);
   CHECK_FALSE(viz.editing());
   CHECK(viz.host().crowd().count() >= 15);
+  CHECK(viz.host().crowd().settings.timeHorizon == 2.5f);
   bool hasGapKnob = false;
   for (const app::KnobInfo& k : viz.host().knobs()) hasGapKnob |= k.name == "gap";
   CHECK(hasGapKnob);

@@ -56,6 +56,12 @@ bool VizApp::setEditing(bool on) {
     stopRecording();
     if (!editor_) openEditor();
     seedAtEntry_ = documentSeed();
+    {
+      std::string ignored;
+      std::optional<Scene> atEntry = editor_->buildScene(&ignored);
+      docSettingsAtEntry_.reset();
+      if (atEntry) docSettingsAtEntry_ = atEntry->spec().settings;
+    }
     playingBeforeEdit_ = playing_;
     playing_ = false;
     clock_.reset();
@@ -86,7 +92,22 @@ bool VizApp::setEditing(bool on) {
       setStatus("cannot run the document: " + err);
       return false;
     }
+    // Settings tuned in the run panel carry over, except those the edit
+    // changed in the document (and the run's dt, which is the document's).
+    Settings merged = scene->spec().settings;
+    const Settings running = host_->crowd().settings;
+    if (docSettingsAtEntry_)
+      for (const SettingInfo& info : settingsTable()) {
+        const std::string name(info.name);
+        if (name == "maxStep" || name == "seed") continue;
+        if (getSettingText(merged, name) == getSettingText(*docSettingsAtEntry_, name))
+          setSettingText(merged, name, getSettingText(running, name));
+      }
     host_ = makeSceneHost(std::move(*scene));
+    if (!host_->rebuild(merged, &err)) {
+      setStatus("cannot run the document: " + err);
+      return false;
+    }
     hasSelection_ = false;
     afterRebuild(false);
     builtRevision_ = ed.revision();
