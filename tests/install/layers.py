@@ -5,13 +5,14 @@ transitively). usage: layers.py BUILD_DIR SOURCE_DIR
 
 Layers, bottom up (an object may include its own layer and those below;
 a model never includes another model):
-  1 sim/include/throng/{hd,vec2,settings,types,backend}.hpp  value types
-  2 sim/src/base/                                              hashing, threads, lanes
-  3 sim/src/geometry/, sim/src/neighbors/, sim/src/fields/    spatial structures and fields
-  4 sim/src/core/; sim/cuda/{device_*,cuda_check}              state, shared phases, the seams
-  5 sim/src/models/NAME/; sim/cuda/models/                     the models
-  6 sim/src/pipeline/; sim/cuda/*.cu                           the step, the registry, backends
-  7 sim/src/*.cpp, sim/src/scene/; crowd.hpp, scene.hpp, verify.hpp  the facade
+  1 sim/include/throng/{hd,vec2,settings,types,backend,fields}.hpp  value types
+  2 sim/src/base/                                                   hashing, threads, lanes
+  3 sim/src/geometry/, sim/src/neighbors/, sim/src/fields/          spatial structures and fields
+  4 sim/src/core/; sim/cuda/{device_*,cuda_check}                   state, shared phases, the seams
+  5 sim/src/models/NAME/; sim/cuda/models/                          the models
+  6 sim/src/pipeline/; sim/cuda/*.cu                                the step, the registry, backends
+  7 sim/src/*.cpp, sim/src/scene/;
+    sim/include/throng/{crowd,scene,scene_doc,verify}.hpp           the facade
 """
 import os
 import re
@@ -30,7 +31,7 @@ def layer(path):
     parts = rel.split(os.sep)
     if parts[0] == "include":
         name = parts[-1]
-        return (7, None) if name in ("crowd.hpp", "scene.hpp", "verify.hpp") else (1, None)
+        return (7, None) if name in ("crowd.hpp", "scene.hpp", "scene_doc.hpp", "verify.hpp") else (1, None)
     if parts[0] == "src":
         top = parts[1] if len(parts) > 2 else ""
         if top == "base":

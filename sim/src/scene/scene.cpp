@@ -5,7 +5,10 @@
 // pointer of the current value) and throws a Fail on the first problem;
 // Scene's public functions catch it and turn it into one line,
 // "FILE:LINE: /pointer: message", where LINE comes from a light scan of the
-// text for that pointer. Nothing escapes: callers get a status.
+// text for that pointer. Nothing escapes: callers get a status. A number
+// written as a string is an expression over the knobs, read by
+// expression.hpp, which the scene document (scene_doc*.cpp) shares, as it
+// shares readFile: its messages are the loader's.
 //
 // Every random choice (fill jitter, goal points in regions) is a hash of
 // (seed, what, which), so a scene resolves identically every time.
@@ -19,6 +22,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "scene/expression.hpp"
 #include "scene/scene_internal.hpp"
 #include "models/orca/orca.hpp"
 #include "throng/scene.hpp"
@@ -381,116 +385,25 @@ class Resolver {
   std::vector<Path> agentOrigin_;
 };
 
-/// The expression grammar of scene.hpp over the knobs. A recursive descent
-/// parser, so its depth is bounded: kMaxDepth nested parentheses or unary
-/// minus signs, and kMaxLength characters in all.
-class Expr {
- public:
-  static constexpr int kMaxDepth = 64;
-  static constexpr std::size_t kMaxLength = 4096;
-
-  Expr(std::string_view s, const std::vector<Knob>& knobs, const Path& p) : s_(s), knobs_(knobs), p_(p) {}
-  double eval() {
-    if (s_.size() > kMaxLength)
-      bad("longer than " + std::to_string(kMaxLength) + " characters (" + std::to_string(s_.size()) + ")");
-    const double v = sum();
-    ws();
-    if (i_ != s_.size()) bad("unexpected '" + std::string(1, s_[i_]) + "'");
-    return v;
-  }
-
- private:
-  [[noreturn]] void bad(const std::string& what) const {
-    // A long expression is quoted by its first characters only.
-    const std::string quoted = s_.size() <= 80 ? std::string(s_) : std::string(s_.substr(0, 60)) + "...";
-    fail(p_, "in expression \"" + quoted + "\" at column " + std::to_string(i_ + 1) + ": " + what);
-  }
-  /// Counts a level of nesting for the current factor; the next factor()
-  /// call returns it.
-  struct Nest {
-    Expr& e;
-    explicit Nest(Expr& x) : e(x) {
-      if (++e.depth_ > kMaxDepth) e.bad("nested deeper than " + std::to_string(kMaxDepth) + " levels");
-    }
-    ~Nest() { --e.depth_; }
-    Nest(const Nest&) = delete;
-    Nest& operator=(const Nest&) = delete;
+/// The value of an expression (scene.hpp's grammar, read by expression.hpp
+/// within its limits) over the knobs known so far; its error fails at p.
+double expression(std::string_view s, const std::vector<Knob>& knobs, const Path& p) {
+  detail::ExprKnobs named;
+  named.value = [&knobs](std::string_view name) -> std::optional<double> {
+    for (const Knob& k : knobs)
+      if (k.name == name) return k.value;
+    return std::nullopt;
   };
-  void ws() {
-    while (i_ < s_.size() && s_[i_] == ' ') ++i_;
-  }
-  double sum() {
-    double v = product();
-    for (;;) {
-      ws();
-      if (i_ < s_.size() && (s_[i_] == '+' || s_[i_] == '-')) {
-        const char op = s_[i_++];
-        const double r = product();
-        v = op == '+' ? v + r : v - r;
-      } else {
-        return v;
-      }
-    }
-  }
-  double product() {
-    double v = factor();
-    for (;;) {
-      ws();
-      if (i_ < s_.size() && (s_[i_] == '*' || s_[i_] == '/')) {
-        const char op = s_[i_++];
-        const double r = factor();
-        if (op == '/' && r == 0) bad("division by zero");
-        v = op == '*' ? v * r : v / r;
-      } else {
-        return v;
-      }
-    }
-  }
-  double factor() {
-    ws();
-    if (i_ >= s_.size()) bad("expected a number, knob name or '('");
-    const char c = s_[i_];
-    if (c == '-') {
-      ++i_;
-      const Nest nest(*this);
-      return -factor();
-    }
-    if (c == '(') {
-      ++i_;
-      const Nest nest(*this);
-      const double v = sum();
-      ws();
-      if (i_ >= s_.size() || s_[i_] != ')') bad("expected ')'");
-      ++i_;
-      return v;
-    }
-    if ((c >= '0' && c <= '9') || c == '.') {
-      double v = 0;
-      const auto r = std::from_chars(s_.data() + i_, s_.data() + s_.size(), v);
-      if (r.ec != std::errc()) bad("bad number");
-      i_ = static_cast<std::size_t>(r.ptr - s_.data());
-      return v;
-    }
-    if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
-      const std::size_t b = i_;
-      while (i_ < s_.size() && (std::isalnum(static_cast<unsigned char>(s_[i_])) || s_[i_] == '_')) ++i_;
-      const std::string_view name = s_.substr(b, i_ - b);
-      for (const Knob& k : knobs_)
-        if (k.name == name) return k.value;
-      i_ = b;
-      std::string list;
-      for (const Knob& k : knobs_) list += (list.empty() ? "" : ", ") + k.name;
-      bad("unknown knob '" + std::string(name) + "' (knobs: " + (list.empty() ? "none" : list) + ")");
-    }
-    bad("unexpected '" + std::string(1, c) + "'");
-  }
-
-  std::string_view s_;
-  const std::vector<Knob>& knobs_;
-  const Path& p_;
-  std::size_t i_ = 0;
-  int depth_ = 0;
-};
+  named.names = [&knobs] {
+    std::vector<std::string> names;
+    for (const Knob& k : knobs) names.push_back(k.name);
+    return names;
+  };
+  std::string error;
+  const std::optional<double> v = detail::evalExpr(s, named, &error);
+  if (!v) fail(p, std::move(error));
+  return *v;
+}
 
 double Resolver::number(const Json& j, const Path& p) const {
   const double v = anyNumber(j, p);
@@ -504,11 +417,11 @@ double Resolver::anyNumber(const Json& j, const Path& p) const {
   if (j.is_number()) {
     v = j.get<double>();
   } else if (j.is_string()) {
-    v = Expr(j.get_ref<const std::string&>(), knobs_, p).eval();
+    v = expression(j.get_ref<const std::string&>(), knobs_, p);
   } else if (j.is_object() && j.size() == 1 && j.contains("knob")) {
     const Json& name = j["knob"];
     if (!name.is_string()) fail(p / "knob", "expected a knob name, got " + describe(name));
-    v = Expr(name.get_ref<const std::string&>(), knobs_, p / "knob").eval();
+    v = expression(name.get_ref<const std::string&>(), knobs_, p / "knob");
   } else {
     fail(p, "expected a number, a {\"knob\": name} or an expression string, got " + describe(j));
   }
@@ -1115,6 +1028,21 @@ float discIntrusion(std::span<const std::vector<Vec2>> outlines, std::span<const
   return worst;
 }
 
+std::optional<std::string> readFile(const std::string& path, std::string* error) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    if (error) *error = path + ": cannot open (" + std::strerror(errno) + ")";
+    return std::nullopt;
+  }
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  if (in.bad()) {
+    if (error) *error = path + ": read error";
+    return std::nullopt;
+  }
+  return ss.str();
+}
+
 }  // namespace detail
 
 // ---- Scene ----------------------------------------------------------------------
@@ -1144,18 +1072,9 @@ bool Scene::assign(std::string_view assignment, std::string* error) {
 }
 
 std::optional<Scene> Scene::doLoad(const std::string& path, std::string* error, std::size_t maxAgents) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    if (error) *error = path + ": cannot open (" + std::strerror(errno) + ")";
-    return std::nullopt;
-  }
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  if (in.bad()) {
-    if (error) *error = path + ": read error";
-    return std::nullopt;
-  }
-  return doParse(ss.str(), path, error, maxAgents);
+  std::optional<std::string> text = detail::readFile(path, error);
+  if (!text) return std::nullopt;
+  return doParse(std::move(*text), path, error, maxAgents);
 }
 
 std::optional<Scene> Scene::doParse(std::string text, std::string fileName, std::string* error,

@@ -22,12 +22,12 @@
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "scene/scene_doc_internal.hpp"
+#include "scene/scene_internal.hpp"
 #include "throng/scene_doc.hpp"
 
 namespace throng {
@@ -303,18 +303,9 @@ std::optional<SceneDoc> SceneDoc::read(std::string text, std::string fileName, s
 }
 
 std::optional<SceneDoc> SceneDoc::load(const std::string& path, std::string* error) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    if (error) *error = path + ": cannot open (" + std::strerror(errno) + ")";
-    return std::nullopt;
-  }
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  if (in.bad()) {
-    if (error) *error = path + ": read error";
-    return std::nullopt;
-  }
-  return read(ss.str(), path, error);
+  std::optional<std::string> text = detail::readFile(path, error);
+  if (!text) return std::nullopt;
+  return read(std::move(*text), path, error);
 }
 
 SceneDoc SceneDoc::blank(std::string name) {

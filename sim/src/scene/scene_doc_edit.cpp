@@ -13,7 +13,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "scene/scene_doc_expr.hpp"
+#include "scene/expression.hpp"
 #include "scene/scene_doc_internal.hpp"
 #include "throng/scene_doc.hpp"
 
@@ -36,8 +36,8 @@ std::string appendConstant(const std::string& s, double d) {
   if (n >= 3 && t[n - 1].kind == Kind::number && t[n - 2].kind == Kind::op &&
       (s[t[n - 2].begin] == '+' || s[t[n - 2].begin] == '-') &&
       (t[n - 3].kind == Kind::number || t[n - 3].kind == Kind::name || t[n - 3].kind == Kind::close)) {
-    const std::optional<double> k = detail::evalExpr(s.substr(t[n - 1].begin, t[n - 1].end - t[n - 1].begin),
-                                                     [](std::string_view) { return std::optional<double>(); }, {}, nullptr);
+    const std::optional<double> k =
+        detail::evalExpr(s.substr(t[n - 1].begin, t[n - 1].end - t[n - 1].begin), {}, nullptr);  // a number: no knobs
     if (k) {
       c = tidy((s[t[n - 2].begin] == '-' ? -*k : *k) + d);
       head = s.substr(0, t[n - 2].begin);

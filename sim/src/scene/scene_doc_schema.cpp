@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <initializer_list>
 
-#include "scene/scene_doc_expr.hpp"
+#include "scene/expression.hpp"
 #include "scene/scene_doc_internal.hpp"
 #include "throng/settings.hpp"
 
@@ -306,7 +306,7 @@ std::optional<double> Eval::knob(std::string_view name) const {
 }
 
 std::optional<double> Eval::expression(std::string_view s, std::string* error) const {
-  return detail::evalExpr(s, [this](std::string_view n) { return knob(n); }, names_, error);
+  return detail::evalExpr(s, {[this](std::string_view n) { return knob(n); }, [this] { return names_; }}, error);
 }
 
 std::optional<DocNumber> Eval::number(const DocValue* v, std::string* error) const {

@@ -1,7 +1,9 @@
 #pragma once
 // Shared between the scene sources; not installed.
 #include <cstdint>
+#include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "throng/vec2.hpp"
@@ -16,5 +18,9 @@ float discIntrusion(std::span<const std::vector<Vec2>> outlines, std::span<const
 double unit01(std::uint64_t seed, std::uint64_t what, std::uint64_t a, std::uint64_t b);
 /// A hashed point in the rectangle [x, y, w, h].
 Vec2 pointIn(const Rect& r, std::uint64_t seed, std::uint64_t what, std::uint64_t which);
+/// The whole of the file at `path`, as bytes; nullopt with *error (when
+/// given) "PATH: cannot open (why)" or "PATH: read error". Scene::load and
+/// SceneDoc::load read through it, so their messages are the same.
+std::optional<std::string> readFile(const std::string& path, std::string* error);
 
 }  // namespace throng::detail

@@ -1,5 +1,5 @@
-// Knob expressions for the scene document: see scene_doc_expr.hpp.
-#include "scene/scene_doc_expr.hpp"
+// Knob expressions, for the loader and the scene document: see expression.hpp.
+#include "scene/expression.hpp"
 
 #include <cctype>
 #include <charconv>
@@ -15,8 +15,7 @@ bool numberStart(char c) { return (c >= '0' && c <= '9') || c == '.'; }
 /// Recursive descent over the text, the failure thrown as its message.
 class Reader {
  public:
-  Reader(std::string_view s, const KnobLookup& knob, const std::vector<std::string>& names)
-      : s_(s), knob_(knob), names_(names) {}
+  Reader(std::string_view s, const ExprKnobs& knobs) : s_(s), knobs_(knobs) {}
 
   double all() {
     if (s_.size() > kMaxExprLength)
@@ -98,19 +97,20 @@ class Reader {
     if (nameStart(c)) {
       const std::size_t from = at_;
       while (at_ < s_.size() && nameChar(s_[at_])) ++at_;
-      if (const std::optional<double> v = knob_(s_.substr(from, at_ - from))) return *v;
+      if (knobs_.value)
+        if (const std::optional<double> v = knobs_.value(s_.substr(from, at_ - from))) return *v;
       const std::string name(s_.substr(from, at_ - from));
       at_ = from;
       std::string list;
-      for (const std::string& n : names_) list += (list.empty() ? "" : ", ") + n;
+      if (knobs_.names)
+        for (const std::string& n : knobs_.names()) list += (list.empty() ? "" : ", ") + n;
       stop("unknown knob '" + name + "' (knobs: " + (list.empty() ? "none" : list) + ")");
     }
     stop("unexpected '" + std::string(1, c) + "'");
   }
 
   std::string_view s_;
-  const KnobLookup& knob_;
-  const std::vector<std::string>& names_;
+  const ExprKnobs& knobs_;
   std::size_t at_ = 0;
   int depth_ = 0;
 };
@@ -149,10 +149,9 @@ std::vector<ExprToken> exprTokens(std::string_view s) {
   return out;
 }
 
-std::optional<double> evalExpr(std::string_view s, const KnobLookup& knob, const std::vector<std::string>& knobNames,
-                               std::string* error) {
+std::optional<double> evalExpr(std::string_view s, const ExprKnobs& knobs, std::string* error) {
   try {
-    return Reader(s, knob, knobNames).all();
+    return Reader(s, knobs).all();
   } catch (const Reader::Stop& e) {
     if (error) *error = e.message;
     return std::nullopt;
