@@ -336,6 +336,30 @@ Parsed<ScenesOptions> parseScenes(int argc, const char* const* argv) {
   return parse(app, "throng scenes", argc, argv, o, kNoCheck);
 }
 
+Parsed<CampaignOptions> parseCampaign(int argc, const char* const* argv) {
+  CampaignOptions o;
+  CLI::App app{"Runs every point of a campaign (scenes x seeds x knob and setting grids) as a task on Dask:\n"
+               "a LocalCluster here, or the scheduler at ADDRESS. Each run writes its summary, its trajectory\n"
+               "(pedpy or none) and a row of OUT/manifest.jsonl; points already done with a matching hash\n"
+               "are skipped. The same code as Python's throng.campaign(spec), run by $THRONG_PYTHON (default\n"
+               "python3), which needs the throng package and dask; see docs/python-example.py.",
+               "throng campaign"};
+  setUp(app, "usage: throng campaign SPEC.json [options]\n",
+        "Exit codes: 0 every run done, 1 a run failed or a bad spec, no Python or no dask, 2 usage.");
+  app.add_option("SPEC", o.spec, "the campaign, a JSON file (its keys: python -m throng.campaign --help)")->required();
+  placeholder(app.add_option("--scheduler", o.scheduler,
+                             "a Dask scheduler's address, e.g. tcp://10.0.0.1:8786 (default: a LocalCluster)"),
+              "ADDRESS");
+  number(app, "--workers", o.workers, Bounds<int>{1, 1024}, "N",
+         "the LocalCluster's worker processes, N in {} (default: the spec's, else the cores)");
+  placeholder(app.add_option("--out", o.out, "the output folder (default: the spec's \"out\")"), "DIR");
+  app.add_flag("-q,--quiet", o.quiet, "no progress bar");
+  return parse(app, "throng campaign", argc, argv, o, [&]() -> std::string {
+    if (!o.scheduler.empty() && o.workers != 0) return "--workers is for the LocalCluster; a --scheduler has its own";
+    return {};
+  });
+}
+
 Parsed<VizOptions> parseViz(int argc, const char* const* argv) {
   VizOptions o;
   CLI::App app{"Opens the visualizer on SCENE (default: ring). Without a display it runs headless.", "throng"};
@@ -345,6 +369,7 @@ Parsed<VizOptions> parseViz(int argc, const char* const* argv) {
         "       throng check FILE [options]       the separation gate over an exported csv\n"
         "       throng scenes                     list the shipped scenes, their knobs and the settings\n"
         "       throng record SCENE [options]     record a video\n"
+        "       throng campaign SPEC.json         many runs on Dask, through Python\n"
         "Every subcommand takes --help.\n\n",
         "");
   addView(app, o);

@@ -56,6 +56,16 @@ struct ScenesOptions {
   bool settingsMarkdown = false;  ///< print the README's settings table only
 };
 
+/// `throng campaign SPEC.json [options]`: many runs on Dask, through the
+/// Python package's throng.campaign (app/cli/campaign.cpp starts it).
+struct CampaignOptions {
+  std::string spec;        ///< the campaign's JSON file
+  std::string scheduler;   ///< a Dask scheduler's address; empty: a LocalCluster here
+  int workers = 0;         ///< the LocalCluster's workers, [1, 1024]; 0: the spec's, else the cores
+  std::string out;         ///< the output folder; empty: the spec's
+  bool quiet = false;      ///< no progress bar
+};
+
 /// What the visualizer and `throng record` share: the scene and how it looks.
 struct ViewOptions {
   std::string scene = "ring";     ///< a scene file, shipped name or built-in
@@ -99,6 +109,7 @@ struct Parsed {
 Parsed<RunOptions> parseRun(int argc, const char* const* argv);
 Parsed<CheckOptions> parseCheck(int argc, const char* const* argv);
 Parsed<ScenesOptions> parseScenes(int argc, const char* const* argv);
+Parsed<CampaignOptions> parseCampaign(int argc, const char* const* argv);
 Parsed<VizOptions> parseViz(int argc, const char* const* argv);
 Parsed<RecordOptions> parseRecord(int argc, const char* const* argv);
 

@@ -6,8 +6,6 @@
 #include <cmath>
 #include <csignal>
 #include <cstring>
-#include <fstream>
-#include <nlohmann/json.hpp>
 #include <unistd.h>
 #include <utility>
 #include <vector>
@@ -15,6 +13,7 @@
 #include "args.hpp"
 #include "cli.hpp"
 #include "export.hpp"
+#include "run_core.hpp"
 #include "signals.hpp"
 #include "throng/backend.hpp"
 #include "throng/scene.hpp"
@@ -22,25 +21,6 @@
 namespace throng::cli {
 
 namespace {
-
-double percentile(std::vector<double> v, double q) {
-  if (v.empty()) return 0;
-  // The nearest-rank percentile: the ceil(q n)-th smallest.
-  const double rank = std::ceil(q * static_cast<double>(v.size()));
-  const std::size_t k = std::min(v.size() - 1, static_cast<std::size_t>(std::max(1.0, rank)) - 1);
-  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(k), v.end());
-  return v[k];
-}
-
-std::string hex16(std::uint64_t h) {
-  char buf[17];
-  std::snprintf(buf, sizeof buf, "%016" PRIx64, h);
-  return buf;
-}
-
-nlohmann::ordered_json finiteOrNull(float v) {
-  return std::isfinite(v) ? nlohmann::ordered_json(static_cast<double>(v)) : nlohmann::ordered_json(nullptr);
-}
 
 class Progress {
  public:
@@ -102,16 +82,12 @@ int run(const RunOptions& o) {
   // --seconds, or the scene's duration, in steps of dt: at most kMaxRunSteps
   // (--steps' own bound), so no run is endless by accident.
   const double dt = scene->spec().settings.maxStep;  // the run's fixed step (SceneRun::dt)
-  const double seconds = o.seconds ? *o.seconds : scene->spec().duration;
-  const double wanted = o.steps ? static_cast<double>(*o.steps) : std::ceil(seconds / dt - 1e-9);
-  if (wanted > static_cast<double>(kMaxRunSteps)) {
-    char what[200];
-    std::snprintf(what, sizeof what, "%s%.6g s in steps of %.6g s is %.6g steps, more than %.6g; give --dt or --steps",
-                  o.seconds ? "" : "the scene's duration of ", seconds, dt, wanted, static_cast<double>(kMaxRunSteps));
-    std::fputs(usageError("throng run", what).c_str(), stderr);
+  const std::optional<std::uint64_t> planned = planSteps(scene->spec(), o.steps, o.seconds, &err);
+  if (!planned) {
+    std::fputs(usageError("throng run", err).c_str(), stderr);
     return 2;
   }
-  const auto total = static_cast<std::uint64_t>(wanted);
+  const std::uint64_t total = *planned;
   SceneRun run(*scene, SceneRun::Options{.gate = true});
   if (o.backend != BackendKind::Cpu) {
     std::string msg;
@@ -141,26 +117,15 @@ int run(const RunOptions& o) {
   ms.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(total, 1u << 22)));
   const auto wall0 = std::chrono::steady_clock::now();
 
-  if (exporter.isOpen() && !exporter.write(run.crowd().frame())) {
-    std::fprintf(stderr, "throng run: writing %s failed: %s\n", exporter.partialPath().c_str(), std::strerror(errno));
+  const LoopEnd end = runLoop(
+      run, total, exact, &exporter, ms, [] { return stopRequested(); },
+      [&](std::uint64_t done) { progress.update(done, total, run.time(), run.crowd().count()); }, &err);
+  if (end == LoopEnd::Failed) {
+    progress.clear();
+    std::fprintf(stderr, "throng run: %s\n", err.c_str());
     return 1;
   }
-  bool interrupted = false;
-  for (std::uint64_t k = 0; k < total; ++k) {
-    if (stopRequested()) {
-      interrupted = true;
-      break;
-    }
-    run.step();
-    if (ms.size() < (1u << 22)) ms.push_back(run.lastStepMs());
-    if (exporter.isOpen() && !exporter.write(run.crowd().frame())) {
-      progress.clear();
-      std::fprintf(stderr, "throng run: writing %s failed: %s\n", exporter.partialPath().c_str(), std::strerror(errno));
-      return 1;  // the exporter removes the partial
-    }
-    progress.update(k + 1, total, run.time(), run.crowd().count());
-    if (!exact && run.allArrivedTime()) break;
-  }
+  const bool interrupted = end == LoopEnd::Stopped;
   progress.clear();
   if (interrupted || stopRequested()) {
     exporter.discard();
@@ -177,31 +142,7 @@ int run(const RunOptions& o) {
   const GateReport& g = run.gate();
   const double median = percentile(ms, 0.5), p95 = percentile(ms, 0.95);
   const std::uint64_t hash = run.crowd().stateHash();
-  nlohmann::ordered_json j;
-  j["scene"] = scene->name();
-  j["file"] = *path;
-  j["steps"] = run.steps();
-  j["dt"] = dt;
-  j["simTime"] = run.time();
-  j["agents"] = run.agentsEver();
-  j["arrived"] = run.arrived();
-  j["allArrivedTime"] = run.allArrivedTime() ? nlohmann::ordered_json(*run.allArrivedTime()) : nlohmann::ordered_json(nullptr);
-  j["minGap"] = finiteOrNull(g.minGap);
-  j["minGapUnjammed"] = finiteOrNull(g.minGapUnjammed);
-  j["maxOverlap"] = g.maxOverlap;
-  j["unjammedOverlaps"] = g.unjammedOverlaps;
-  j["jammedAgentSteps"] = run.jammedAgentSteps();
-  j["infeasibleSteps"] = run.infeasibleSteps();
-  j["maxWallIntrusion"] = g.maxWallIntrusion;
-  j["msPerStepMedian"] = median;
-  j["msPerStepP95"] = p95;
-  j["hash"] = hex16(hash);
-  j["backend"] = run.crowd().backendName();
-  j["seed"] = scene->spec().settings.seed;
-  nlohmann::ordered_json knobs = nlohmann::ordered_json::object();
-  for (const Knob& k : scene->knobs()) knobs[k.name] = k.value;
-  j["knobs"] = knobs;
-  j["gatePassed"] = g.passed();
+  const std::string summary = summaryJson(*scene, *path, run, ms);
 
   if (!o.quiet) {
     auto gap = [](float v) {
@@ -228,22 +169,9 @@ int run(const RunOptions& o) {
       std::printf("GATE       FAILED: walkers %" PRIu64 " and %" PRIu64 " at step %" PRIu64 " (gap %s)\n", g.worstA,
                   g.worstB, g.step, gap(g.minGapUnjammed).c_str());
   }
-  if (!o.summaryPath.empty()) {
-    const std::string tmp = o.summaryPath + ".partial";
-    {
-      std::ofstream out(tmp, std::ios::trunc);
-      out << j.dump(2) << '\n';
-      if (!out) {
-        std::fprintf(stderr, "throng run: cannot write %s\n", tmp.c_str());
-        std::remove(tmp.c_str());
-        return 1;
-      }
-    }
-    if (std::rename(tmp.c_str(), o.summaryPath.c_str()) != 0) {
-      std::fprintf(stderr, "throng run: cannot write %s: %s\n", o.summaryPath.c_str(), std::strerror(errno));
-      std::remove(tmp.c_str());
-      return 1;
-    }
+  if (!o.summaryPath.empty() && !writeAtomically(o.summaryPath, summary, &err)) {
+    std::fprintf(stderr, "throng run: %s\n", err.c_str());
+    return 1;
   }
   return g.passed() ? 0 : 1;
 }

@@ -9,7 +9,6 @@ with what it saw. The pedpy case installs PedPy from PyPI into a cached
 virtual environment; if that is impossible, it fails: it never passes
 without a real PedPy having read the export.
 """
-import argparse
 import csv
 import json
 import math
@@ -22,16 +21,11 @@ import subprocess
 import sys
 import time
 
-ARGS = None
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))  # tests/casekit.py
+import casekit  # noqa: E402
+from casekit import Failure, check, show  # noqa: E402,F401
 
-
-class Failure(Exception):
-    pass
-
-
-def check(cond, what, *context):
-    if not cond:
-        raise Failure(what + ("\n" + "\n".join(str(c) for c in context) if context else ""))
+ARGS = None  # set by casekit.main
 
 
 def throng(*args, env=None, timeout=300):
@@ -41,10 +35,6 @@ def throng(*args, env=None, timeout=300):
     p = subprocess.run([ARGS.throng, *map(str, args)], capture_output=True, text=True, env=e, timeout=timeout,
                        cwd=ARGS.work)
     return p
-
-
-def show(p):
-    return f"rc={p.returncode}\n--- stdout\n{p.stdout}--- stderr\n{p.stderr}"
 
 
 def expect(p, rc, stderr=None, stdout=None, one_line=False):
@@ -478,31 +468,5 @@ print("pedpy read", len(d), "rows of", d["id"].nunique(), "walkers at", traj.fra
     print(r.stdout.strip())
 
 
-def main():
-    global ARGS
-    ap = argparse.ArgumentParser()
-    ap.add_argument("case")
-    ap.add_argument("--throng", required=True)
-    ap.add_argument("--work", required=True)
-    ap.add_argument("--venv", default="")
-    ARGS = ap.parse_args()
-    shutil.rmtree(ARGS.work, ignore_errors=True)
-    os.makedirs(ARGS.work)
-    fn = globals().get("case_" + ARGS.case)
-    if not fn:
-        print(f"no such case {ARGS.case}")
-        return 1
-    try:
-        fn()
-    except Failure as f:
-        print(f"FAIL {ARGS.case}: {f}")
-        return 1
-    except subprocess.TimeoutExpired as t:
-        print(f"FAIL {ARGS.case}: timed out: {t}")
-        return 1
-    print(f"ok {ARGS.case}")
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(casekit.main(globals(), [("--venv", {"default": ""})]))

@@ -168,6 +168,31 @@ TEST_CASE("scenes takes no arguments") {
   CHECK(parse(parseScenes, {"scenes"}).options.has_value());
 }
 
+TEST_CASE("campaign takes a spec, a scheduler or a worker count, and refuses the rest") {
+  refused(parse(parseCampaign, {"campaign"}), "throng campaign", "SPEC is required");
+  refused(parse(parseCampaign, {"campaign", "s.json", "--workers", "0"}), "throng campaign", "--workers");
+  refused(parse(parseCampaign, {"campaign", "s.json", "--workers", "2x"}), "throng campaign", "--workers");
+  refused(parse(parseCampaign, {"campaign", "s.json", "--workers", "1025"}), "throng campaign", "[1, 1024]");
+  refused(parse(parseCampaign, {"campaign", "s.json", "--scheduler"}), "throng campaign", "--scheduler");
+  refused(parse(parseCampaign, {"campaign", "s.json", "--scheduler", "tcp://h:8786", "--workers", "2"}),
+          "throng campaign", "--workers is for the LocalCluster");
+  refused(parse(parseCampaign, {"campaign", "s.json", "t.json"}), "throng campaign", "unexpected argument 't.json'");
+  refused(parse(parseCampaign, {"campaign", "s.json", "--seed", "1"}), "throng campaign", "unknown option '--seed'");
+  const auto a = parse(parseCampaign, {"campaign", "s.json", "--workers=3", "--out", "o", "-q"});
+  REQUIRE(a.options.has_value());
+  CHECK(a.options->spec == "s.json");
+  CHECK(a.options->workers == 3);
+  CHECK(a.options->scheduler.empty());
+  CHECK(a.options->out == "o");
+  CHECK(a.options->quiet);
+  const auto b = parse(parseCampaign, {"campaign", "--scheduler", "tcp://h:8786", "s.json"});
+  REQUIRE(b.options.has_value());
+  CHECK(b.options->scheduler == "tcp://h:8786");
+  CHECK(b.options->workers == 0);
+  helps(parse(parseCampaign, {"campaign", "--help"}), "usage: throng campaign SPEC.json",
+        {"--scheduler ADDRESS", "--workers N", "--out DIR", "-q,--quiet"});
+}
+
 TEST_CASE("the visualizer refuses bad numbers, sizes and flags of record, and parses good ones") {
   for (const char* v : {"3x", "0", "-2", "inf", "nan", "1000001", "2.5"})
     refused(parse(parseViz, {"throng", "--bench-frames", v}), "throng", "--bench-frames: expects a whole number");
@@ -277,7 +302,8 @@ TEST_CASE("each --help is generated from the declarations: usage first, every fl
   helps(viz, "usage: throng [SCENE]",
         {"--set NAME=VALUE", "--size WxH", "--agents N", "--no-trails", "--backend KIND", "--bench-frames N", "--paused",
          "--headless"});
-  for (const char* sub : {"throng run SCENE", "throng check FILE", "throng scenes", "throng record SCENE"})
+  for (const char* sub : {"throng run SCENE", "throng check FILE", "throng scenes", "throng record SCENE",
+                          "throng campaign SPEC.json"})
     CHECK_MESSAGE(viz.text.find(sub) != std::string::npos, sub);  // the top-level help lists the subcommands
   for (const char* bound : {"[16, 16384]", "[2, 10000000]", "[1, 1000000]"})
     CHECK_MESSAGE(viz.text.find(bound) != std::string::npos, bound);

@@ -1,0 +1,92 @@
+// `throng campaign SPEC.json ...`: a thin launcher. Campaigns run on Dask, a
+// Python library, so the work is Python's throng.campaign (python/throng/
+// campaign.py), the same code as throng.campaign(spec) in a notebook. This
+// parses the flags (so --help and usage errors are the command line's own),
+// then execs $THRONG_PYTHON (default python3) on a short bootstrap that says
+// plainly when the throng package or dask is missing. A build tree's package
+// (build/X/python, beside build/X/app/throng) goes first on PYTHONPATH.
+#include <cerrno>
+#include <climits>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <vector>
+
+#include "args.hpp"
+#include "cli.hpp"
+
+namespace throng::cli {
+
+namespace {
+
+/// What the Python side runs: import the package (a plain message if it is
+/// not there), then throng.campaign.main, which checks for dask itself.
+constexpr const char* kBootstrap =
+    "import sys\n"
+    "try:\n"
+    "    from throng._campaign import main\n"
+    "except ImportError as e:\n"
+    "    sys.stderr.write('throng campaign: the throng Python package is not importable by %s (%s); '\n"
+    "                     '`pip install .` from the repository into that Python, or set THRONG_PYTHON to one '\n"
+    "                     'that has it\\n' % (sys.executable, e))\n"
+    "    sys.exit(1)\n"
+    "sys.exit(main(sys.argv[1:], prog='throng campaign'))\n";
+
+/// build/X/python when this executable is build/X/app/throng and the
+/// package was built there; else empty.
+std::string buildTreePackage() {
+  char exe[PATH_MAX];
+  const ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (n <= 0) return {};
+  std::string dir(exe, static_cast<std::size_t>(n));
+  for (int up = 0; up < 2; ++up) {  // .../app/throng -> ...
+    const std::size_t slash = dir.rfind('/');
+    if (slash == std::string::npos) return {};
+    dir.resize(slash);
+  }
+  const std::string package = dir + "/python";
+  struct stat st {};
+  return stat((package + "/throng/__init__.py").c_str(), &st) == 0 ? package : std::string();
+}
+
+}  // namespace
+
+int runCampaign(int argc, char** argv) {
+  const Parsed<CampaignOptions> p = parseCampaign(argc, argv);
+  if (!p.options) return p.finish();
+  const CampaignOptions& o = *p.options;
+
+  const char* env = std::getenv("THRONG_PYTHON");
+  const std::string python = env && *env ? env : "python3";
+  std::vector<std::string> args = {python, "-c", kBootstrap, o.spec};
+  if (!o.scheduler.empty()) args.insert(args.end(), {"--scheduler", o.scheduler});
+  if (o.workers > 0) args.insert(args.end(), {"--workers", std::to_string(o.workers)});
+  if (!o.out.empty()) args.insert(args.end(), {"--out", o.out});
+  if (o.quiet) args.emplace_back("--quiet");
+
+  if (const std::string package = buildTreePackage(); !package.empty()) {
+    const char* old = std::getenv("PYTHONPATH");
+    const std::string path = old && *old ? package + ":" + old : package;
+    setenv("PYTHONPATH", path.c_str(), 1);
+  }
+  std::vector<char*> cargs;
+  for (std::string& a : args) cargs.push_back(a.data());
+  cargs.push_back(nullptr);
+  std::fflush(nullptr);
+  execvp(cargs[0], cargs.data());
+  // Only on failure.
+  const int e = errno;
+  if (e == ENOENT)
+    std::fprintf(stderr,
+                 "throng campaign: no Python: %s was not found%s; campaigns need Python 3 with the throng package "
+                 "and dask (set THRONG_PYTHON to that Python)\n",
+                 python.c_str(), env && *env ? " (THRONG_PYTHON)" : " on PATH");
+  else
+    std::fprintf(stderr, "throng campaign: cannot start %s: %s\n", python.c_str(), std::strerror(e));
+  return 1;
+}
+
+}  // namespace throng::cli

@@ -1,0 +1,126 @@
+#include "run_core.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cinttypes>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+namespace throng::cli {
+
+namespace {
+
+nlohmann::ordered_json finiteOrNull(float v) {
+  return std::isfinite(v) ? nlohmann::ordered_json(static_cast<double>(v)) : nlohmann::ordered_json(nullptr);
+}
+
+}  // namespace
+
+std::optional<std::uint64_t> planSteps(const SceneSpec& spec, std::optional<std::uint64_t> steps,
+                                       std::optional<double> seconds, std::string* error) {
+  const double dt = spec.settings.maxStep;  // the run's fixed step (SceneRun::dt)
+  const double s = seconds ? *seconds : spec.duration;
+  const double wanted = steps ? static_cast<double>(*steps) : std::ceil(s / dt - 1e-9);
+  if (wanted > static_cast<double>(kMaxRunSteps)) {
+    if (error) {
+      char what[200];
+      std::snprintf(what, sizeof what,
+                    "%s%.6g s in steps of %.6g s is %.6g steps, more than %.6g; give --dt or --steps",
+                    seconds ? "" : "the scene's duration of ", s, dt, wanted, static_cast<double>(kMaxRunSteps));
+      *error = what;
+    }
+    return std::nullopt;
+  }
+  return static_cast<std::uint64_t>(wanted);
+}
+
+LoopEnd runLoop(SceneRun& run, std::uint64_t total, bool exact, Exporter* exporter, std::vector<double>& ms,
+                const std::function<bool()>& stop, const std::function<void(std::uint64_t)>& progress,
+                std::string* error) {
+  const bool exporting = exporter && exporter->isOpen();
+  const auto writeFailed = [&] {
+    if (error) *error = "writing " + exporter->partialPath() + " failed: " + std::strerror(errno);
+    return LoopEnd::Failed;  // the exporter removes the partial
+  };
+  if (exporting && !exporter->write(run.crowd().frame())) return writeFailed();
+  for (std::uint64_t k = 0; k < total; ++k) {
+    if (stop && stop()) return LoopEnd::Stopped;
+    run.step();
+    if (ms.size() < (1u << 22)) ms.push_back(run.lastStepMs());
+    if (exporting && !exporter->write(run.crowd().frame())) return writeFailed();
+    if (progress) progress(k + 1);
+    if (!exact && run.allArrivedTime()) break;
+  }
+  return LoopEnd::Done;
+}
+
+std::string hex16(std::uint64_t h) {
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016" PRIx64, h);
+  return buf;
+}
+
+double percentile(std::vector<double> v, double q) {
+  if (v.empty()) return 0;
+  // The nearest-rank percentile: the ceil(q n)-th smallest.
+  const double rank = std::ceil(q * static_cast<double>(v.size()));
+  const std::size_t k = std::min(v.size() - 1, static_cast<std::size_t>(std::max(1.0, rank)) - 1);
+  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(k), v.end());
+  return v[k];
+}
+
+std::string summaryJson(const Scene& scene, const std::string& file, const SceneRun& run,
+                        const std::vector<double>& ms) {
+  const GateReport& g = run.gate();
+  nlohmann::ordered_json j;
+  j["scene"] = scene.name();
+  j["file"] = file;
+  j["steps"] = run.steps();
+  j["dt"] = run.dt();
+  j["simTime"] = run.time();
+  j["agents"] = run.agentsEver();
+  j["arrived"] = run.arrived();
+  j["allArrivedTime"] =
+      run.allArrivedTime() ? nlohmann::ordered_json(*run.allArrivedTime()) : nlohmann::ordered_json(nullptr);
+  j["minGap"] = finiteOrNull(g.minGap);
+  j["minGapUnjammed"] = finiteOrNull(g.minGapUnjammed);
+  j["maxOverlap"] = g.maxOverlap;
+  j["unjammedOverlaps"] = g.unjammedOverlaps;
+  j["jammedAgentSteps"] = run.jammedAgentSteps();
+  j["infeasibleSteps"] = run.infeasibleSteps();
+  j["maxWallIntrusion"] = g.maxWallIntrusion;
+  j["msPerStepMedian"] = percentile(ms, 0.5);
+  j["msPerStepP95"] = percentile(ms, 0.95);
+  j["hash"] = hex16(run.crowd().stateHash());
+  j["backend"] = run.crowd().backendName();
+  j["seed"] = scene.spec().settings.seed;
+  nlohmann::ordered_json knobs = nlohmann::ordered_json::object();
+  for (const Knob& k : scene.knobs()) knobs[k.name] = k.value;
+  j["knobs"] = knobs;
+  j["gatePassed"] = g.passed();
+  return j.dump(2);
+}
+
+bool writeAtomically(const std::string& path, const std::string& text, std::string* error) {
+  const std::string tmp = path + ".partial";
+  {
+    std::ofstream out(tmp, std::ios::trunc);
+    out << text << '\n';
+    if (!out) {
+      if (error) *error = "cannot write " + tmp;
+      std::remove(tmp.c_str());
+      return false;
+    }
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    if (error) *error = "cannot write " + path + ": " + std::strerror(errno);
+    std::remove(tmp.c_str());
+    return false;
+  }
+  return true;
+}
+
+}  // namespace throng::cli

@@ -1,0 +1,57 @@
+#pragma once
+// What `throng run` and the Python package (python/) share, so that both take
+// the same steps, write the same export bytes and the same summary fields:
+// the step count of a run, the loop (the first frame, then step, export,
+// stop early once all arrived unless the length was exact), the --summary
+// JSON and its atomic write. No CLI11 here (the Python module links this
+// without the parsers); the Exporter is export.hpp's.
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "args.hpp"  // kMaxRunSteps (declarations only: no CLI11)
+#include "export.hpp"
+#include "throng/scene.hpp"
+
+namespace throng::cli {
+
+/// The steps a run takes: `steps` when given, else `seconds` (or, when
+/// neither is given, the scene's duration) in steps of the spec's dt, rounded
+/// up. nullopt with *error (one line) past kMaxRunSteps.
+std::optional<std::uint64_t> planSteps(const SceneSpec& spec, std::optional<std::uint64_t> steps,
+                                       std::optional<double> seconds, std::string* error);
+
+/// How runLoop ended.
+enum class LoopEnd {
+  Done,     ///< every step taken, or all arrived (when not exact)
+  Stopped,  ///< stop() said so before a step
+  Failed,   ///< an export write failed; *error says which file
+};
+
+/// `throng run`'s loop: writes the current frame to the exporter (when open),
+/// then up to `total` steps, each followed by its frame; stops early once all
+/// arrived unless `exact`. Appends each step's crowd time (SceneRun::
+/// lastStepMs) to `ms`, up to 2^22 of them. `stop` (may be empty) is asked
+/// before each step; `progress` (may be empty) after each, with the steps done.
+LoopEnd runLoop(SceneRun& run, std::uint64_t total, bool exact, Exporter* exporter, std::vector<double>& ms,
+                const std::function<bool()>& stop, const std::function<void(std::uint64_t)>& progress,
+                std::string* error);
+
+/// 16 lower-case hex digits, as the summary writes a state hash.
+std::string hex16(std::uint64_t h);
+/// The nearest-rank percentile (the ceil(q n)-th smallest); 0 when empty.
+double percentile(std::vector<double> v, double q);
+
+/// The --summary JSON of a run of `scene` (loaded from `file`), two-space
+/// indented, without a trailing newline; `ms` as runLoop collected them.
+std::string summaryJson(const Scene& scene, const std::string& file, const SceneRun& run,
+                        const std::vector<double>& ms);
+
+/// Writes text and a newline to path.partial, then renames it to path; on
+/// failure removes the partial and returns false with *error ("cannot write
+/// ...").
+bool writeAtomically(const std::string& path, const std::string& text, std::string* error);
+
+}  // namespace throng::cli

@@ -1,0 +1,616 @@
+"""Campaigns: many runs (scenes x seeds x knob and setting grids), each an
+independent task on Dask, from a laptop's LocalCluster to an HPC cluster.
+
+Each run writes ``OUT/runs/SCENE/POINT/summary.json`` (the fields of
+``throng run --summary``) and its trajectory (``trajectory.txt`` in PedPy's
+format, or ``trajectory.csv``, or none), each to a temporary name renamed
+into place; the driver, the only writer of the manifest, then appends one
+line to ``OUT/manifest.jsonl`` (JSON lines): the point's parameters, the
+state hash, the figures, the wall time and the worker, or the error of a
+run that failed after its retries. A rerun skips every point whose row says
+ok and whose outputs exist with that hash, and retries the rest.
+
+The runs are deterministic: a point run twice (a retry after its worker
+died, a rerun) writes the same bytes, and its hash equals ``throng run``'s.
+"""
+from __future__ import annotations
+
+import argparse
+import contextlib
+import hashlib
+import itertools
+import json
+import os
+import shutil
+import socket
+import sys
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Union
+
+from . import _throng
+from ._api import Scene, _value_text
+
+SPEC_KEYS = {
+    "name": "a label for people",
+    "scenes": "required: names or files, or objects {\"scene\": NAME, \"knobs\": {...}, \"settings\": {...}}",
+    "seeds": "a list of whole numbers, or {\"start\": K, \"count\": N} (default [0])",
+    "knobs": "name -> list of values: a grid over every scene's knob (a scene's own entry adds to it)",
+    "settings": "name -> list of values: a grid over settings (model, timeHorizon, ...)",
+    "steps": "exact steps a run takes",
+    "seconds": "exact simulated seconds a run takes (rounded up to steps)",
+    "dt": "the fixed step, s (maxStep)",
+    "trajectory": "pedpy (default), csv or none",
+    "out": "the output folder (default: campaign-out); relative to the spec file",
+    "retries": "how often a run that errs is tried again before its row records the error (default 2)",
+    "threads": "threads per run (default 1: the workers are the parallelism)",
+    "backend": "cpu (default), cuda or auto",
+    "workers": "the LocalCluster's worker processes when no client is given (default: the cores)",
+    "cluster": "for HPC: {\"kind\": \"slurm\" or \"pbs\", \"jobs\": N, cores, memory, walltime, queue, account, "
+               "processes, job_extra_directives, job_script_prologue, python}",
+}
+
+#: The summary's fields a manifest row carries as its figures.
+FIGURES = ("steps", "simTime", "agents", "arrived", "allArrivedTime", "minGap", "minGapUnjammed", "maxOverlap",
+           "unjammedOverlaps", "jammedAgentSteps", "infeasibleSteps", "maxWallIntrusion", "msPerStepMedian",
+           "msPerStepP95", "gatePassed", "backend")
+
+
+class SpecError(ValueError):
+    """A campaign spec that cannot run: one line naming the key."""
+
+
+# ---- the spec --------------------------------------------------------------------
+
+def load_spec(spec: Union[Mapping[str, Any], str, "os.PathLike[str]"]) -> Dict[str, Any]:
+    """A spec as a dict: a dict as given, or a JSON file read (its folder then
+    anchors a relative ``out`` and relative scene files)."""
+    if isinstance(spec, Mapping):
+        d = dict(spec)
+        d.setdefault("_base", os.getcwd())
+        return d
+    path = Path(spec)
+    try:
+        text = path.read_text()
+    except OSError as e:
+        raise SpecError(f"{path}: cannot read ({e.strerror})") from None
+    try:
+        d = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise SpecError(f"{path}:{e.lineno}: {e.msg}") from None
+    if not isinstance(d, dict):
+        raise SpecError(f"{path}: expected a JSON object")
+    d["_base"] = str(path.resolve().parent)
+    d["_file"] = str(path)
+    return d
+
+
+def _where(spec: Mapping[str, Any]) -> str:
+    return spec.get("_file", "spec")
+
+
+def _grid(spec: Mapping[str, Any], key: str, value: Any) -> Dict[str, List[Any]]:
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        raise SpecError(f"{_where(spec)}: \"{key}\": expected an object of name -> list of values")
+    out = {}
+    for name, values in value.items():
+        vs = values if isinstance(values, list) else [values]
+        if not vs:
+            raise SpecError(f"{_where(spec)}: \"{key}\": \"{name}\" has no values")
+        for v in vs:
+            _value_text(name, v)  # a number or a name
+        out[name] = vs
+    return out
+
+
+def _seeds(spec: Mapping[str, Any]) -> List[int]:
+    s = spec.get("seeds", [0])
+    if isinstance(s, Mapping):
+        try:
+            start, count = int(s.get("start", 0)), int(s["count"])
+        except (KeyError, TypeError, ValueError):
+            raise SpecError(f"{_where(spec)}: \"seeds\": expected {{\"start\": K, \"count\": N}}") from None
+        s = list(range(start, start + count))
+    if isinstance(s, int) and not isinstance(s, bool):
+        s = [s]
+    if not isinstance(s, list) or not s or not all(isinstance(k, int) and not isinstance(k, bool) and
+                                                   0 <= k < 2**64 for k in s):
+        raise SpecError(f"{_where(spec)}: \"seeds\": expected whole numbers in [0, 2^64)")
+    return s
+
+
+def _scene_file(spec: Mapping[str, Any], name: str) -> str:
+    """The file of a scene entry: a file relative to the spec's folder, else
+    what ``throng run`` finds for the name."""
+    p = Path(spec.get("_base", ".")) / name
+    if p.is_file():
+        return str(p.resolve())
+    try:
+        return _throng.find_scene(name)
+    except FileNotFoundError as e:
+        raise SpecError(f"{_where(spec)}: \"scenes\": {e}") from None
+
+
+def points(spec: Mapping[str, Any]) -> List[Dict[str, Any]]:
+    """Every point of the campaign, each a dict that run_point takes, in order:
+    scene, knob values, setting values, seed. Checks each scene loads and
+    takes each knob and setting value on its own (a combination a scene
+    refuses becomes a failed row)."""
+    unknown = sorted(k for k in spec if k not in SPEC_KEYS and not k.startswith("_"))
+    if unknown:
+        raise SpecError(f"{_where(spec)}: unknown key \"{unknown[0]}\" (keys: {', '.join(SPEC_KEYS)})")
+    scenes = spec.get("scenes")
+    if not isinstance(scenes, list) or not scenes:
+        raise SpecError(f"{_where(spec)}: \"scenes\": expected a list of scene names or files")
+    if "steps" in spec and "seconds" in spec:
+        raise SpecError(f"{_where(spec)}: give \"steps\" or \"seconds\", not both")
+    steps, seconds = spec.get("steps"), spec.get("seconds")
+    if steps is not None and (not isinstance(steps, int) or isinstance(steps, bool) or
+                              not 0 <= steps <= _throng.MAX_RUN_STEPS):
+        raise SpecError(f"{_where(spec)}: \"steps\": expected a whole number in [0, {_throng.MAX_RUN_STEPS}]")
+    if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or
+                                not 0 < seconds <= 1e6):
+        raise SpecError(f"{_where(spec)}: \"seconds\": expected a number in (0, 1e6]")
+    trajectory = spec.get("trajectory", "pedpy")
+    if trajectory not in ("pedpy", "csv", "none"):
+        raise SpecError(f"{_where(spec)}: \"trajectory\": {trajectory!r} not in {{pedpy,csv,none}}")
+    backend = spec.get("backend", "cpu")
+    if backend not in ("cpu", "cuda", "auto"):
+        raise SpecError(f"{_where(spec)}: \"backend\": {backend!r} not in {{cpu,cuda,auto}}")
+    threads = spec.get("threads", 1)
+    dt = spec.get("dt")
+    seeds = _seeds(spec)
+    knobs, settings = _grid(spec, "knobs", spec.get("knobs")), _grid(spec, "settings", spec.get("settings"))
+
+    out: List[Dict[str, Any]] = []
+    for entry in scenes:
+        if isinstance(entry, str):
+            entry = {"scene": entry}
+        if not isinstance(entry, Mapping) or not isinstance(entry.get("scene"), str):
+            raise SpecError(f"{_where(spec)}: \"scenes\": each is a name or file, or {{\"scene\": NAME, ...}}")
+        extra = sorted(set(entry) - {"scene", "knobs", "settings"})
+        if extra:
+            raise SpecError(f"{_where(spec)}: \"scenes\": unknown key \"{extra[0]}\" (scene, knobs, settings)")
+        file = _scene_file(spec, entry["scene"])
+        k = {**knobs, **_grid(spec, "knobs", entry.get("knobs"))}
+        s = {**settings, **_grid(spec, "settings", entry.get("settings"))}
+        try:
+            scene = Scene.load(file)
+            base = scene.copy()
+            fixed = {"seed": seeds[0], **({"maxStep": dt} if dt is not None else {}), "threads": threads}
+            base.set(**fixed)
+            for name, values in {**k, **s}.items():
+                for v in values:
+                    base.copy().set(**{name: v})
+        except (ValueError, TypeError, FileNotFoundError) as e:
+            raise SpecError(f"{_where(spec)}: scene {entry['scene']}: {e}") from None
+        kn, sn = list(k), list(s)
+        for kv in itertools.product(*(k[n] for n in kn)):
+            for sv in itertools.product(*(s[n] for n in sn)):
+                for seed in seeds:
+                    p = {"scene": scene.name, "file": file, "seed": seed, "knobs": dict(zip(kn, kv)),
+                         "settings": dict(zip(sn, sv)), "steps": steps, "seconds": seconds, "dt": dt,
+                         "threads": threads, "backend": backend, "trajectory": trajectory}
+                    p["id"] = point_id(p)
+                    out.append(p)
+    ids = [p["id"] for p in out]
+    if len(set(ids)) != len(ids):
+        raise SpecError(f"{_where(spec)}: the grid repeats a point (a value given twice?)")
+    return out
+
+
+def point_id(p: Mapping[str, Any]) -> str:
+    """A stable name for a point: the scene's name and a hash of what the run
+    depends on (not where it runs)."""
+    key = json.dumps({k: p[k] for k in ("scene", "seed", "knobs", "settings", "steps", "seconds", "dt",
+                                        "trajectory")}, sort_keys=True, separators=(",", ":"))
+    return f"{p['scene']}-{hashlib.sha256(key.encode()).hexdigest()[:16]}"
+
+
+def _trajectory_name(fmt: str) -> Optional[str]:
+    return {"pedpy": "trajectory.txt", "csv": "trajectory.csv"}.get(fmt)
+
+
+# ---- one run (on a worker) ----------------------------------------------------------
+
+def _worker_name() -> str:
+    try:
+        from distributed import get_worker
+        w = get_worker()
+        return str(w.address)
+    except (ImportError, ValueError):
+        return f"local:{socket.gethostname()}:{os.getpid()}"
+
+
+def run_point(p: Mapping[str, Any], out: str) -> Dict[str, Any]:
+    """Runs one point and writes its outputs; returns its manifest row. Raises
+    on failure (Dask retries it). Safe to run twice at once: each attempt
+    writes under its own temporary names and renames the same bytes into
+    place, the summary last (its presence marks the run done)."""
+    t0 = time.perf_counter()
+    scene = Scene.load(p["file"])
+    scene.set(seed=p["seed"], **({"maxStep": p["dt"]} if p["dt"] is not None else {}), threads=p["threads"])
+    scene.set(**p["knobs"])
+    scene.set(**p["settings"])
+    rel = Path("runs") / p["scene"] / p["id"]
+    final = Path(out) / rel
+    final.mkdir(parents=True, exist_ok=True)
+    tmp = final / f".attempt-{uuid.uuid4().hex}"
+    tmp.mkdir()
+    try:
+        traj_name = _trajectory_name(p["trajectory"])
+        text = _throng.run_scene(scene._core, p["steps"], p["seconds"], p["backend"],
+                                 str(tmp / traj_name) if traj_name else "", p["trajectory"] if traj_name else "pedpy",
+                                 str(tmp / "summary.json"))
+        if traj_name:
+            os.replace(tmp / traj_name, final / traj_name)
+        os.replace(tmp / "summary.json", final / "summary.json")
+    finally:
+        for f in tmp.iterdir() if tmp.exists() else []:
+            f.unlink()
+        if tmp.exists():
+            tmp.rmdir()
+    summary = json.loads(text)
+    return {
+        "point": p["id"], "status": "ok", "scene": p["scene"], "file": p["file"], "seed": p["seed"],
+        "knobs": p["knobs"], "settings": p["settings"], "steps": p["steps"], "seconds": p["seconds"], "dt": p["dt"],
+        "hash": summary["hash"], "figures": {k: summary.get(k) for k in FIGURES},
+        "summary": str(rel / "summary.json"), "trajectory": str(rel / traj_name) if traj_name else None,
+        "wall": round(time.perf_counter() - t0, 6), "worker": _worker_name(), "error": None,
+    }
+
+
+def _failed_row(p: Mapping[str, Any], error: BaseException, retries: int) -> Dict[str, Any]:
+    msg = str(error).strip().splitlines()
+    text = f"{type(error).__name__}: {msg[0] if msg else ''}".rstrip(": ")
+    return {
+        "point": p["id"], "status": "failed", "scene": p["scene"], "file": p["file"], "seed": p["seed"],
+        "knobs": p["knobs"], "settings": p["settings"], "steps": p["steps"], "seconds": p["seconds"], "dt": p["dt"],
+        "hash": None, "figures": None, "summary": None, "trajectory": None, "wall": None, "worker": None,
+        "error": text, "retries": retries,
+    }
+
+
+# ---- the manifest ------------------------------------------------------------------
+
+def read_manifest(path: Path) -> List[Dict[str, Any]]:
+    """The rows of a manifest; a torn last line (a driver killed mid-write) is dropped."""
+    rows = []
+    if not path.exists():
+        return rows
+    for line in path.read_text().splitlines():
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        if isinstance(row, dict) and "point" in row:
+            rows.append(row)
+    return rows
+
+
+def _done(out: Path, row: Mapping[str, Any]) -> bool:
+    """A row whose outputs exist with its hash."""
+    if row.get("status") != "ok" or not row.get("summary"):
+        return False
+    try:
+        summary = json.loads((out / row["summary"]).read_text())
+    except (OSError, json.JSONDecodeError):
+        return False
+    if summary.get("hash") != row.get("hash"):
+        return False
+    return not row.get("trajectory") or (out / row["trajectory"]).is_file()
+
+
+def _write_rows(path: Path, rows: Iterable[Mapping[str, Any]]) -> None:
+    """The whole manifest, through a temporary file renamed over it."""
+    tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex}.partial")
+    with open(tmp, "w") as f:
+        for r in rows:
+            f.write(json.dumps(r) + "\n")
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+class _Manifest:
+    """Appends rows, one line each, flushed to disk before the next."""
+
+    def __init__(self, path: Path):
+        self.f = open(path, "a")
+
+    def append(self, row: Mapping[str, Any]) -> None:
+        self.f.write(json.dumps(row) + "\n")
+        self.f.flush()
+        os.fsync(self.f.fileno())
+
+    def close(self) -> None:
+        self.f.close()
+
+
+# ---- progress ----------------------------------------------------------------------
+
+class _Progress:
+    def __init__(self, total: int, on: bool):
+        self.bar = None
+        self.on = on
+        self.done = 0
+        self.total = total
+        if on:
+            try:
+                from tqdm import tqdm
+                self.bar = tqdm(total=total, unit="run", desc="throng campaign", file=sys.stderr, dynamic_ncols=True)
+            except ImportError:
+                self.bar = None
+
+    def update(self, failed: int) -> None:
+        self.done += 1
+        if self.bar is not None:
+            self.bar.set_postfix(failed=failed, refresh=False)
+            self.bar.update(1)
+        elif self.on:
+            sys.stderr.write(f"\rthrong campaign: {self.done}/{self.total} runs, {failed} failed")
+            sys.stderr.flush()
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+        elif self.on and self.done:
+            sys.stderr.write("\n")
+
+
+# ---- the campaign --------------------------------------------------------------------
+
+@dataclass
+class CampaignResult:
+    """What a campaign did; ``rows`` are the manifest's rows for its points."""
+    out: str
+    manifest: str
+    points: int
+    ran: int
+    skipped: int
+    failed: int
+    wall: float
+    workers: int
+    rows: List[Dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def runs_per_minute(self) -> float:
+        return 60.0 * self.ran / self.wall if self.wall > 0 else 0.0
+
+    def text(self) -> str:
+        """The summary printed at the end."""
+        gate = sum(1 for r in self.rows if r.get("status") == "ok" and not (r.get("figures") or {}).get("gatePassed"))
+        lines = [f"throng campaign: {self.points} points: {self.ran} run, {self.skipped} skipped (done before), "
+                 f"{self.failed} failed"
+                 + (f"; {self.wall:.1f} s on {self.workers} worker{'s' if self.workers != 1 else ''}, "
+                    f"{self.runs_per_minute:.1f} runs/min" if self.ran else "")]
+        if gate:
+            lines.append(f"  {gate} run{'s' if gate != 1 else ''} failed the separation gate (figures.gatePassed)")
+        for r in self.rows:
+            if r.get("status") == "failed":
+                lines.append(f"  failed: {r['point']}: {r['error']}")
+        lines.append(f"  manifest: {self.manifest}")
+        return "\n".join(lines)
+
+
+@contextlib.contextmanager
+def _workers_skip_main():
+    """While a LocalCluster of ours lives: its worker processes are spawned,
+    and a spawned process runs the parent's main script again (as
+    __mp_main__) unless it is guarded by ``if __name__ == "__main__"``.
+    Our workers run throng's own function only, so they need none of the
+    script: hide its file from multiprocessing meanwhile, and a plain script
+    (or a notebook exported to one) may call campaign() at its top level."""
+    main = sys.modules.get("__main__")
+    path = getattr(main, "__file__", None)
+    if main is None or path is None or getattr(main, "__spec__", None) is not None:
+        yield
+        return
+    del main.__file__
+    try:
+        yield
+    finally:
+        main.__file__ = path
+
+
+def _cluster(spec: Mapping[str, Any]):
+    """A dask-jobqueue cluster (no jobs submitted yet) from the spec's "cluster"."""
+    c = dict(spec.get("cluster") or {})
+    kind = c.pop("kind", "slurm")
+    c.pop("jobs", None)
+    try:
+        import dask_jobqueue
+    except ImportError:
+        raise ImportError(f"a \"cluster\" of kind {kind} needs dask-jobqueue: pip install dask-jobqueue") from None
+    classes = {"slurm": "SLURMCluster", "pbs": "PBSCluster"}
+    if kind not in classes:
+        raise SpecError(f"{_where(spec)}: \"cluster\": kind {kind!r} not in {{slurm,pbs}}")
+    c.setdefault("cores", 1)
+    c.setdefault("memory", "2GB")
+    c.setdefault("python", sys.executable)
+    # One thread a worker process: the runs are the parallelism (threads per run: the spec's "threads").
+    c.setdefault("processes", c["cores"])
+    c.setdefault("scheduler_options", {"dashboard_address": None})
+    return getattr(dask_jobqueue, classes[kind])(**c)
+
+
+def job_script(spec: Union[Mapping[str, Any], str, "os.PathLike[str]"]) -> str:
+    """The batch script dask-jobqueue would submit for one job of the spec's
+    "cluster" (Slurm or PBS): its resources and the worker command."""
+    cluster = _cluster(load_spec(spec))
+    try:
+        return cluster.job_script()
+    finally:
+        cluster.close()
+
+
+def campaign(spec: Union[Mapping[str, Any], str, "os.PathLike[str]"], client: Any = None, *,
+             workers: Optional[int] = None, out: Optional[Union[str, "os.PathLike[str]"]] = None,
+             progress: bool = True, serial: bool = False,
+             on_row: Optional[Callable[[Dict[str, Any]], None]] = None) -> CampaignResult:
+    """Runs every point of ``spec`` (a dict or a JSON file) as a task on Dask.
+
+    ``client``: a ``distributed.Client`` (a LocalCluster's, dask-jobqueue's
+    SLURMCluster or PBSCluster's, any), or a scheduler's address; None makes
+    a LocalCluster of ``workers`` processes (or the spec's "cluster", when it
+    names one, with its "jobs"), closed at the end. ``serial=True`` runs the
+    points one after another in this process, without Dask. ``on_row`` is
+    called in this process with each new manifest row.
+
+    The spec's keys (all but "scenes" optional)::
+
+        {"scenes": ["door", {"scene": "corridor", "knobs": {"rate": [1, 2]}}],
+         "seeds": [1, 2, 3],                   # or {"start": 0, "count": 50}
+         "knobs": {"doorWidth": [1.0, 1.6]},   # a grid over every scene
+         "settings": {"model": ["orca", "biocrowds"]},
+         "seconds": 10,                        # or "steps"; neither: the scene's duration
+         "trajectory": "pedpy",                # csv, none
+         "out": "campaign-out", "retries": 2, "threads": 1, "backend": "cpu", "workers": 2}
+
+    Returns a CampaignResult (its ``text()`` is the summary printed at the end).
+    """
+    spec = load_spec(spec)
+    pts = points(spec)
+    retries = spec.get("retries", 2)
+    if not isinstance(retries, int) or isinstance(retries, bool) or not 0 <= retries <= 100:
+        raise SpecError(f"{_where(spec)}: \"retries\": expected a whole number in [0, 100]")
+    out_dir = Path(out) if out is not None else Path(spec.get("_base", ".")) / spec.get("out", "campaign-out")
+    out_dir = out_dir.resolve()
+    out_dir.mkdir(parents=True, exist_ok=True)
+    manifest = out_dir / "manifest.jsonl"
+
+    # Resume: keep the rows of points done with their outputs in place (one
+    # each); every other point runs. The manifest is rewritten whole (a torn
+    # line or an old failure gone), then appended to.
+    wanted = {p["id"] for p in pts}
+    kept: Dict[str, Dict[str, Any]] = {}
+    others: List[Dict[str, Any]] = []
+    for row in read_manifest(manifest):
+        if row["point"] in wanted:
+            if _done(out_dir, row):
+                kept[row["point"]] = row
+        elif row.get("status") == "ok":
+            others.append(row)  # another campaign's points in the same folder stay
+    _write_rows(manifest, others + list(kept.values()))
+    todo = [p for p in pts if p["id"] not in kept]
+
+    rows: Dict[str, Dict[str, Any]] = dict(kept)
+    failed = 0
+    t0 = time.perf_counter()
+    nworkers = 1
+    bar = _Progress(len(todo), progress and bool(todo))
+    m = _Manifest(manifest)
+    own: List[Any] = []
+    hide = contextlib.ExitStack()
+    try:
+        def record(row: Dict[str, Any]) -> None:
+            nonlocal failed
+            failed += row["status"] != "ok"
+            rows[row["point"]] = row
+            m.append(row)
+            bar.update(failed)
+            if on_row:
+                on_row(row)
+
+        if todo and serial:
+            for p in todo:
+                row = None
+                for attempt in range(retries + 1):
+                    try:
+                        row = run_point(p, str(out_dir))
+                        break
+                    except Exception as e:  # noqa: BLE001 - a failure is a row
+                        row = _failed_row(p, e, retries)
+                record(row)
+        elif todo:
+            try:
+                from distributed import Client, LocalCluster, as_completed
+            except ImportError:
+                raise ImportError("campaigns run on Dask: pip install 'dask[distributed]' "
+                                  f"(into {sys.executable}), or pass serial=True") from None
+            if client is None:
+                if spec.get("cluster"):
+                    cluster = _cluster(spec)
+                    own.append(cluster)
+                    cluster.scale(jobs=int(spec["cluster"].get("jobs", 1)))
+                else:
+                    n = workers or spec.get("workers") or os.cpu_count() or 1
+                    hide.enter_context(_workers_skip_main())
+                    cluster = LocalCluster(n_workers=int(n), threads_per_worker=1, processes=True,
+                                           dashboard_address=None)
+                    own.append(cluster)
+                client = Client(cluster)
+                own.insert(0, client)
+            elif isinstance(client, str):
+                client = Client(client)
+                own.insert(0, client)
+            nworkers = max(1, len(client.scheduler_info().get("workers", {})))
+            futures = {}
+            for p in todo:
+                f = client.submit(run_point, p, str(out_dir), key=f"throng-run-{p['id']}", retries=retries,
+                                  pure=False)
+                futures[f] = p
+            for f in as_completed(list(futures)):
+                p = futures.pop(f)
+                try:
+                    row = f.result()
+                except Exception as e:  # noqa: BLE001 - an error, or KilledWorker: a row
+                    row = _failed_row(p, e, retries)
+                f.release()  # its result is in the manifest: a worker lost later need not recompute it
+                record(row)
+            nworkers = max(nworkers, len(client.scheduler_info().get("workers", {})))
+    finally:
+        bar.close()
+        m.close()
+        for c in own:
+            try:
+                c.close()
+            except Exception:  # noqa: BLE001 - closing is best effort
+                pass
+        hide.close()
+    wall = time.perf_counter() - t0
+    # What attempts whose workers died left behind: every attempt of these
+    # points has ended (its result, or its worker, is gone).
+    for p in todo:
+        d = out_dir / "runs" / p["scene"] / p["id"]
+        for tmp in d.glob(".attempt-*") if d.is_dir() else []:
+            shutil.rmtree(tmp, ignore_errors=True)
+    ordered = [rows[p["id"]] for p in pts if p["id"] in rows]
+    return CampaignResult(out=str(out_dir), manifest=str(manifest), points=len(pts), ran=len(todo),
+                          skipped=len(kept), failed=failed, wall=wall, workers=nworkers, rows=ordered)
+
+
+# ---- the command line (`throng campaign`, `python -m throng campaign`) --------------
+
+def main(argv: Optional[List[str]] = None, prog: str = "python -m throng campaign") -> int:
+    keys = "\n".join(f"  {k:<11} {v}" for k, v in SPEC_KEYS.items())
+    ap = argparse.ArgumentParser(prog=prog, formatter_class=argparse.RawDescriptionHelpFormatter,
+                                 description="Runs a campaign's points as tasks on Dask.",
+                                 epilog="The spec, a JSON object:\n" + keys)
+    ap.add_argument("spec", metavar="SPEC.json")
+    ap.add_argument("--scheduler", metavar="ADDRESS", help="a Dask scheduler (default: a LocalCluster here)")
+    ap.add_argument("--workers", type=int, metavar="N", help="the LocalCluster's worker processes")
+    ap.add_argument("--out", metavar="DIR", help="the output folder (default: the spec's \"out\")")
+    ap.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    a = ap.parse_args(argv)
+    try:
+        import dask  # noqa: F401
+        import distributed  # noqa: F401
+    except ImportError as e:
+        sys.stderr.write(f"{prog}: dask is not installed for {sys.executable} ({e}); "
+                         "pip install 'dask[distributed]' into that Python (or set THRONG_PYTHON to one with it)\n")
+        return 1
+    try:
+        result = campaign(a.spec, a.scheduler, workers=a.workers, out=a.out, progress=not a.quiet)
+    except SpecError as e:
+        sys.stderr.write(f"{prog}: {e}\n")
+        return 1
+    except OSError as e:
+        sys.stderr.write(f"{prog}: {e}\n")
+        return 1
+    print(result.text())
+    return 0 if result.failed == 0 else 1

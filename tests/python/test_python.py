@@ -1,0 +1,630 @@
+#!/usr/bin/env python3
+"""Tests of the Python package (issue 31), one case per ctest entry:
+
+    test_python.py CASE --throng PATH --work DIR [--source DIR] [--pip-venv DIR --pip-build DIR]
+
+Run by the tests' virtual environment's Python (tests/python/venv.py) with
+PYTHONPATH at the build's package (build/release/python), except the pip
+case, which installs the package with `pip install .` and imports that.
+Each case asserts, and fails loudly (exit 1) with what it saw. The
+reference is always the real `throng run` command.
+"""
+import gc
+import json
+import os
+import pathlib
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))  # tests/casekit.py
+import casekit  # noqa: E402
+from casekit import Failure, check, show  # noqa: E402,F401
+
+ARGS = None  # set by casekit.main
+
+
+def work(name):
+    return pathlib.Path(ARGS.work) / name
+
+
+def throng_cli(*args, env=None, timeout=300):
+    e = dict(os.environ)
+    if env:
+        e.update(env)
+    return subprocess.run([ARGS.throng, *map(str, args)], capture_output=True, text=True, env=e, timeout=timeout,
+                          cwd=ARGS.work)
+
+
+def cli_summary(scene, *flags, export=None, fmt="pedpy"):
+    """`throng run SCENE FLAGS --summary`: the summary dict (and the export's bytes)."""
+    s = work(f"cli-{abs(hash((scene, flags, export, fmt)))}.json")
+    extra = ["--export", export, "--format", fmt] if export else []
+    p = throng_cli("run", scene, *flags, "--quiet", "--summary", s, *extra)
+    check(p.returncode == 0, f"throng run {scene} {' '.join(map(str, flags))}", show(p))
+    return json.loads(s.read_text())
+
+
+def cli_error(*args):
+    """The one-line message `throng run` prints for a usage or load error, without its prefix."""
+    p = throng_cli("run", *args, "--quiet")
+    check(p.returncode in (1, 2) and p.stderr.count("\n") == 1, "a one-line error from throng run", show(p))
+    line = p.stderr.strip()
+    line = re.sub(r"^throng run: ", "", line)
+    return re.sub(r" \(see throng run --help\)$", "", line)
+
+
+def raises(exc, fn, *a, **k):
+    try:
+        fn(*a, **k)
+    except exc as e:
+        return e
+    except Exception as e:  # noqa: BLE001
+        raise Failure(f"expected {exc.__name__}, got {type(e).__name__}: {e}")
+    raise Failure(f"expected {exc.__name__}, nothing raised")
+
+
+# ---- the API against `throng run` --------------------------------------------------
+
+# (scene, settings and knobs, seed, steps): ORCA, BioCrowds, Continuum, sources and sinks.
+CASES = [
+    ("door", {"doorWidth": 1.6}, 3, 120),
+    ("door", {"model": "biocrowds", "density": 0.6}, 7, 60),
+    ("continuum-lanes", {"rate": 2}, 1, 80),
+    ("corridor", {"timeHorizon": 2.5}, 2**64 - 1, 100),
+]
+
+
+def sets(values):
+    out = []
+    for k, v in values.items():
+        out += ["--set", f"{k}={v}"]
+    return out
+
+
+def case_api_hash():
+    import throng
+    for scene, values, seed, steps in CASES:
+        ref = cli_summary(scene, "--seed", seed, "--steps", steps, *sets(values))
+        run = throng.Run(throng.Scene.load(scene).set(**values), seed=seed)
+        run.step(steps)
+        got = run.summary()
+        check(f"{run.state_hash:016x}" == ref["hash"], f"{scene} {values} seed {seed}: the hash of throng run",
+              f"python {run.state_hash:016x}", f"cli    {ref['hash']}")
+        check(list(got) == list(ref), "summary(): the fields of --summary, in order", list(got), list(ref))
+        for k in ref:
+            if not k.startswith("msPerStep"):
+                check(got[k] == ref[k], f"{scene}: summary()[{k!r}] as throng run's", got[k], ref[k])
+        print(f"{scene:16} seed {seed}: {ref['hash']} == python; summary equal")
+    # advance(seconds) is --seconds; until_done() is throng run's default length.
+    ref = cli_summary("door", "--seconds", "3.3", "--seed", "5")
+    check(throng.Run("door", seed=5).advance(3.3).summary()["hash"] == ref["hash"], "advance(3.3) is --seconds 3.3")
+    ref = cli_summary("headon")
+    r = throng.Run("headon")
+    r.until_done()
+    check(r.summary()["hash"] == ref["hash"] and r.step_count == ref["steps"], "until_done() is throng run's length",
+          r.summary(), ref)
+    # throng.run(), the whole command as a call, and the dt and threads flags.
+    ref = cli_summary("door", "--seed", "9", "--steps", "50", "--dt", "0.025", "--threads", "1", "--set", "density=0.5")
+    got = throng.run("door", seed=9, steps=50, dt=0.025, threads=1, density=0.5)
+    check(got["hash"] == ref["hash"] and got["dt"] == ref["dt"], "throng.run() is throng run", got, ref)
+    # Threads and the backend do not change a run.
+    a = throng.Run("corridor", seed=4, threads=1, backend="cpu").step(90).state_hash
+    b = throng.Run("corridor", seed=4, threads=2).step(90).state_hash
+    check(a == b, "threads=1 and threads=2 give the same run")
+
+
+def case_export_bytes():
+    import throng
+    for fmt in ("pedpy", "csv"):
+        cli_out, py_out, call_out = work(f"cli.{fmt}"), work(f"py.{fmt}"), work(f"call.{fmt}")
+        ref = cli_summary("corridor", "--seed", "2", "--steps", "60", "--set", "rate=2", export=cli_out, fmt=fmt)
+        run = throng.Run(throng.Scene.load("corridor").set(rate=2), seed=2, record=True)
+        run.step(60)
+        run.export(py_out, format=fmt)
+        check(py_out.read_bytes() == cli_out.read_bytes(), f"Run.export({fmt}): the bytes of throng run --export")
+        s = throng.run("corridor", seed=2, steps=60, rate=2, export=call_out, format=fmt, summary=work("call.json"))
+        check(call_out.read_bytes() == cli_out.read_bytes(), f"throng.run(export=, format={fmt}): the same bytes")
+        check(json.loads(work("call.json").read_text())["hash"] == ref["hash"] == s["hash"], "the summary file")
+        check(not list(pathlib.Path(ARGS.work).glob("*.partial")), "no partial left")
+        print(f"{fmt}: {cli_out.stat().st_size} bytes, equal")
+    t = run.trajectory()
+    check(set(t) == {"id", "frame", "time", "x", "y", "vx", "vy", "jammed", "group"}, "trajectory() columns", list(t))
+    check(t["frame"].max() == 60 and t["frame"].min() == 0, "frames 0..60")
+    e = raises(RuntimeError, throng.Run("door").export, work("x.txt"))
+    check("record=True" in str(e), "export without record says how", e)
+    raises(ValueError, run.export, work("x.txt"), format="xml")
+    e = raises(OSError, run.export, work("no/such/dir/x.txt"))
+    check("cannot write" in str(e), "an unwritable export is an OSError with the command's message", e)
+
+
+def case_errors():
+    import throng
+    e = raises(FileNotFoundError, throng.Scene.load, "no-such-scene")
+    check(str(e) == cli_error("no-such-scene"), "a missing scene: throng run's message", e, cli_error("no-such-scene"))
+    bad = work("bad.json")
+    bad.write_text('{\n  "name": "bad",\n  "agents": [ {"at": [0, "x"]} ]\n}\n')
+    e = raises(ValueError, throng.Scene.load, bad)
+    check(str(e) == cli_error(bad), "a bad scene file: the loader's one line", e, cli_error(bad))
+    check("\n" not in str(e), "one line", e)
+    scene = throng.Scene.load("door")
+    e = raises(ValueError, scene.set, doorWidth=99)
+    ref = cli_error("door", "--set", "doorWidth=99")
+    check(ref.endswith(str(e)) and ref.startswith("--set doorWidth=99: "), "a knob out of range", e, ref)
+    e = raises(ValueError, scene.set, nope=1)
+    check(cli_error("door", "--set", "nope=1").endswith(str(e)), "an unknown knob", e)
+    e = raises(ValueError, scene.set, model="fluid")
+    check(cli_error("door", "--set", "model=fluid").endswith(str(e)), "an unknown model", e)
+    # All or none: a refused second value leaves the first unapplied.
+    raises(ValueError, scene.set, doorWidth=2, density=99)
+    check(scene.knobs["doorWidth"] == 1.2, "set() is all or none", scene.knobs)
+    raises(TypeError, scene.set, doorWidth=True)
+    raises(TypeError, scene.set, doorWidth=None)
+    raises(ValueError, scene.set, doorWidth=float("nan"))
+    raises(ValueError, throng.Run, "door", backend="gpu")
+    if not throng.cuda_available():
+        e = raises(RuntimeError, throng.Run, "door", backend="cuda")
+        p = throng_cli("run", "door", "--backend", "cuda", "--steps", "1")
+        check(str(e) in p.stderr, "no CUDA: the command's reason", e, show(p))
+    raises(ValueError, throng.Run, "door", seed=-1)
+    raises(TypeError, throng.Run, "door", seed=1.5)
+    raises(ValueError, throng.Run, "door", threads=5000)
+    run = throng.Run("door")
+    raises(ValueError, run.step, -1)
+    raises(ValueError, run.advance, float("inf"))
+    raises(ValueError, run.advance, 0)
+    e = raises(ValueError, throng.run, "door", seconds=1e6, dt=1e-5)
+    check("more than" in str(e), "too many steps", e)
+    print("every error is an exception with the command's message; the interpreter is fine")
+
+
+def case_views():
+    import numpy as np
+    import throng
+    run = throng.Run(throng.Scene.load("corridor").set(rate=4), seed=1, record=True)
+    run.step(10)
+    n = run.count
+    for name, dtype in [("x", np.float32), ("y", np.float32), ("vx", np.float32), ("vy", np.float32),
+                        ("radii", np.float32), ("groups", np.int32), ("jammed", np.bool_), ("ids", np.uint64)]:
+        a = getattr(run, name)
+        check(a.shape == (n,) and a.dtype == dtype, f"{name}: ({n},) {dtype}", a.shape, a.dtype)
+        check(not a.flags.writeable, f"{name} is read-only")
+        raises(ValueError, a.__setitem__, 0, 1)
+        check(type(a.base).__name__ == "FrameLease", f"{name} is a view (its base the frame's lease)", a.base)
+    p, v = run.positions, run.velocities
+    check(p.shape == (n, 2) and v.shape == (n, 2) and not p.flags.writeable, "positions, velocities: (n, 2)")
+    check(np.array_equal(p[:, 0], run.x) and np.array_equal(p[:, 1], run.y), "positions are x, y")
+    check(np.array_equal(v[:, 0], run.vx) and np.array_equal(v[:, 1], run.vy), "velocities are vx, vy")
+    check(run.positions is p, "positions: one copy per frame")
+    # The views are the trajectory's last frame.
+    t = run.trajectory()
+    last = t["frame"] == run.step_count
+    check(np.array_equal(t["x"][last], run.x) and np.array_equal(t["id"][last], run.ids), "views = the last frame")
+
+    # No copy while no array outlives its frame: the memory stays where it is.
+    still = throng.Run("door", seed=1)  # no sources: nothing grows
+    addr = still.x.__array_interface__["data"][0]
+    still.step(3)
+    check(still.x.__array_interface__["data"][0] == addr, "a step with no view alive moves nothing")
+    held = still.x
+    still.step(1)
+    check(still.x.__array_interface__["data"][0] != addr, "with a view alive the crowd goes on in a copy")
+    del held
+    # A view alive across steps keeps its frame, while the crowd grows
+    # (sources: its vectors reallocate) and shrinks (sinks).
+    keep = {k: getattr(run, k) for k in ("x", "y", "ids", "jammed")}
+    copies = {k: a.copy() for k, a in keep.items()}
+    run.step(400)
+    check(run.count != n, "the crowd changed size", run.count, n)
+    for k, a in keep.items():
+        check(np.array_equal(a, copies[k]), f"{k}: a view keeps its frame after 400 steps")
+    check(run.x.__array_interface__["data"][0] != keep["x"].__array_interface__["data"][0],
+          "the crowd went on in new memory; the old frame stayed with its views")
+    # Freed: close() and deletion never free what a view reads; the run's
+    # accessors raise.
+    now = run.x
+    now_copy = now.copy()
+    run.close()
+    for k in ("x", "positions", "ids", "summary", "step"):
+        e = raises(RuntimeError, lambda: getattr(run, k)() if k in ("summary", "step") else getattr(run, k))
+        check("closed" in str(e), f"{k} after close()", e)
+    run.close()  # twice is fine
+    check(np.array_equal(now, now_copy), "a view of the last frame reads it after close()")
+    r2 = throng.Run("door", seed=2)
+    r2.step(5)
+    x2, ref = r2.x, r2.x.copy()
+    del r2
+    gc.collect()
+    junk = [np.full(100_000, 7.0, np.float32) for _ in range(50)]  # reuse freed memory, were any freed
+    check(np.array_equal(x2, ref), "a view reads its frame after its run is freed")
+    del junk
+    # Empty crowd.
+    r3 = throng.Run(throng.Scene.parse('{"name": "empty"}'))
+    r3.step(2)
+    check(r3.x.shape == (0,) and r3.positions.shape == (0, 2), "an empty crowd gives empty arrays")
+    print("views: read-only, no copy, each keeps its frame; closed runs raise")
+
+
+# Five thousand walkers in a 100 m square, each heading 30 m east: steps of
+# a few ms, long enough to watch another thread.
+BIG = ('{"name": "big", "generators": [{"type": "fill", "region": [0, 0, 100, 100], "density": 0.5, '
+       '"goalOffset": [30, 0]}]}')
+
+
+def case_gil():
+    import throng
+    # A long step() in a thread: this thread goes on running Python meanwhile
+    # (it could not if step() held the GIL), and may not touch the run.
+    run = throng.Run(throng.Scene.parse(BIG), threads=1)
+    done = threading.Event()
+    def stepper():
+        run.step(300)
+        done.set()
+    t = threading.Thread(target=stepper)
+    start = time.perf_counter()
+    t.start()
+    time.sleep(0.05)
+    busy = None
+    ticks = 0
+    while not done.is_set():
+        ticks += 1
+        if busy is None and not done.is_set():
+            try:
+                run.x
+                busy = False
+            except RuntimeError as e:
+                busy = str(e)
+    t.join()
+    took = time.perf_counter() - start
+    check(took > 0.3, "the step took long enough to tell", took)
+    check(ticks > 10_000, "Python ran while another thread stepped: step() releases the GIL", ticks, took)
+    check(busy and "another thread" in busy, "touching a run that another thread steps raises", busy)
+    check(run.step_count == 300, "the step finished")
+    print(f"{ticks} loop turns here during a {took:.2f} s step() in another thread")
+    # Two runs in two threads give the runs they give alone.
+    ref = [throng.Run("door", seed=s).step(150).state_hash for s in (1, 2)]
+    out = [None, None]
+    def one(i):
+        out[i] = throng.Run("door", seed=i + 1, threads=1).step(150).state_hash
+    ts = [threading.Thread(target=one, args=(i,)) for i in (0, 1)]
+    [t.start() for t in ts]
+    [t.join() for t in ts]
+    check(out == ref, "two runs stepped at once, each as alone", out, ref)
+
+
+def case_interrupt():
+    # Ctrl-C during a long step() stops it at a step boundary with KeyboardInterrupt.
+    script = """
+import signal, threading, os, throng
+run = throng.Run(throng.Scene.parse(%r), threads=1)
+threading.Timer(0.4, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+try:
+    run.step(100000)
+    print("not interrupted")
+except KeyboardInterrupt:
+    print("interrupted at", run.step_count, run.summary()["steps"] == run.step_count)
+""" % BIG
+    p = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    check(p.returncode == 0 and re.search(r"interrupted at \d+ True", p.stdout), "KeyboardInterrupt mid-step",
+          show(p))
+    print(p.stdout.strip())
+
+
+def case_fields():
+    import numpy as np
+    import throng
+    run = throng.Run("continuum-lanes", seed=1)
+    check(run.fields() is None, "no field before the first step")
+    run.step(8)
+    f = run.fields()
+    rows, cols = f["density"].shape
+    check(rows > 0 and cols > 0, "a density grid", f["density"].shape)
+    for k in ("velocity_x", "velocity_y", "potential", "blocked"):
+        check(f[k].shape == (rows, cols), f"{k}: (rows, cols)", f[k].shape)
+    check(f["speed"].shape == (rows, cols, 4) and f["cost"].shape == (rows, cols, 4), "speed, cost: 4 a cell")
+    check(f["density"].sum() > 0 and np.isfinite(f["potential"]).any(), "density and a potential")
+    check(f["targets"] >= 2 and run.fields(1)["potential"] is not None, "the second target's potential")
+    check(not np.array_equal(f["potential"], run.fields(1)["potential"]), "two targets, two potentials")
+    check(throng.Run("door").step(3).fields() is None, "orca with goals builds none")
+    print(f"fields: {rows} x {cols} cells, {f['targets']} targets")
+
+
+def case_pedpy():
+    import numpy as np
+    import pedpy
+    import throng
+    run = throng.Run("door", seed=4, record=True)
+    run.advance(5)
+    out = work("door.txt")
+    run.export(out)
+    loaded = pedpy.load_trajectory_from_txt(trajectory_file=out)
+    direct = run.to_pedpy()
+    check(isinstance(direct, pedpy.TrajectoryData), "to_pedpy() is a TrajectoryData")
+    check(direct.frame_rate == loaded.frame_rate == 20.0, "the frame rate", direct.frame_rate, loaded.frame_rate)
+    a = loaded.data.sort_values(["frame", "id"]).reset_index(drop=True)
+    b = direct.data.sort_values(["frame", "id"]).reset_index(drop=True)
+    check(len(a) == len(b) and (a["id"].values == b["id"].values).all() and (a["frame"].values == b["frame"].values).all(),
+          "the same walkers in the same frames")
+    check(np.allclose(a["x"], b["x"], atol=1e-5) and np.allclose(a["y"], b["y"], atol=1e-5), "the same places")
+    area = pedpy.MeasurementArea([(2, 2), (8, 2), (8, 8), (2, 8)])
+    density = pedpy.compute_classic_density(traj_data=direct, measurement_area=area)
+    check(len(density) == run.step_count + 1 and density["density"].max() > 0, "PedPy measures it", density)
+    print(f"pedpy: {len(b)} rows; classic density up to {density['density'].max():.2f} /m²")
+
+
+# ---- campaigns -----------------------------------------------------------------------
+
+SPEC = {
+    "name": "test",
+    "scenes": ["door", "corridor"],
+    "seeds": [1, 2, 3],
+    "knobs": {"density": [1.0, 1.5]},
+    "seconds": 30,
+    "trajectory": "pedpy",
+    "retries": 1,
+}
+
+
+def reference_hashes(points):
+    """Each point's `throng run`, serially."""
+    out = {}
+    for p in points:
+        flags = ["--seed", p["seed"], "--seconds", SPEC["seconds"]]
+        for k, v in p["knobs"].items():
+            flags += ["--set", f"{k}={v}"]
+        out[p["id"]] = cli_summary(p["scene"], *flags)["hash"]
+    return out
+
+
+def check_manifest(result, refs, out):
+    from throng._campaign import read_manifest
+    rows = read_manifest(pathlib.Path(out) / "manifest.jsonl")
+    ids = [r["point"] for r in rows]
+    check(len(rows) == 12 and len(set(ids)) == 12, "12 rows, no duplicates", ids)
+    check(len({r["hash"] for r in rows}) == 12, "12 different states (walkers remain in each)", rows)
+    for r in rows:
+        check(r["status"] == "ok", "every run ok", r)
+        check(r["hash"] == refs[r["point"]], f"{r['point']}: the hash of a serial throng run", r["hash"],
+              refs[r["point"]])
+        s = json.loads((pathlib.Path(out) / r["summary"]).read_text())
+        check(s["hash"] == r["hash"] and s["seed"] == r["seed"] and s["knobs"]["density"] == r["knobs"]["density"],
+              "the summary file is the row's", s, r)
+        check(r["worker"] and r["wall"] > 0 and r["figures"]["gatePassed"] is True, "worker, wall, figures", r)
+    leftovers = [p for p in pathlib.Path(out).rglob("*") if ".attempt-" in p.name or p.name.endswith(".partial")]
+    check(not leftovers, "no temporary file left", leftovers)
+    return rows
+
+
+def case_campaign():
+    import throng
+    from throng._campaign import points
+    pts = points(throng.load_spec(SPEC))
+    check(len(pts) == 12, "2 scenes x 3 seeds x 2 densities", len(pts))
+    refs = reference_hashes(pts)
+    out = work("campaign")
+    seen = []
+    r = throng.campaign(SPEC, workers=2, out=out, progress=False, on_row=seen.append)
+    print(r.text())
+    check(r.ran == 12 and r.skipped == 0 and r.failed == 0 and r.workers == 2, "12 run on 2 workers", r.text())
+    rows = check_manifest(r, refs, out)
+    check(len({row["worker"] for row in rows}) == 2, "both workers ran points", {row["worker"] for row in rows})
+    # PedPy loads every exported trajectory.
+    import pedpy
+    for row in rows:
+        t = pedpy.load_trajectory_from_txt(trajectory_file=pathlib.Path(out) / row["trajectory"])
+        check(t.frame_rate == 20.0 and t.data["frame"].max() == row["figures"]["steps"], "pedpy reads it", row)
+    print("pedpy loaded all 12 trajectories")
+    # Rerun: every point is done, with its hash; nothing runs (not even a cluster).
+    r2 = throng.campaign(SPEC, out=out, progress=False)
+    check(r2.ran == 0 and r2.skipped == 12 and r2.failed == 0, "a rerun skips all 12", r2.text())
+    check(len(check_manifest(r2, refs, out)) == 12, "still 12 rows")
+    # A damaged output is run again; a torn manifest line is dropped.
+    victim = rows[5]
+    (pathlib.Path(out) / victim["trajectory"]).unlink()
+    with open(pathlib.Path(out) / "manifest.jsonl", "a") as f:
+        f.write('{"point": "torn')
+    r3 = throng.campaign(SPEC, out=out, progress=False, serial=True)
+    check(r3.ran == 1 and r3.skipped == 11, "only the damaged point runs again", r3.text())
+    check_manifest(r3, refs, out)
+    # The command line runs the same code: it finds all done.
+    spec = work("spec.json")
+    spec.write_text(json.dumps({**SPEC, "out": "campaign"}))
+    env = {"THRONG_PYTHON": sys.executable}
+    p = throng_cli("campaign", spec, "--workers", "2", env=env)
+    check(p.returncode == 0 and "12 skipped" in p.stdout, "throng campaign SPEC: all 12 skipped", show(p))
+    print(p.stdout.strip())
+
+
+def case_campaign_kill():
+    import throng
+    from distributed import Client, LocalCluster
+    from throng._campaign import points
+    pts = points(throng.load_spec(SPEC))
+    refs = reference_hashes(pts)
+    out = work("campaign-kill")
+    killed = []
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
+            Client(cluster) as client:
+        pids = client.run(os.getpid)
+
+        def on_row(row):
+            if len(killed) == 0 and row["status"] == "ok":
+                busy = {w: ts for w, ts in client.processing().items() if ts}
+                victim = next(iter(busy)) if busy else next(iter(pids))
+                os.kill(pids[victim], signal.SIGKILL)
+                killed.append((victim, sorted(busy.get(victim, []))))
+
+        r = throng.campaign(SPEC, client=client, out=out, progress=False, on_row=on_row)
+    print(r.text())
+    print("killed", killed)
+    check(killed and killed[0][1], "a worker was killed while it ran a point", killed)
+    check(r.ran == 12 and r.failed == 0, "the campaign still completes", r.text())
+    check_manifest(r, refs, out)
+
+
+def case_campaign_failures():
+    import throng
+    spec = {"scenes": ["door"], "seeds": [1], "knobs": {"doorWidth": [1.0, 3.0]}, "settings": {"model": ["orca"]},
+            "steps": 5, "trajectory": "none", "retries": 1}
+    # A point whose combination the scene refuses is a failed row, after its retries.
+    scene = work("odd.json")
+    scene.write_text(json.dumps({
+        "name": "odd", "knobs": {"w": {"min": 0, "max": 10, "default": 1}, "h": {"min": 0, "max": 10, "default": 1}},
+        "obstacles": [{"rect": [0, 0, "w", "h"]}], "agents": [{"at": [5, 5]}]}))
+    spec2 = {"scenes": [str(scene)], "seeds": [1], "knobs": {"w": [1, 6], "h": [1, 6]}, "steps": 3,
+             "trajectory": "none", "retries": 1}
+    r = throng.campaign(spec2, out=work("fail"), progress=False, serial=True)
+    print(r.text())
+    check(r.points == 4 and r.failed == 1 and r.ran == 4, "one of four points fails", r.text())
+    bad = [row for row in r.rows if row["status"] == "failed"]
+    check(bad[0]["knobs"] == {"w": 6, "h": 6} and bad[0]["error"].startswith("ValueError: ") and
+          bad[0]["retries"] == 1, "the failed row has its parameters and the scene's message", bad)
+    # On Dask too: the error comes back as a row.
+    r = throng.campaign(spec2, out=work("fail-dask"), workers=1, progress=False)
+    check(r.failed == 1 and r.ran == 4, "a failed row on Dask", r.text())
+    # A rerun retries the failure only.
+    r = throng.campaign(spec2, out=work("fail"), progress=False, serial=True)
+    check(r.ran == 1 and r.skipped == 3 and r.failed == 1, "the rerun retries only the failure", r.text())
+    from throng._campaign import read_manifest
+    check(len(read_manifest(work("fail") / "manifest.jsonl")) == 4, "one row a point")
+    # A bad spec is refused before anything runs, naming the key.
+    for bad_spec, what in [({"scenes": []}, "scenes"), ({"scenes": ["door"], "knobs": {"nope": [1]}}, "nope"),
+                           ({"scenes": ["door"], "knobs": {"doorWidth": [99]}}, "out of range"),
+                           ({"scenes": ["door"], "steps": 1, "seconds": 1}, "not both"),
+                           ({"scenes": ["door"], "trajectory": "xml"}, "trajectory"),
+                           ({"scenes": ["no-such"]}, "no-such"), ({"scenes": ["door"], "sedes": [1]}, "sedes")]:
+        e = raises(ValueError, throng.campaign, bad_spec, out=work("never"), progress=False)
+        check(what in str(e) and "\n" not in str(e), f"a bad spec: {what}", e)
+    r = throng.campaign(spec, out=work("ok"), progress=False, serial=True)
+    check(r.ran == 2 and r.failed == 0 and all(row["trajectory"] is None for row in r.rows), "trajectory none")
+    print("failures are rows; bad specs are refused")
+
+
+def case_slurm():
+    import throng
+    # The scheduler listens on loopback only here (on a cluster: the node's address, the default).
+    spec = {"scenes": ["door"], "cluster": {"kind": "slurm", "cores": 4, "memory": "8GB", "walltime": "01:30:00",
+                                            "scheduler_options": {"host": "127.0.0.1", "dashboard_address": None},
+                                            "queue": "compute", "account": "crowds",
+                                            "job_extra_directives": ["--exclusive"],
+                                            "job_script_prologue": ["module load python/3.11"]}}
+    s = throng.job_script(spec)
+    print(s)
+    for want in [r"^#!/usr/bin/env bash", r"^#SBATCH -J dask-worker", r"^#SBATCH -p compute$", r"^#SBATCH -A crowds$",
+                 r"^#SBATCH -n 1$", r"^#SBATCH --cpus-per-task=4$", r"^#SBATCH --mem=\d+G$", r"^#SBATCH -t 01:30:00$",
+                 r"^#SBATCH --exclusive$", r"^module load python/3.11$",
+                 re.escape(sys.executable) + r" -m distributed\.cli\.dask_worker tcp://\S+ ",
+                 r" --nthreads 1 ", r" --nworkers 4 ", r" --memory-limit \S+"]:
+        check(re.search(want, s, re.M), f"the Slurm script has {want!r}", s)
+    mem = int(re.search(r"--mem=(\d+)G", s).group(1))
+    check(7 <= mem <= 8, "8 GB of memory", mem)
+    pbs = throng.job_script({**spec, "cluster": {**spec["cluster"], "kind": "pbs", "account": None,
+                                                  "job_extra_directives": []}})
+    for want in [r"^#PBS -q compute$", r"^#PBS -l select=1:ncpus=4:mem=\S+$", r"^#PBS -l walltime=01:30:00$",
+                 r"-m distributed\.cli\.dask_worker tcp://", r"--nworkers 4"]:
+        check(re.search(want, pbs, re.M), f"the PBS script has {want!r}", pbs)
+    # The same cluster from a campaign's JSON.
+    f = work("hpc.json")
+    f.write_text(json.dumps(spec))
+    check("--cpus-per-task=4" in throng.job_script(f), "from a JSON file")
+
+
+def case_cli():
+    # `throng campaign`: the command line's parsing, then Python.
+    p = throng_cli("campaign", "--help")
+    check(p.returncode == 0 and "usage: throng campaign SPEC.json" in p.stdout and "--scheduler" in p.stdout and
+          "--workers" in p.stdout, "--help", show(p))
+    for args, msg in [((), r"SPEC is required"), (("s.json", "--workers", "0"), r"--workers: expects a whole number"),
+                      (("s.json", "--scheduler", "tcp://x:1", "--workers", "2"), r"--workers is for the LocalCluster"),
+                      (("s.json", "--bogus"), r"unknown option '--bogus'")]:
+        p = throng_cli("campaign", *args)
+        check(p.returncode == 2 and p.stderr.count("\n") == 1 and re.search(msg, p.stderr), f"usage: {msg}", show(p))
+    spec = work("tiny.json")
+    spec.write_text(json.dumps({"scenes": ["headon"], "seeds": [1, 2], "steps": 20, "out": "tiny",
+                                "trajectory": "csv"}))
+    # No Python.
+    p = throng_cli("campaign", spec, env={"THRONG_PYTHON": str(work("no-python"))})
+    check(p.returncode == 1 and "no Python" in p.stderr and p.stderr.count("\n") == 1, "no Python: said plainly",
+          show(p))
+    # A Python without dask (a stand-in dask that fails to import).
+    fake = work("nodask")
+    (fake / "dask").mkdir(parents=True)
+    (fake / "dask" / "__init__.py").write_text("raise ImportError(\"No module named 'dask'\")\n")
+    env = {"THRONG_PYTHON": sys.executable, "PYTHONPATH": f"{fake}:{os.environ.get('PYTHONPATH', '')}"}
+    p = throng_cli("campaign", spec, env=env)
+    check(p.returncode == 1 and "dask is not installed" in p.stderr, "no dask: said plainly", show(p))
+    # A Python without the package: a copy of the command away from the build
+    # tree (whose python/ it would otherwise put on PYTHONPATH).
+    lone = work("bin") / "throng"
+    lone.parent.mkdir()
+    shutil.copy(ARGS.throng, lone)
+    env = dict(os.environ, THRONG_PYTHON=sys.executable)
+    env.pop("PYTHONPATH", None)
+    p = subprocess.run([lone, "campaign", spec], capture_output=True, text=True, env=env, timeout=60)
+    check(p.returncode == 1 and "the throng Python package is not importable" in p.stderr and
+          p.stderr.count("\n") == 1, "no package: said plainly", show(p))
+    # A bad spec: one line.
+    bad = work("bad-spec.json")
+    bad.write_text('{"scenes": ["door"], "seeds": "many"}')
+    p = throng_cli("campaign", bad, env={"THRONG_PYTHON": sys.executable})
+    check(p.returncode == 1 and "\"seeds\"" in p.stderr and p.stderr.count("\n") == 1, "a bad spec", show(p))
+    # A real one, on a LocalCluster of one worker.
+    p = throng_cli("campaign", spec, "--workers", "1", "--quiet", env={"THRONG_PYTHON": sys.executable})
+    check(p.returncode == 0 and "2 points: 2 run" in p.stdout, "throng campaign runs it", show(p))
+    rows = [json.loads(l) for l in (work("tiny") / "manifest.jsonl").read_text().splitlines()]
+    check(len(rows) == 2 and all(r["trajectory"].endswith(".csv") for r in rows), "two rows, csv", rows)
+    print(p.stdout.strip())
+
+
+def case_example():
+    # docs/python-example.py runs as a script (its cells in order) and draws its figure.
+    src = pathlib.Path(ARGS.source) / "docs" / "python-example.py"
+    env = dict(os.environ, MPLBACKEND="Agg", THRONG_EXAMPLE_OUT=str(work("example")))
+    p = subprocess.run([sys.executable, src], capture_output=True, text=True, env=env, timeout=600, cwd=ARGS.work)
+    check(p.returncode == 0, "the example runs", show(p))
+    png = work("example") / "python-example.png"
+    check(png.exists() and png.stat().st_size > 10_000, "it draws its figure", png)
+    print(p.stdout.strip()[-2000:])
+
+
+def case_pip():
+    # `pip install .` from the repository into a fresh virtual environment,
+    # then the installed package (not the build tree's) against throng run.
+    venv, build = pathlib.Path(ARGS.pip_venv), pathlib.Path(ARGS.pip_build)
+    py = venv / "bin" / "python"
+    if not py.exists():
+        r = subprocess.run([sys.executable, "-m", "venv", str(venv)], capture_output=True, text=True)
+        check(r.returncode == 0, "a virtual environment", r.stdout, r.stderr)
+    env = dict(os.environ, CMAKE_BUILD_PARALLEL_LEVEL="2")
+    env.pop("PYTHONPATH", None)
+    t0 = time.perf_counter()
+    r = subprocess.run([py, "-m", "pip", "install", "--disable-pip-version-check", "-q", ARGS.source,
+                        "-C", f"build-dir={build}", "-C", "cmake.define.THRONG_CUDA=OFF"],
+                       capture_output=True, text=True, timeout=1500, env=env, cwd=ARGS.work)
+    check(r.returncode == 0, "pip install . (needs PyPI for scikit-build-core and numpy)", r.stdout[-4000:],
+          r.stderr[-4000:])
+    print(f"pip install . took {time.perf_counter() - t0:.0f} s")
+    ref = cli_summary("door", "--seed", "3", "--steps", "40")
+    script = """
+import json, os, sys, throng
+assert "site-packages" in throng._throng.__file__, throng._throng.__file__
+assert os.path.isfile(os.path.join(os.path.dirname(throng.__file__), "scenes", "door.json"))
+assert os.path.isfile(os.path.join(os.path.dirname(throng.__file__), "py.typed"))
+run = throng.Run("door", seed=3)
+run.step(40)
+print(json.dumps({"hash": run.summary()["hash"], "module": throng._throng.__file__}))
+"""
+    p = subprocess.run([py, "-c", script], capture_output=True, text=True, env=env, timeout=120, cwd=ARGS.work)
+    check(p.returncode == 0, "the installed package imports and runs", show(p))
+    got = json.loads(p.stdout.strip().splitlines()[-1])
+    check(got["hash"] == ref["hash"], "the installed package's hash is throng run's", got, ref)
+    print(f"installed {got['module']}: hash {got['hash']} == throng run")
+
+
+if __name__ == "__main__":
+    sys.exit(casekit.main(globals(), [("--source", {"default": str(pathlib.Path(__file__).resolve().parents[2])}),
+                                      ("--pip-venv", {"default": ""}), ("--pip-build", {"default": ""})]))
