@@ -498,3 +498,46 @@ TEST_CASE("selectObstacleEdges keeps the nearest front faces in range, by distan
     }
   }
 }
+
+TEST_CASE("obstacle lines: a walker tangent to a wall's line just past its end may not step into the end") {
+  // A wall from A = (0, 0) to (10, 0); a walker of radius 0.25 below it at
+  // exactly its radius from the wall's line, just past A (as one sliding
+  // along the wall leaves it). Seen obliquely from A, the right leg of A's
+  // velocity obstacle runs along the wall, so it is "foreign" (it points into
+  // the neighbouring edge, here the wall itself). RVO2 then adds no line, and
+  // the walker turning up round the end walks into it.
+  throng::ObstacleSet set;
+  const std::vector<Vec2> wall{{0, 0}, {10, 0}};
+  set.addLoop(wall);
+  set.cell = 2;
+  set.rebuildGrid();
+  const throng::ObstacleView ov = set.view();
+  const float radius = 0.25f, invTau = 1.0f / 0.5f, dt = 0.05f;
+  int cases = 0;
+  for (const float x : {-1e-4f, -3e-4f, -1e-3f, -3e-3f, -0.01f, -0.02f, -0.05f}) {
+    const Vec2 p{x, -radius};
+    for (int degrees = 40; degrees <= 140; degrees += 5) {
+      const float a = static_cast<float>(degrees) * 3.14159265f / 180.0f;
+      const Vec2 v{1.3f * std::cos(a), 1.3f * std::sin(a)};
+      // Only the steps along v that bring the walker's disc into the wall's end.
+      const Vec2 next = p + dt * v;
+      if (next.lengthSquared() >= radius * radius) continue;
+      ++cases;
+      CAPTURE(x);
+      CAPTURE(degrees);
+      std::int32_t edges[8];
+      float distSq[8];
+      const int edgeCount = throng::selectObstacleEdges(ov, p, 4.0f, edges, distSq, 8);
+      REQUIRE(edgeCount == 1);  // the wall's lower face
+      throng::Line lines[throng::kMaxObstacleLines];
+      const int n = throng::obstacleLines(ov, edges, edgeCount, p, v, radius, invTau, lines);
+      bool forbidden = false;
+      for (int k = 0; k < n; ++k) forbidden = forbidden || !permitted(lines[k], v);
+      CHECK(forbidden);
+      // Moving away, or back along the wall, stays permitted.
+      for (const Vec2 ok : {Vec2{0, -1}, Vec2{-1, 0}, Vec2{-0.7f, -0.7f}})
+        for (int k = 0; k < n; ++k) CHECK(permitted(lines[k], ok));
+    }
+  }
+  CHECK(cases > 60);
+}
