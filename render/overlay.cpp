@@ -236,6 +236,20 @@ void buildBioCrowdsTeaching(const TeachingInput& in, float pixel, Mesh& out) {
   addArrow(out, o, o + ex.motion, 4.5f * pixel, 11 * pixel, kMotionColor);
 }
 
+// Continuum Crowds' view (see overlay.hpp): no velocity program, so no
+// lines and no feasible region; the wish, the field's choice and the push.
+void buildContinuumTeaching(const TeachingInput& in, float pixel, Mesh& out) {
+  const AgentExplain& ex = *in.explain;
+  const Vec2 o = in.position;
+  const float s = in.velocityScale;
+  addCircle(out, o, std::max(in.maxSpeed, 0.0f) * s, 1.0f * pixel, packRgba(90, 90, 90, 160), 64);
+  addArrow(out, o, o + ex.preferred * s, 2.5f * pixel, 10 * pixel, kPreferredColor);
+  addArrow(out, o, o + ex.chosen * s, 2.5f * pixel, 10 * pixel, kChosenColor);
+  // The push is a displacement (world units, at most half a radius): drawn
+  // to scale from the walker, only where there is one.
+  if (ex.motion.length() > 0.5f * pixel) addArrow(out, o, o + ex.motion, 2.5f * pixel, 8 * pixel, kMotionColor);
+}
+
 // The fields' part (see overlay.hpp), over the model's own.
 void buildFieldTeaching(const TeachingInput& in, float pixel, Mesh& out) {
   const AgentExplain& ex = *in.explain;
@@ -272,6 +286,11 @@ void buildTeachingMesh(const TeachingInput& in, float pixel, Mesh& out) {
   if (!in.explain) return;
   if (in.model == "biocrowds") {
     buildBioCrowdsTeaching(in, pixel, out);
+    buildFieldTeaching(in, pixel, out);
+    return;
+  }
+  if (in.model == "continuum") {
+    buildContinuumTeaching(in, pixel, out);
     buildFieldTeaching(in, pixel, out);
     return;
   }

@@ -112,7 +112,8 @@ struct TeachingInput {
   std::span<const Vec2> neighbourPos, neighbourVel;
   std::span<const float> neighbourRadius;
   /// The model that explains (Settings::model): "biocrowds" draws its
-  /// markers and motion; any other, ORCA's velocity space.
+  /// markers and motion; "continuum" its wish, choice and push
+  /// (explain->motion); any other, ORCA's velocity space.
   std::string_view model = "orca";
   float personalSpace = 1;  ///< BioCrowds' R, world units
   /// BioCrowds' marker spacing, world units (throng::markerSpacing); the
@@ -140,7 +141,7 @@ inline constexpr std::uint32_t kNeighbourColor = 0xFFC0A000u;  // teal ring
 // BioCrowds' view.
 inline constexpr std::uint32_t kOwnedMarkerColor = 0xFF8C00E1u;     // magenta dot, sized by weight
 inline constexpr std::uint32_t kUnusableMarkerColor = 0xFF6E6E6Eu;  // grey ring: owned, weight 0
-inline constexpr std::uint32_t kMotionColor = 0xFF3C9614u;          // green arrow: M
+inline constexpr std::uint32_t kMotionColor = 0xFF3C9614u;          // green arrow: M (continuum: the push)
 inline constexpr std::uint32_t kPersonalSpaceColor = 0xA08C00E1u;   // translucent magenta circle
 // The fields' part.
 inline constexpr std::uint32_t kFieldCellOutline = 0xE0503C28u;  // dark slate (40, 60, 80)

@@ -420,6 +420,24 @@ TEST_CASE("the teaching view draws the walker's field cell, its speeds, closed f
   // The closed face is the west one.
   for (const Vertex& v : m.tris)
     if (v.rgba == kFieldClosedColor) CHECK(v.x == doctest::Approx(3.0f).epsilon(0.01));
+  // Continuum's own part: no velocity program, so neither ORCA's feasible
+  // disc nor velocity obstacles; the push only where there is one.
+  CHECK(countColour(m, kFeasibleShade) == 0);
+  CHECK(countColour(m, kVoShade) == 0);
+  CHECK(countColour(m, kMotionColor) == 0);
+  ex.motion = {0.12f, 0};  // longer than the arrow's head (8 pixels)
+  ex.chosen = {1, 0};
+  Mesh pushed;
+  buildTeachingMesh(in, 0.01f, pushed);
+  CHECK(countColour(pushed, kMotionColor) == 9);
+  CHECK(countColour(pushed, kChosenColor) == 9);
+  ex.motion = {};
+  // The same walker explained by ORCA: its feasible region.
+  in.model = "orca";
+  Mesh orca;
+  buildTeachingMesh(in, 0.01f, orca);
+  CHECK(countColour(orca, kFeasibleShade) > 0);
+  in.model = "continuum";
   // No field cell: nothing of it.
   ex.fieldCell = -1;
   Mesh off;
