@@ -112,18 +112,30 @@ void VizApp::drawFieldPanel() {
                         static_cast<unsigned long long>(im.refreshStep));
 }
 
-// Bottom right of the window: the colour bar with its range and unit, the
+// Bottom right of the window (in edit mode, left of the scene panel when
+// that stands in the corner): the colour bar with its range and unit, the
 // greys, and the value under the cursor.
 void VizApp::drawFieldLegend() {
   const render::FieldLayerImage& im = fieldImage_;
   if (im.result != render::FieldLayerImage::Result::Drawn || im.cols == 0) return;
   const ImGuiViewport* vp = ImGui::GetMainViewport();
-  ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x + vp->WorkSize.x - 12, vp->WorkPos.y + vp->WorkSize.y - 12),
-                          ImGuiCond_Always, ImVec2(1, 1));
+  float right = vp->WorkPos.x + vp->WorkSize.x - 12;
+  const float bottom = vp->WorkPos.y + vp->WorkSize.y - 12;
+  constexpr float kLegendWidthPx = 300, kLegendHeightPx = 120;  // about: the bar is 280 wide
+  if (const auto it = widgetRects_.find("scene.window"); editing_ && it != widgetRects_.end()) {
+    const auto& r = it->second;  // x0, y0, x1, y1
+    if (r[0] < right && r[2] > right - kLegendWidthPx && r[1] < bottom && r[3] > bottom - kLegendHeightPx)
+      right = r[0] - 12;
+  }
+  ImGui::SetNextWindowPos(ImVec2(right, bottom), ImGuiCond_Always, ImVec2(1, 1));
   ImGui::SetNextWindowBgAlpha(0.85f);
   ImGui::Begin("##fieldLegend", nullptr,
                ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings |
                    ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav);
+  {
+    const ImVec2 a = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
+    widgetRects_["legend.window"] = {a.x, a.y, a.x + size.x, a.y + size.y};
+  }
   if (im.layer != render::FieldLayer::None) {
     std::string title(render::fieldLayerName(im.layer));
     if (im.layer == render::FieldLayer::Speed || im.layer == render::FieldLayer::Cost)

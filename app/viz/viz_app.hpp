@@ -209,6 +209,7 @@ class VizApp {
   void drawToolOptions();
   void drawInspector();
   void drawKnobEditor();
+  void drawKnobForm();  ///< new knob, or the one being edited
   void drawProblems();
   void drawModals();
   bool editorKey(const SDL_Event& e);
@@ -324,6 +325,7 @@ class VizApp {
   bool quitConfirmed_ = false, saveAsOpen_ = false;
   char docPath_[512] = {}, savePath_[512] = {};
   struct KnobForm {
+    std::string editing;  ///< the knob the form edits; empty: the form makes a new one
     char name[64] = {};
     double min = 0, max = 1, defaultValue = 0.5;
     char help[256] = {};

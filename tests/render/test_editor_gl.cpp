@@ -366,6 +366,43 @@ TEST_CASE("editor: one pass as a person: draw a wall with a gap, a group and its
   CHECK(endA->value == doctest::Approx(4));
   CHECK(ed.problems().empty());
 
+  // The knob's range widened afterwards: its row's edit button fills the
+  // form with it, Apply writes it back; what is bound to it stays bound.
+  d.clickWidget("knob.gap.edit");
+  d.enterText("knob.form.max", "5");
+  d.clickWidget("knob.form.apply");
+  const auto gapMax = ed.view().number("/knobs/gap/max");
+  REQUIRE_MESSAGE(gapMax, viz.status());
+  CHECK(gapMax->value == 5);
+  CHECK(ed.view().number("/knobs/gap/default")->value == 2);
+  REQUIRE(ed.view().root().at("/knobs/gap/help") != nullptr);
+  CHECK(ed.view().root().at("/knobs/gap/help")->asString() == "the gap in the drawn wall, m");
+  CHECK(ed.view().number(drawn[0].vertexPointers[1] + "/1")->text == "5 - gap / 2");
+  d.frame();
+  CHECK(viz.widgetRect("knob.form.add").has_value());  // the form is back to a new knob
+
+  // The discomfort-region tool: a drag makes a region; Ctrl+Z takes it back.
+  d.clickWidget("tool.discomfort region");
+  CHECK(ed.tools.tool() == edit::Tool::Discomfort);
+  d.drag({6, 1}, {9, 3});
+  const DocValue* regions = ed.view().root().find("discomfort");
+  REQUIRE(regions != nullptr);
+  REQUIRE(regions->items().size() == 1);
+  CHECK(ed.view().number("/discomfort/0/value")->value == 1);
+  // The tool shows the discomfort layer, whose legend keeps clear of the scene panel.
+  d.moveTo(d.screenOf({7.5f, 2}));
+  d.frame(2);
+  d.shot("editor_discomfort_region.png");
+  const auto legend = viz.widgetRect("legend.window"), panel = viz.widgetRect("scene.window");
+  REQUIRE(legend.has_value());
+  REQUIRE(panel.has_value());
+  INFO("legend " << (*legend)[0] << ".." << (*legend)[2] << ", scene panel " << (*panel)[0] << ".." << (*panel)[2]);
+  CHECK((*legend)[2] <= (*panel)[0]);
+  d.key(SDLK_z, SDL_SCANCODE_Z, KMOD_LCTRL);
+  CHECK(ed.view().root().find("discomfort") == nullptr);
+  CHECK(ed.view().number("/knobs/gap/max")->value == 5);
+  d.clickWidget("tool.select");
+
   // What it looks like: the drawn walls' pixels in the wall colour, the gap open
   // (nothing selected, the cursor away, so no highlight covers them).
   d.key(SDLK_ESCAPE, SDL_SCANCODE_ESCAPE);

@@ -272,7 +272,7 @@ TEST_CASE("the group tool: drag the region, click the goal, the walker tool: cli
   CHECK(near(*a.props.goal, {9, 2}));
 }
 
-TEST_CASE("sources, sinks, targets and gates") {
+TEST_CASE("sources, sinks, targets, discomfort regions and gates") {
   const auto shapes = scene();
   ToolContext c{&shapes, {}, {}, 0.01f, {}};
   ToolMachine m;
@@ -287,6 +287,15 @@ TEST_CASE("sources, sinks, targets and gates") {
   cs = commits(run(m, c, {press({12, 0}), release({14, 10})}));
   REQUIRE(cs.size() == 1);
   CHECK(std::get<OpAddTarget>(*cs[0].op).name == "exit");
+  m.setTool(Tool::Discomfort);
+  m.options.discomfortValue = -0.5;  // a crosswalk
+  cs = commits(run(m, c, {press({2, 4}), move({5, 5}), release({6, 5})}));
+  REQUIRE(cs.size() == 1);
+  const auto& dis = std::get<OpAddDiscomfort>(*cs[0].op);
+  CHECK(dis.value == -0.5);
+  CHECK(near({dis.region.x, dis.region.y}, {2, 4}));
+  CHECK(near({dis.region.width, dis.region.height}, {4, 1}));
+  CHECK(describe(*cs[0].op) == "add a discomfort region");
   m.setTool(Tool::Source);
   cs = commits(run(m, c, {press({1, 1}), release({2, 2}), press({9, 9}), release({9, 9})}));
   REQUIRE(cs.size() == 1);

@@ -325,12 +325,13 @@ void VizApp::drawEditCanvas() {
 
 // The heatmap while editing: the painted ground read from the document
 // (edit::buildTerrainGrid), in the field overlay's colours. A brush shows
-// its own layer; otherwise the panel's layer, when it is the discomfort or
-// the height.
+// its own layer (the discomfort-region tool the discomfort's); otherwise
+// the panel's layer, when it is the discomfort or the height.
 void VizApp::updateEditField() {
   edit::Editor& ed = *editor_;
   render::FieldLayer layer = fieldOverlay_.layer;
-  if (ed.tools.tool() == edit::Tool::PaintDiscomfort) layer = render::FieldLayer::Discomfort;
+  if (ed.tools.tool() == edit::Tool::PaintDiscomfort || ed.tools.tool() == edit::Tool::Discomfort)
+    layer = render::FieldLayer::Discomfort;
   if (ed.tools.tool() == edit::Tool::PaintHeight) layer = render::FieldLayer::Height;
   const bool ground = layer == render::FieldLayer::Discomfort || layer == render::FieldLayer::Height;
   if (!ground && !fieldOverlay_.shading) {

@@ -201,6 +201,11 @@ void VizApp::drawToolOptions() {
     help("the groups it takes, e.g. \"1, 2\"; empty: every group");
   }
   if (t == edit::Tool::Target) inputString("name", o.targetName);
+  if (t == edit::Tool::Discomfort) {
+    double v = o.discomfortValue;
+    if (ImGui::InputDouble("discomfort", &v, 0, 0, "%.3g") && std::isfinite(v)) o.discomfortValue = v;
+    help("g in the cost (alpha f + beta + gamma g) / f: above 0 walkers avoid the region, below 0 they prefer it");
+  }
   if (t == edit::Tool::Gate) {
     inputString("route", o.gateRoute);
     help("the route the gate joins (made when it does not exist yet); gates are passed in order");
@@ -225,6 +230,11 @@ void VizApp::drawEditorSidePanel() {
                           ImVec2(1, 0));
   ImGui::SetNextWindowSize(ImVec2(static_cast<float>(kPanelWidthPx - 20), vp->WorkSize.y - 20), ImGuiCond_FirstUseEver);
   ImGui::Begin("scene");
+  {
+    // Where it is this frame: the field legend keeps clear of it.
+    const ImVec2 a = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
+    widgetRects_["scene.window"] = {a.x, a.y, a.x + size.x, a.y + size.y};
+  }
   if (ImGui::CollapsingHeader("Inspector", ImGuiTreeNodeFlags_DefaultOpen)) drawInspector();
   if (ImGui::CollapsingHeader("Knobs", ImGuiTreeNodeFlags_DefaultOpen)) drawKnobEditor();
   if (ImGui::CollapsingHeader("Problems", ImGuiTreeNodeFlags_DefaultOpen)) drawProblems();
@@ -333,6 +343,8 @@ void VizApp::drawKnobEditor() {
   const SceneDoc& doc = ed.view();
   const DocValue* knobs = doc.root().find("knobs");
   const auto values = ed.knobValues();
+  // Removed after the loop: a commit replaces the document `knobs` points into.
+  std::string removeName;
   if (knobs && knobs->kind() == DocValue::Kind::object) {
     for (const auto& member : knobs->members()) {
       const std::string& name = member.first;
@@ -351,9 +363,23 @@ void VizApp::drawKnobEditor() {
       const std::string helpText = textAt(doc, base + "/help");
       if (!helpText.empty()) help(helpText.c_str());
       ImGui::SameLine();
-      if (ImGui::SmallButton("x")) {
-        if (!ed.commit(removeKnob(doc, name))) setStatus(ed.lastError());
+      if (ImGui::SmallButton("edit")) {
+        // Into the form below: its name, range, default and help as the file has them.
+        KnobForm& f = knobForm_;
+        f = KnobForm{};
+        f.editing = name;
+        std::snprintf(f.name, sizeof f.name, "%s", name.c_str());
+        f.min = lo;
+        f.max = hi;
+        f.defaultValue = doc.number(base + "/default").value_or(DocNumber{}).value;
+        std::snprintf(f.help, sizeof f.help, "%s", helpText.c_str());
+        const DocValue* integer = member.second.find("integer");
+        f.integer = integer && integer->kind() == DocValue::Kind::boolean && integer->asBool();
       }
+      mark("knob." + name + ".edit");
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("change its name, range, default or help in the form below");
+      ImGui::SameLine();
+      if (ImGui::SmallButton("x")) removeName = name;
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("remove the knob (refused while an expression names it)");
       ImGui::PopID();
     }
@@ -361,8 +387,19 @@ void VizApp::drawKnobEditor() {
   } else {
     ImGui::TextDisabled("no knobs yet");
   }
-  if (ImGui::TreeNodeEx("new knob", ImGuiTreeNodeFlags_DefaultOpen)) {
-    KnobForm& f = knobForm_;
+  if (!removeName.empty() && !ed.commit(removeKnob(doc, removeName))) setStatus(ed.lastError());
+  drawKnobForm();
+}
+
+void VizApp::drawKnobForm() {
+  edit::Editor& ed = *editor_;
+  const SceneDoc& doc = ed.view();
+  const DocValue* knobs = doc.root().find("knobs");
+  KnobForm& f = knobForm_;
+  // A knob being edited that an undo or a removal took away: back to a new one.
+  if (!f.editing.empty() && !(knobs && knobs->find(f.editing))) f = KnobForm{};
+  const std::string formTitle = f.editing.empty() ? "new knob" : "edit knob " + f.editing;
+  if (ImGui::TreeNodeEx((formTitle + "###knobform").c_str(), ImGuiTreeNodeFlags_DefaultOpen)) {
     ImGui::PushItemWidth(120);
     ImGui::InputText("name##knob", f.name, sizeof f.name);
     mark("knob.form.name");
@@ -376,16 +413,33 @@ void VizApp::drawKnobEditor() {
     ImGui::InputText("help##knob", f.help, sizeof f.help);
     mark("knob.form.help");
     ImGui::Checkbox("whole numbers", &f.integer);
-    if (ImGui::Button("Add knob")) {
-      if (ed.commit(addKnob(doc, f.name, f.min, f.max, f.defaultValue, f.help, f.integer))) {
-        setStatus(std::string("knob ") + f.name + " added: bind a number to it in the inspector");
-        f.name[0] = '\0';
-        f.help[0] = '\0';
-      } else {
-        setStatus(ed.lastError());
+    if (f.editing.empty()) {
+      if (ImGui::Button("Add knob")) {
+        if (ed.commit(addKnob(doc, f.name, f.min, f.max, f.defaultValue, f.help, f.integer))) {
+          setStatus(std::string("knob ") + f.name + " added: bind a number to it in the inspector");
+          f.name[0] = '\0';
+          f.help[0] = '\0';
+        } else {
+          setStatus(ed.lastError());
+        }
       }
+      mark("knob.form.add");
+    } else {
+      // Renaming rewrites every expression that names the knob (editKnob).
+      if (ImGui::Button("Apply")) {
+        const Knob to{f.name, f.help, f.min, f.max, f.defaultValue, 0, f.integer};
+        if (ed.commit(editKnob(doc, f.editing, to))) {
+          setStatus("knob " + (f.editing == to.name ? to.name + " changed" : f.editing + " is now " + to.name));
+          f = KnobForm{};
+        } else {
+          setStatus(ed.lastError());
+        }
+      }
+      mark("knob.form.apply");
+      ImGui::SameLine();
+      if (ImGui::Button("Cancel")) f = KnobForm{};
+      mark("knob.form.cancel");
     }
-    mark("knob.form.add");
     ImGui::TextDisabled("Bind a number to it: type e.g. 5 + gap / 2 in an inspector field.");
     ImGui::TreePop();
   }

@@ -19,6 +19,7 @@ std::string_view toolName(Tool t) {
     case Tool::Target: return "target";
     case Tool::Gate: return "route gate";
     case Tool::Goal: return "goal";
+    case Tool::Discomfort: return "discomfort region";
     case Tool::PaintDiscomfort: return "discomfort brush";
     case Tool::PaintHeight: return "height brush";
   }
@@ -43,6 +44,9 @@ std::string_view toolHelp(Tool t) {
     case Tool::Target: return "Drag a goal region the fields are solved for (continuum, routing = field).";
     case Tool::Gate: return "Drag from one post of the gate to the other; it joins the route named below.";
     case Tool::Goal: return "Click the goal of the selected walker, group or source.";
+    case Tool::Discomfort:
+      return "Drag a region of one discomfort (continuum, routing = field): above 0 walkers avoid it, below 0 they "
+             "prefer it, as a crosswalk.";
     case Tool::PaintDiscomfort:
       return "Paint discomfort (continuum, routing = field): walkers avoid it. Shift or \"erase\" takes it back to 0.";
     case Tool::PaintHeight: return "Paint the ground's height (slopes slow walkers). Shift or \"erase\" takes it back to 0.";
@@ -101,7 +105,8 @@ Action selectAction(std::string pointer, std::string vertex = {}) {
 }
 
 bool isRegionTool(Tool t) {
-  return t == Tool::ObstacleRect || t == Tool::Sink || t == Tool::Target || t == Tool::Group || t == Tool::Source;
+  return t == Tool::ObstacleRect || t == Tool::Sink || t == Tool::Target || t == Tool::Discomfort || t == Tool::Group ||
+         t == Tool::Source;
 }
 
 const std::vector<DocShape>& shapesOf(const ToolContext& c) {
@@ -179,6 +184,7 @@ void ToolMachine::regionDone(Rect region, Result& r) {
     case Tool::Target:
       r.actions.push_back(commit(OpAddTarget{options.targetName, region, parseGroups(options.groups)}));
       break;
+    case Tool::Discomfort: r.actions.push_back(commit(OpAddDiscomfort{region, options.discomfortValue})); break;
     case Tool::Group:
     case Tool::Source:
       anchorRect_ = region;

@@ -40,10 +40,11 @@ enum class Tool : std::uint8_t {
   Target,           ///< drag the region
   Gate,             ///< drag from one post to the other
   Goal,             ///< click the selected walker's, group's or source's goal
+  Discomfort,       ///< drag a discomfort region (a rectangle of one value)
   PaintDiscomfort,  ///< the discomfort brush (Shift or "erase": toward 0)
   PaintHeight,      ///< the height brush
 };
-inline constexpr int kToolCount = 13;
+inline constexpr int kToolCount = 14;
 std::string_view toolName(Tool t);
 /// One line for people: what the tool does and how.
 std::string_view toolHelp(Tool t);
@@ -71,6 +72,7 @@ struct ToolOptions {
   std::string groups;          ///< sinks and targets: "1, 2"; empty: every group
   std::string targetName = "target";
   std::string gateRoute = "route";  ///< the route a gate is added to (made when missing)
+  double discomfortValue = 1;  ///< a discomfort region's g: > 0 avoided, < 0 preferred (a crosswalk)
   double brushRadius = 1;      ///< world units [Limit: > 0]
   double brushStrength = 0.25; ///< per dab: added at the brush's centre (discomfort units, or world units of height)
   bool erase = false;          ///< the brush takes values back toward 0
@@ -151,7 +153,7 @@ class ToolMachine {
   enum class Phase : std::uint8_t {
     Idle,
     Points,        ///< a polyline or outline
-    DragRect,      ///< a region (obstacle, group, source, sink, target; a goal region)
+    DragRect,      ///< a region (obstacle, group, source, sink, target, discomfort; a goal region)
     DragGate,
     AwaitGoal,     ///< a walker or region placed: click the goal (or drag a goal region)
     DragGoalRect,
