@@ -231,13 +231,15 @@ class Run {
     return *n;
   }
 
-  /// `throng run`'s default length: the scene's duration, stopping early
+  /// `throng run`'s default length: on to the scene's duration (counted
+  /// from the run's start, so steps already taken count), stopping early
   /// once all arrived. Returns the steps taken.
   std::uint64_t untilDone() {
     std::string err;
     const std::optional<std::uint64_t> total = planSteps(use().run.spec(), std::nullopt, std::nullopt, &err);
     if (!total) throw py::value_error(err);
-    return stepLoop(*total, true);
+    const std::uint64_t done = use().run.steps();
+    return stepLoop(*total > done ? *total - done : 0, true);
   }
 
   /// Up to `n` steps with the GIL released (stopping early once all arrived

@@ -108,6 +108,14 @@ def case_api_hash():
     r.until_done()
     check(r.summary()["hash"] == ref["hash"] and r.step_count == ref["steps"], "until_done() is throng run's length",
           r.summary(), ref)
+    # A scene not all of whose walkers arrive runs to its duration, counted
+    # from the start: steps already taken are not added to it.
+    ref = cli_summary("crossing")
+    r = throng.Run("crossing")
+    r.step(100)
+    taken = r.until_done()
+    check(r.step_count == ref["steps"] and taken == ref["steps"] - 100 and r.summary()["hash"] == ref["hash"],
+          "until_done() after step(100) stops at the scene's duration", (r.step_count, taken), ref["steps"])
     # throng.run(), the whole command as a call, and the dt and threads flags.
     ref = cli_summary("door", "--seed", "9", "--steps", "50", "--dt", "0.025", "--threads", "1", "--set", "density=0.5")
     got = throng.run("door", seed=9, steps=50, dt=0.025, threads=1, density=0.5)
