@@ -272,7 +272,7 @@ Parsed<RunOptions> parseRun(int argc, const char* const* argv) {
   app.add_option("SCENE", o.scene, "a scene file or the name of a shipped scene (see `throng scenes`)")->required();
   CLI::Option* steps = number(app, "--steps", o.steps, Bounds<std::uint64_t>{0, kMaxRunSteps}, "N",
                               "run exactly N steps, N in {}");
-  number(app, "--seconds", o.seconds, Bounds<double>{0, 1e6, true}, "S",
+  number(app, "--seconds", o.seconds, Bounds<double>{0, kMaxRunSeconds, true}, "S",
          "run exactly S simulated seconds, S in {} (rounded up to whole steps)\n"
          "(default: the scene's duration, stopping early once all arrived)")
       ->excludes(steps);

@@ -25,12 +25,14 @@ namespace throng::cli {
 /// The most steps one `throng run` takes (--steps, or --seconds and the
 /// scene's duration in steps of dt).
 inline constexpr std::uint64_t kMaxRunSteps = 1'000'000'000;
+/// The most simulated seconds one run is asked for (--seconds), s.
+inline constexpr double kMaxRunSeconds = 1e6;
 
 /// `throng run SCENE [options]`.
 struct RunOptions {
   std::string scene;
   std::optional<std::uint64_t> steps;   ///< exact step count, [0, kMaxRunSteps]
-  std::optional<double> seconds;        ///< exact simulated time, s, (0, 1e6]
+  std::optional<double> seconds;        ///< exact simulated time, s, (0, kMaxRunSeconds]
   std::optional<double> dt;             ///< the fixed step (maxStep), s, in maxStep's limits
   std::optional<std::uint64_t> seed;    ///< any 64-bit value
   std::optional<std::uint64_t> threads; ///< in threads' limits, 0 = every core

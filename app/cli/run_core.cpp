@@ -21,6 +21,19 @@ nlohmann::ordered_json finiteOrNull(float v) {
 
 std::optional<std::uint64_t> planSteps(const SceneSpec& spec, std::optional<std::uint64_t> steps,
                                        std::optional<double> seconds, std::string* error) {
+  const auto refuse = [error](std::string why) -> std::optional<std::uint64_t> {
+    if (error) *error = std::move(why);
+    return std::nullopt;
+  };
+  if (steps && *steps > kMaxRunSteps)
+    return refuse("steps: expects a whole number in [0, " + std::to_string(kMaxRunSteps) + "], got " +
+                  std::to_string(*steps));
+  static_assert(kMaxRunSeconds == 1e6, "the message below spells it");
+  if (seconds && !(*seconds > 0 && *seconds <= kMaxRunSeconds)) {  // (NaN fails too)
+    char what[120];
+    std::snprintf(what, sizeof what, "seconds: expects a finite number in (0, 1e6], got %.6g", *seconds);
+    return refuse(what);
+  }
   const double dt = spec.settings.maxStep;  // the run's fixed step (SceneRun::dt)
   const double s = seconds ? *seconds : spec.duration;
   const double wanted = steps ? static_cast<double>(*steps) : std::ceil(s / dt - 1e-9);

@@ -19,7 +19,9 @@ namespace throng::cli {
 
 /// The steps a run takes: `steps` when given, else `seconds` (or, when
 /// neither is given, the scene's duration) in steps of the spec's dt, rounded
-/// up. nullopt with *error (one line) past kMaxRunSteps.
+/// up. nullopt with *error (one line, naming "steps" or "seconds") for
+/// steps past kMaxRunSteps, seconds outside (0, kMaxRunSeconds] or not
+/// finite, or a length of more than kMaxRunSteps steps.
 std::optional<std::uint64_t> planSteps(const SceneSpec& spec, std::optional<std::uint64_t> steps,
                                        std::optional<double> seconds, std::string* error);
 

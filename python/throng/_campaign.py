@@ -153,8 +153,8 @@ def points(spec: Mapping[str, Any]) -> List[Dict[str, Any]]:
                               not 0 <= steps <= _throng.MAX_RUN_STEPS):
         raise SpecError(f"{_where(spec)}: \"steps\": expected a whole number in [0, {_throng.MAX_RUN_STEPS}]")
     if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or
-                                not 0 < seconds <= 1e6):
-        raise SpecError(f"{_where(spec)}: \"seconds\": expected a number in (0, 1e6]")
+                                not 0 < seconds <= _throng.MAX_RUN_SECONDS):
+        raise SpecError(f"{_where(spec)}: \"seconds\": expected a number in (0, {_throng.MAX_RUN_SECONDS:g}]")
     trajectory = spec.get("trajectory", "pedpy")
     if trajectory not in ("pedpy", "csv", "none"):
         raise SpecError(f"{_where(spec)}: \"trajectory\": {trajectory!r} not in {{pedpy,csv,none}}")

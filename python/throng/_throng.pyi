@@ -6,6 +6,7 @@ import numpy as np
 import numpy.typing as npt
 
 MAX_RUN_STEPS: int
+MAX_RUN_SECONDS: float
 
 class Scene:
     @staticmethod
