@@ -73,19 +73,14 @@ THRONG_HD int obstacleLines(const ObstacleView& ov, const std::int32_t* edges, i
     // No contact: the legs of the velocity obstacle. Seen obliquely, one
     // vertex defines both; at a reflex vertex the leg runs along the edge.
     Vec2 leftLegDirection, rightLegDirection;
-    // Seen obliquely, one leg's neighbouring edge is this edge itself (the
-    // right leg's past the left vertex, the left leg's past the right one).
-    bool obliqueLeft = false, obliqueRight = false;
     if (s < 0.0f && distSqLine <= radiusSq) {
       if (!obstacle1->convex) continue;  // obliquely seen reflex vertex: ignore
-      obliqueLeft = true;
       i2 = i1;
       obstacle2 = obstacle1;
       leftLegDirection = leftLeg(relativePosition1, radius, distSq1);
       rightLegDirection = rightLeg(relativePosition1, radius, distSq1);
     } else if (s > 1.0f && distSqLine <= radiusSq) {
       if (!obstacle2->convex) continue;
-      obliqueRight = true;
       i1 = i2;
       obstacle1 = obstacle2;
       leftLegDirection = leftLeg(relativePosition2, radius, distSq2);
@@ -106,10 +101,12 @@ THRONG_HD int obstacleLines(const ObstacleView& ov, const std::int32_t* edges, i
     // A leg from a convex vertex never points into the neighbouring edge:
     // take that edge's cut-off line instead, and add no line when the
     // velocity projects on such a foreign leg, since that edge adds its own.
-    // Unlike RVO2, keep the line when the neighbouring edge is this one (seen
-    // obliquely): RVO2 then adds none at all, and a walker sliding along a
-    // wall at exactly its radius walks into the wall's end as it passes it
-    // (2.2 cm into a door jamb in `evacuation`, density 0.9, seed 2).
+    // Unlike RVO2, keep the line when the neighbouring edge is this one
+    // (seen obliquely, both legs from one vertex: the left leg's past the
+    // right vertex, the right leg's past the left one): RVO2 then adds none
+    // at all, and a walker sliding along a wall at exactly its radius walks
+    // into the wall's end as it passes it (2.2 cm into a door jamb in
+    // `evacuation`, density 0.9, seed 2).
     const ObstacleVertex* leftNeighbor = &ov.vertices[obstacle1->prev];
     bool isLeftLegForeign = false, isRightLegForeign = false;
     if (obstacle1->convex && det(leftLegDirection, -leftNeighbor->unitDir) >= 0.0f) {
@@ -162,12 +159,12 @@ THRONG_HD int obstacleLines(const ObstacleView& ov, const std::int32_t* edges, i
       line.point = leftCutoff + radius * invTimeHorizonObst * perpLeft(line.direction);
       lines[count++] = line;
     } else if (distSqLeft <= distSqRight) {
-      if (isLeftLegForeign && !obliqueRight) continue;
+      if (isLeftLegForeign && obstacle1->prev != edges[k]) continue;
       line.direction = leftLegDirection;
       line.point = leftCutoff + radius * invTimeHorizonObst * perpLeft(line.direction);
       lines[count++] = line;
     } else {
-      if (isRightLegForeign && !obliqueLeft) continue;
+      if (isRightLegForeign && i2 != edges[k]) continue;
       line.direction = -rightLegDirection;
       line.point = rightCutoff + radius * invTimeHorizonObst * perpLeft(line.direction);
       lines[count++] = line;
