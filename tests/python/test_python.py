@@ -625,6 +625,10 @@ import json, os, sys, throng
 assert "site-packages" in throng._throng.__file__, throng._throng.__file__
 assert os.path.isfile(os.path.join(os.path.dirname(throng.__file__), "scenes", "door.json"))
 assert os.path.isfile(os.path.join(os.path.dirname(throng.__file__), "py.typed"))
+# The package's own scenes before the source tree's, and no environment changed to find them.
+assert "THRONG_SCENES" not in os.environ, os.environ["THRONG_SCENES"]
+door = throng.Scene.load("door").file
+assert os.path.dirname(door) == os.path.join(os.path.dirname(throng.__file__), "scenes"), door
 run = throng.Run("door", seed=3)
 run.step(40)
 print(json.dumps({"hash": run.summary()["hash"], "module": throng._throng.__file__}))

@@ -1,4 +1,8 @@
-// Finding shipped scenes: THRONG_SCENES, next to the executable, the source tree.
+// Finding shipped scenes: THRONG_SCENES, next to the executable, next to the
+// shared library this code is linked into (the Python module's throng/scenes),
+// the source tree.
+#include <dlfcn.h>
+
 #include <cstdlib>
 #include <filesystem>
 #include <system_error>
@@ -51,6 +55,13 @@ std::vector<std::string> sceneDirectories() {
     addDir(exe.parent_path() / "scenes");
     addDir(exe.parent_path() / ".." / "share" / "throng" / "scenes");
   }
+  // The file holding this code, when that is a shared library (in a wheel,
+  // throng/_throng*.so beside throng/scenes); for the executable it names
+  // the directory just added.
+  static const int anchor = 0;
+  Dl_info info{};
+  if (dladdr(&anchor, &info) != 0 && info.dli_fname && *info.dli_fname)
+    addDir(fs::path(info.dli_fname).parent_path() / "scenes");
   addDir(THRONG_SOURCE_SCENES_DIR);
   return dirs;
 }
