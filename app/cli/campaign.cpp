@@ -6,12 +6,12 @@
 // plainly when the throng package or dask is missing. A build tree's package
 // (build/X/python, beside build/X/app/throng) goes first on PYTHONPATH.
 #include <cerrno>
-#include <climits>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <string>
-#include <sys/stat.h>
+#include <system_error>
 #include <unistd.h>
 #include <vector>
 
@@ -21,6 +21,8 @@
 namespace throng::cli {
 
 namespace {
+
+namespace fs = std::filesystem;
 
 /// What the Python side runs: import the package (a plain message if it is
 /// not there), then throng.campaign.main, which checks for dask itself.
@@ -38,18 +40,11 @@ constexpr const char* kBootstrap =
 /// build/X/python when this executable is build/X/app/throng and the
 /// package was built there; else empty.
 std::string buildTreePackage() {
-  char exe[PATH_MAX];
-  const ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-  if (n <= 0) return {};
-  std::string dir(exe, static_cast<std::size_t>(n));
-  for (int up = 0; up < 2; ++up) {  // .../app/throng -> ...
-    const std::size_t slash = dir.rfind('/');
-    if (slash == std::string::npos) return {};
-    dir.resize(slash);
-  }
-  const std::string package = dir + "/python";
-  struct stat st {};
-  return stat((package + "/throng/__init__.py").c_str(), &st) == 0 ? package : std::string();
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (ec) return {};
+  const fs::path package = exe.parent_path().parent_path() / "python";  // .../app/throng -> .../python
+  return fs::is_regular_file(package / "throng" / "__init__.py", ec) ? package.string() : std::string();
 }
 
 }  // namespace
