@@ -57,8 +57,11 @@ bool Exporter::open(const std::string& path, ExportFormat format, double dt, con
   return true;
 }
 
-bool Exporter::write(const FrameView& f) {
-  if (!file_ || failed_) return false;
+bool Exporter::write(const FrameView& f, std::string* error) {
+  if (!file_ || failed_) {
+    if (error) *error = file_ ? writeError_ : "no export is open";
+    return false;
+  }
   for (std::size_t i = 0; i < f.px.size(); ++i) {
     Line l;
     if (format_ == ExportFormat::Csv) {
@@ -93,6 +96,8 @@ bool Exporter::write(const FrameView& f) {
     l.ch('\n');
     if (std::fwrite(l.buf, 1, l.n, file_) != l.n) {
       failed_ = true;
+      writeError_ = "writing " + partial_ + " failed: " + std::strerror(errno);
+      if (error) *error = writeError_;
       return false;
     }
   }

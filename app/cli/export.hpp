@@ -27,8 +27,10 @@ class Exporter {
   bool open(const std::string& path, ExportFormat format, double dt, const std::string& sceneName,
             const std::string& units, std::string* error);
   bool isOpen() const { return file_ != nullptr; }
-  /// Appends every walker of the frame; false once a write has failed.
-  bool write(const FrameView& f);
+  /// Appends every walker of the frame; false once a write has failed,
+  /// with *error ("writing FILE.partial failed: REASON", the reason of the
+  /// write that failed).
+  bool write(const FrameView& f, std::string* error = nullptr);
   /// Flushes, closes and renames to FILE; false with *error on failure (the
   /// partial is then removed).
   bool commit(std::string* error);
@@ -41,6 +43,7 @@ class Exporter {
   std::string path_, partial_;
   ExportFormat format_ = ExportFormat::Csv;
   bool failed_ = false;
+  std::string writeError_;  ///< the failed write's message
 };
 
 }  // namespace throng::cli

@@ -54,16 +54,13 @@ LoopEnd runLoop(SceneRun& run, std::uint64_t total, bool exact, Exporter* export
                 const std::function<bool()>& stop, const std::function<void(std::uint64_t)>& progress,
                 std::string* error) {
   const bool exporting = exporter && exporter->isOpen();
-  const auto writeFailed = [&] {
-    if (error) *error = "writing " + exporter->partialPath() + " failed: " + std::strerror(errno);
-    return LoopEnd::Failed;  // the exporter removes the partial
-  };
-  if (exporting && !exporter->write(run.crowd().frame())) return writeFailed();
+  // A failed write: LoopEnd::Failed with the write's message (the exporter removes the partial).
+  if (exporting && !exporter->write(run.crowd().frame(), error)) return LoopEnd::Failed;
   for (std::uint64_t k = 0; k < total; ++k) {
     if (stop && stop()) return LoopEnd::Stopped;
     run.step();
     if (ms.size() < (1u << 22)) ms.push_back(run.lastStepMs());
-    if (exporting && !exporter->write(run.crowd().frame())) return writeFailed();
+    if (exporting && !exporter->write(run.crowd().frame(), error)) return LoopEnd::Failed;
     if (progress) progress(k + 1);
     if (!exact && run.allArrivedTime()) break;
   }

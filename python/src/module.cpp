@@ -351,11 +351,7 @@ class Run {
       py::gil_scoped_release nogil;
       cli::Exporter e;
       ok = e.open(path, f, s.run.dt(), s.scene.name(), s.run.spec().units, &err);
-      for (std::size_t k = 0; ok && k < s.recorded.frames(); ++k)
-        if (!e.write(s.recorded.frame(k))) {
-          err = "writing " + e.partialPath() + " failed: " + std::strerror(errno);
-          ok = false;
-        }
+      for (std::size_t k = 0; ok && k < s.recorded.frames(); ++k) ok = e.write(s.recorded.frame(k), &err);
       if (ok) ok = e.commit(&err);
     }
     if (!ok) raise(PyExc_OSError, err);

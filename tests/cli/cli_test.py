@@ -171,6 +171,14 @@ def case_bad_files():
     expect(throng("check", "twice.csv"), 1, r"walker 5 appears twice in step 0")
     # an export into a directory that does not exist fails before running, leaving nothing
     expect(throng("run", "headon", "--export", "nodir/out.csv"), 1, r"cannot write nodir/out\.csv\.partial")
+    # a write that fails mid-run (the file-size limit, EFBIG) ends the run with
+    # that write's reason, leaving neither the file nor its partial
+    p = subprocess.run(["sh", "-c", 'trap "" XFSZ; ulimit -f 64; exec "$0" "$@"', ARGS.throng, "run", "door",
+                        "--steps", "400", "--export", "big.csv"], capture_output=True, text=True, cwd=ARGS.work,
+                       timeout=120)
+    expect(p, 1, r"writing big\.csv\.partial failed: File too large")
+    check(not work("big.csv").exists() and not work("big.csv.partial").exists(), "a failed export leaves nothing",
+          show(p))
 
 
 def case_roundtrip():
