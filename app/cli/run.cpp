@@ -114,7 +114,7 @@ int run(const RunOptions& o) {
   }
   Progress progress(!o.quiet);
   std::vector<double> ms;
-  ms.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(total, 1u << 22)));
+  ms.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(total, kMaxKeptStepTimes)));
   const auto wall0 = std::chrono::steady_clock::now();
 
   const LoopEnd end = runLoop(

@@ -59,7 +59,7 @@ LoopEnd runLoop(SceneRun& run, std::uint64_t total, bool exact, Exporter* export
   for (std::uint64_t k = 0; k < total; ++k) {
     if (stop && stop()) return LoopEnd::Stopped;
     run.step();
-    if (ms.size() < (1u << 22)) ms.push_back(run.lastStepMs());
+    if (ms.size() < kMaxKeptStepTimes) ms.push_back(run.lastStepMs());
     if (exporting && !exporter->write(run.crowd().frame(), error)) return LoopEnd::Failed;
     if (progress) progress(k + 1);
     if (!exact && run.allArrivedTime()) break;

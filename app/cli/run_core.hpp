@@ -32,10 +32,13 @@ enum class LoopEnd {
   Failed,   ///< an export write failed; *error says which file
 };
 
+/// The most step times a run keeps for its summary's percentiles (32 MiB).
+inline constexpr std::size_t kMaxKeptStepTimes = std::size_t{1} << 22;
+
 /// `throng run`'s loop: writes the current frame to the exporter (when open),
 /// then up to `total` steps, each followed by its frame; stops early once all
 /// arrived unless `exact`. Appends each step's crowd time (SceneRun::
-/// lastStepMs) to `ms`, up to 2^22 of them. `stop` (may be empty) is asked
+/// lastStepMs) to `ms`, up to kMaxKeptStepTimes of them. `stop` (may be empty) is asked
 /// before each step; `progress` (may be empty) after each, with the steps done.
 LoopEnd runLoop(SceneRun& run, std::uint64_t total, bool exact, Exporter* exporter, std::vector<double>& ms,
                 const std::function<bool()>& stop, const std::function<void(std::uint64_t)>& progress,

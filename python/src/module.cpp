@@ -237,33 +237,31 @@ class Run {
     const std::optional<std::uint64_t> total = planSteps(use().run.spec(), std::nullopt, std::nullopt, &err);
     if (!total) throw py::value_error(err);
     const std::uint64_t done = use().run.steps();
+    if (use().run.allArrivedTime()) return 0;  // (runLoop checks after a step)
     return stepLoop(*total > done ? *total - done : 0, true);
   }
 
-  /// Up to `n` steps with the GIL released (stopping early once all arrived
-  /// when `untilArrived`), recording each frame when asked; Ctrl-C stops it
-  /// between steps and raises KeyboardInterrupt. Returns the steps taken.
+  /// Up to `n` steps with the GIL released: throng run's loop (stopping
+  /// early once all arrived when `untilArrived`), recording each frame when
+  /// asked; Ctrl-C stops it between steps and raises KeyboardInterrupt.
+  /// Returns the steps taken.
   std::uint64_t stepLoop(std::uint64_t n, bool untilArrived) {
     RunState& s = use();
     std::unique_lock lock(s.busy, std::try_to_lock);
     if (!lock.owns_lock()) throw std::runtime_error("this run is being stepped by another thread");
     newFrame();
     const std::uint64_t before = s.run.steps();
-    bool interrupted = false;
+    cli::LoopEnd end;
     {
       py::gil_scoped_release nogil;
       SignalPoll poll;
-      for (std::uint64_t k = 0; k < n && !(untilArrived && s.run.allArrivedTime()); ++k) {
-        if (poll.interrupted()) {
-          interrupted = true;
-          break;
-        }
-        s.run.step();
-        if (s.ms.size() < (1u << 22)) s.ms.push_back(s.run.lastStepMs());
+      const auto record = [&s](std::uint64_t) {
         if (s.recording) s.recorded.add(s.run.crowd().frame());
-      }
+      };
+      end = cli::runLoop(s.run, n, !untilArrived, nullptr, s.ms, [&poll] { return poll.interrupted(); }, record,
+                         nullptr);
     }
-    if (interrupted) throw py::error_already_set();
+    if (end == cli::LoopEnd::Stopped) throw py::error_already_set();
     return s.run.steps() - before;
   }
 
