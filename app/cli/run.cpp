@@ -64,14 +64,7 @@ int run(const RunOptions& o) {
   // Flags apply in order: --seed, --dt, --threads, then each --set. Each is
   // (the flag as a message names it, the assignment); the scene refuses what
   // it does not have or what is out of its range, a usage error.
-  std::vector<std::pair<std::string, std::string>> assignments;
-  if (o.seed) assignments.emplace_back("--seed", "seed=" + std::to_string(*o.seed));
-  if (o.dt) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "maxStep=%.17g", *o.dt);  // 17 digits: the same double back
-    assignments.emplace_back("--dt", buf);
-  }
-  if (o.threads) assignments.emplace_back("--threads", "threads=" + std::to_string(*o.threads));
+  std::vector<std::pair<std::string, std::string>> assignments = runFlagAssignments(o.seed, o.dt, o.threads);
   for (const std::string& s : o.sets) assignments.emplace_back("--set " + s, s);
   for (const auto& [flag, assignment] : assignments)
     if (!scene->assign(assignment, &err)) {

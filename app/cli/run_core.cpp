@@ -19,6 +19,20 @@ nlohmann::ordered_json finiteOrNull(float v) {
 
 }  // namespace
 
+std::vector<std::pair<std::string, std::string>> runFlagAssignments(std::optional<std::uint64_t> seed,
+                                                                    std::optional<double> dt,
+                                                                    std::optional<std::int64_t> threads) {
+  std::vector<std::pair<std::string, std::string>> out;
+  if (seed) out.emplace_back("--seed", "seed=" + std::to_string(*seed));
+  if (dt) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "maxStep=%.17g", *dt);
+    out.emplace_back("--dt", buf);
+  }
+  if (threads) out.emplace_back("--threads", "threads=" + std::to_string(*threads));
+  return out;
+}
+
 std::optional<std::uint64_t> planSteps(const SceneSpec& spec, std::optional<std::uint64_t> steps,
                                        std::optional<double> seconds, std::string* error) {
   const auto refuse = [error](std::string why) -> std::optional<std::uint64_t> {

@@ -9,6 +9,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "args.hpp"  // kMaxRunSteps (declarations only: no CLI11)
@@ -31,6 +32,13 @@ enum class LoopEnd {
   Stopped,  ///< stop() said so before a step
   Failed,   ///< an export write failed; *error says which file
 };
+
+/// The assignments --seed, --dt and --threads make, in throng run's order,
+/// each with the flag a message names: ("--dt", "maxStep=0.025"). dt is
+/// written with 17 digits, so the scene reads the same double back.
+std::vector<std::pair<std::string, std::string>> runFlagAssignments(std::optional<std::uint64_t> seed,
+                                                                    std::optional<double> dt,
+                                                                    std::optional<std::int64_t> threads);
 
 /// The most step times a run keeps for its summary's percentiles (32 MiB).
 inline constexpr std::size_t kMaxKeptStepTimes = std::size_t{1} << 22;

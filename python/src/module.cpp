@@ -107,13 +107,7 @@ void assign(Scene& scene, const std::string& assignment) {
 /// The assignments `throng run` makes for --seed, --dt and --threads, in its order.
 void applyRunFlags(Scene& scene, std::optional<std::uint64_t> seed, std::optional<double> dt,
                    std::optional<std::int64_t> threads) {
-  if (seed) assign(scene, "seed=" + std::to_string(*seed));
-  if (dt) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "maxStep=%.17g", *dt);  // 17 digits: the same double back
-    assign(scene, buf);
-  }
-  if (threads) assign(scene, "threads=" + std::to_string(*threads));
+  for (const auto& [flag, assignment] : cli::runFlagAssignments(seed, dt, threads)) assign(scene, assignment);
 }
 
 /// Asks, at most every kSignalCheck and with the GIL taken for it, whether

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Union
 
 from . import _throng
-from ._api import Scene, _value_text
+from ._api import Scene, _value_text, run
 
 SPEC_KEYS = {
     "name": "a label for people",
@@ -232,10 +232,6 @@ def run_point(p: Mapping[str, Any], out: str) -> Dict[str, Any]:
     writes under its own temporary names and renames the same bytes into
     place, the summary last (its presence marks the run done)."""
     t0 = time.perf_counter()
-    scene = Scene.load(p["file"])
-    scene.set(seed=p["seed"], **({"maxStep": p["dt"]} if p["dt"] is not None else {}), threads=p["threads"])
-    scene.set(**p["knobs"])
-    scene.set(**p["settings"])
     rel = Path("runs") / p["scene"] / p["id"]
     final = Path(out) / rel
     final.mkdir(parents=True, exist_ok=True)
@@ -243,9 +239,10 @@ def run_point(p: Mapping[str, Any], out: str) -> Dict[str, Any]:
     tmp.mkdir()
     try:
         traj_name = _trajectory_name(p["trajectory"])
-        text = _throng.run_scene(scene._core, p["steps"], p["seconds"], p["backend"],
-                                 str(tmp / traj_name) if traj_name else "", p["trajectory"] if traj_name else "pedpy",
-                                 str(tmp / "summary.json"))
+        summary = run(p["file"], seed=p["seed"], dt=p["dt"], threads=p["threads"], steps=p["steps"],
+                      seconds=p["seconds"], backend=p["backend"], export=tmp / traj_name if traj_name else None,
+                      format=p["trajectory"] if traj_name else "pedpy", summary=tmp / "summary.json",
+                      **{**p["knobs"], **p["settings"]})
         if traj_name:
             os.replace(tmp / traj_name, final / traj_name)
         os.replace(tmp / "summary.json", final / "summary.json")
@@ -254,7 +251,6 @@ def run_point(p: Mapping[str, Any], out: str) -> Dict[str, Any]:
             f.unlink()
         if tmp.exists():
             tmp.rmdir()
-    summary = json.loads(text)
     return {
         "point": p["id"], "status": "ok", "scene": p["scene"], "file": p["file"], "seed": p["seed"],
         "knobs": p["knobs"], "settings": p["settings"], "steps": p["steps"], "seconds": p["seconds"], "dt": p["dt"],
