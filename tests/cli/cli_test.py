@@ -23,18 +23,9 @@ import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))  # tests/casekit.py
 import casekit  # noqa: E402
-from casekit import Failure, check, show  # noqa: E402,F401
+from casekit import Failure, check, show, throng, work  # noqa: E402,F401
 
 ARGS = None  # set by casekit.main
-
-
-def throng(*args, env=None, timeout=300):
-    e = dict(os.environ)
-    if env:
-        e.update(env)
-    p = subprocess.run([ARGS.throng, *map(str, args)], capture_output=True, text=True, env=e, timeout=timeout,
-                       cwd=ARGS.work)
-    return p
 
 
 def expect(p, rc, stderr=None, stdout=None, one_line=False):
@@ -45,10 +36,6 @@ def expect(p, rc, stderr=None, stdout=None, one_line=False):
         check(re.search(stdout, p.stdout, re.M), f"stdout should match {stdout!r}", show(p))
     if one_line:
         check(p.stderr.count("\n") == 1, "a usage error is one line on stderr", show(p))
-
-
-def work(name):
-    return pathlib.Path(ARGS.work) / name
 
 
 def summary(path):

@@ -23,21 +23,10 @@ import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))  # tests/casekit.py
 import casekit  # noqa: E402
-from casekit import Failure, check, show  # noqa: E402,F401
+from casekit import Failure, check, show, work  # noqa: E402,F401
+from casekit import throng as throng_cli  # noqa: E402  (`throng` is the package here)
 
 ARGS = None  # set by casekit.main
-
-
-def work(name):
-    return pathlib.Path(ARGS.work) / name
-
-
-def throng_cli(*args, env=None, timeout=300):
-    e = dict(os.environ)
-    if env:
-        e.update(env)
-    return subprocess.run([ARGS.throng, *map(str, args)], capture_output=True, text=True, env=e, timeout=timeout,
-                          cwd=ARGS.work)
 
 
 def cli_summary(scene, *flags, export=None, fmt="pedpy"):
