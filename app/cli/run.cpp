@@ -135,7 +135,7 @@ int run(const RunOptions& o) {
   const GateReport& g = run.gate();
   const double median = percentile(ms, 0.5), p95 = percentile(ms, 0.95);
   const std::uint64_t hash = run.crowd().stateHash();
-  const std::string summary = summaryJson(*scene, *path, run, ms);
+  const std::string summary = summaryJson(*scene, run, ms);
 
   if (!o.quiet) {
     auto gap = [](float v) {

@@ -96,12 +96,11 @@ double percentile(std::vector<double> v, double q) {
   return v[k];
 }
 
-std::string summaryJson(const Scene& scene, const std::string& file, const SceneRun& run,
-                        const std::vector<double>& ms) {
+std::string summaryJson(const Scene& scene, const SceneRun& run, const std::vector<double>& ms) {
   const GateReport& g = run.gate();
   nlohmann::ordered_json j;
   j["scene"] = scene.name();
-  j["file"] = file;
+  j["file"] = scene.file();
   j["steps"] = run.steps();
   j["dt"] = run.dt();
   j["simTime"] = run.time();

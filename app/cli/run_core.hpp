@@ -57,10 +57,10 @@ std::string hex16(std::uint64_t h);
 /// The nearest-rank percentile (the ceil(q n)-th smallest); 0 when empty.
 double percentile(std::vector<double> v, double q);
 
-/// The --summary JSON of a run of `scene` (loaded from `file`), two-space
-/// indented, without a trailing newline; `ms` as runLoop collected them.
-std::string summaryJson(const Scene& scene, const std::string& file, const SceneRun& run,
-                        const std::vector<double>& ms);
+/// The --summary JSON of a run of `scene` ("file": the file it was loaded
+/// from), two-space indented, without a trailing newline; `ms` as runLoop
+/// collected them.
+std::string summaryJson(const Scene& scene, const SceneRun& run, const std::vector<double>& ms);
 
 /// Writes text and a newline to path.partial, then renames it to path; on
 /// failure removes the partial and returns false with *error ("cannot write

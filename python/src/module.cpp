@@ -60,6 +60,11 @@ using cli::planSteps;
 /// How often a long call takes the GIL back to look for Ctrl-C.
 constexpr auto kSignalCheck = std::chrono::milliseconds(50);
 
+/// Makes `a` read-only (numpy's WRITEABLE flag cleared).
+void freeze(const py::array& a) {
+  py::detail::array_proxy(a.ptr())->flags &= ~py::detail::npy_api::NPY_ARRAY_WRITEABLE_;
+}
+
 /// A read-only numpy array over `count` values at `data`, its base `base`.
 template <class T>
 py::array readOnly(const T* data, std::size_t count, py::handle base, py::dtype dtype = py::dtype::of<T>()) {
@@ -67,7 +72,7 @@ py::array readOnly(const T* data, std::size_t count, py::handle base, py::dtype 
   const std::vector<py::ssize_t> strides{static_cast<py::ssize_t>(sizeof(T))};
   static const T empty{};
   py::array a(dtype, shape, strides, count ? data : &empty, base);
-  py::detail::array_proxy(a.ptr())->flags &= ~py::detail::npy_api::NPY_ARRAY_WRITEABLE_;
+  freeze(a);
   return a;
 }
 
@@ -76,7 +81,7 @@ template <class T>
 py::array ownedCopy(const T* data, std::size_t count, std::vector<py::ssize_t> shape) {
   py::array_t<T> a(shape);
   if (count) std::copy(data, data + count, a.mutable_data());
-  py::detail::array_proxy(a.ptr())->flags &= ~py::detail::npy_api::NPY_ARRAY_WRITEABLE_;
+  freeze(a);
   return a;
 }
 
@@ -177,6 +182,13 @@ struct RunState {
   bool recording = false;
   Recording recorded;
   std::mutex busy;  ///< held by the one call using the run (try_lock: never waits with the GIL)
+
+  /// The run for this call alone; another thread's call in progress is an error, not a wait.
+  std::unique_lock<std::mutex> claim() {
+    std::unique_lock lock(busy, std::try_to_lock);
+    if (!lock.owns_lock()) throw std::runtime_error("this run is being stepped by another thread");
+    return lock;
+  }
 };
 
 /// The memory one frame's arrays read; see the note at the top.
@@ -241,8 +253,7 @@ class Run {
   /// Returns the steps taken.
   std::uint64_t stepLoop(std::uint64_t n, bool untilArrived) {
     RunState& s = use();
-    std::unique_lock lock(s.busy, std::try_to_lock);
-    if (!lock.owns_lock()) throw std::runtime_error("this run is being stepped by another thread");
+    std::unique_lock lock = s.claim();
     newFrame();
     const std::uint64_t before = s.run.steps();
     cli::LoopEnd end;
@@ -267,8 +278,7 @@ class Run {
   enum class Column { X, Y, Vx, Vy, Radius, Group, Jammed, Id };
   py::array view(Column c) {
     RunState& s = use();
-    std::unique_lock lock(s.busy, std::try_to_lock);
-    if (!lock.owns_lock()) throw std::runtime_error("this run is being stepped by another thread");
+    std::unique_lock lock = s.claim();
     if (lease_.is_none()) {
       auto l = std::make_shared<FrameLease>();
       l->state = state_;
@@ -293,8 +303,7 @@ class Run {
     py::object& cached = velocities ? velocities_ : positions_;
     if (!cached.is_none()) return cached;
     RunState& s = use();
-    std::unique_lock lock(s.busy, std::try_to_lock);
-    if (!lock.owns_lock()) throw std::runtime_error("this run is being stepped by another thread");
+    std::unique_lock lock = s.claim();
     const FrameView f = s.run.crowd().frame();
     const std::size_t n = f.px.size();
     py::array_t<float> a(std::vector<py::ssize_t>{static_cast<py::ssize_t>(n), 2});
@@ -304,7 +313,7 @@ class Run {
       out[2 * i] = xs[i];
       out[2 * i + 1] = ys[i];
     }
-    py::detail::array_proxy(a.ptr())->flags &= ~py::detail::npy_api::NPY_ARRAY_WRITEABLE_;
+    freeze(a);
     cached = a;
     return cached;
   }
@@ -327,7 +336,7 @@ class Run {
 
   std::string summary() {
     RunState& s = use();
-    return cli::summaryJson(s.scene, s.scene.file(), s.run, s.ms);
+    return cli::summaryJson(s.scene, s.run, s.ms);
   }
 
   void exportTo(const std::string& path, const std::string& format) {
@@ -335,8 +344,7 @@ class Run {
     const ExportFormat f = exportFormat(format);
     if (!s.recording)
       throw std::runtime_error("export needs a run made with record=True (the frames are kept only when asked)");
-    std::unique_lock lock(s.busy, std::try_to_lock);
-    if (!lock.owns_lock()) throw std::runtime_error("this run is being stepped by another thread");
+    std::unique_lock lock = s.claim();
     std::string err;
     bool ok = true;
     {
@@ -445,8 +453,7 @@ class Run {
 
   void release() {
     if (!state_) return;
-    std::unique_lock lock(state_->busy, std::try_to_lock);
-    if (!lock.owns_lock()) throw std::runtime_error("this run is being stepped by another thread");
+    std::unique_lock lock = state_->claim();
     newFrame();
     lock.unlock();
     state_.reset();
@@ -483,7 +490,7 @@ std::string runScene(const Scene& scene, std::optional<std::uint64_t> steps, std
     end = cli::runLoop(run, *total, steps || seconds, &exporter, ms, [&] { return poll.interrupted(); }, {}, &err);
     if (end == cli::LoopEnd::Done && exporter.isOpen() && !exporter.commit(&err)) end = cli::LoopEnd::Failed;
     if (end == cli::LoopEnd::Done) {
-      summary = cli::summaryJson(scene, scene.file(), run, ms);
+      summary = cli::summaryJson(scene, run, ms);
       if (!summaryPath.empty() && !cli::writeAtomically(summaryPath, summary, &err)) end = cli::LoopEnd::Failed;
     }
   }
