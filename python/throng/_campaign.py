@@ -247,27 +247,27 @@ def run_point(p: Mapping[str, Any], out: str) -> Dict[str, Any]:
             os.replace(tmp / traj_name, final / traj_name)
         os.replace(tmp / "summary.json", final / "summary.json")
     finally:
-        for f in tmp.iterdir() if tmp.exists() else []:
-            f.unlink()
-        if tmp.exists():
-            tmp.rmdir()
+        shutil.rmtree(tmp, ignore_errors=True)
     return {
-        "point": p["id"], "status": "ok", "scene": p["scene"], "file": p["file"], "seed": p["seed"],
-        "knobs": p["knobs"], "settings": p["settings"], "steps": p["steps"], "seconds": p["seconds"], "dt": p["dt"],
-        "hash": summary["hash"], "figures": {k: summary.get(k) for k in FIGURES},
+        **_point_fields(p, "ok"), "hash": summary["hash"], "figures": {k: summary.get(k) for k in FIGURES},
         "summary": str(rel / "summary.json"), "trajectory": str(rel / traj_name) if traj_name else None,
         "wall": round(time.perf_counter() - t0, 6), "worker": _worker_name(), "error": None,
     }
+
+
+def _point_fields(p: Mapping[str, Any], status: str) -> Dict[str, Any]:
+    """A manifest row's first fields: the point as run, and how it ended."""
+    return {"point": p["id"], "status": status, "scene": p["scene"], "file": p["file"], "seed": p["seed"],
+            "knobs": p["knobs"], "settings": p["settings"], "steps": p["steps"], "seconds": p["seconds"],
+            "dt": p["dt"]}
 
 
 def _failed_row(p: Mapping[str, Any], error: BaseException, retries: int) -> Dict[str, Any]:
     msg = str(error).strip().splitlines()
     text = f"{type(error).__name__}: {msg[0] if msg else ''}".rstrip(": ")
     return {
-        "point": p["id"], "status": "failed", "scene": p["scene"], "file": p["file"], "seed": p["seed"],
-        "knobs": p["knobs"], "settings": p["settings"], "steps": p["steps"], "seconds": p["seconds"], "dt": p["dt"],
-        "hash": None, "figures": None, "summary": None, "trajectory": None, "wall": None, "worker": None,
-        "error": text, "retries": retries,
+        **_point_fields(p, "failed"), "hash": None, "figures": None, "summary": None, "trajectory": None,
+        "wall": None, "worker": None, "error": text, "retries": retries,
     }
 
 
