@@ -9,6 +9,8 @@
 
 #include <stb_image_write.h>
 
+#include "throng/output_file.hpp"
+
 namespace throng::render {
 
 struct EmbeddedShader {
@@ -488,9 +490,23 @@ void GlRenderer::readCanvas(std::vector<std::uint8_t>& rgba) const {
   }
 }
 
-bool writePng(const std::string& path, int w, int h, const std::vector<std::uint8_t>& rgba) {
-  if (rgba.size() < static_cast<std::size_t>(w) * h * 4) return false;
-  return stbi_write_png(path.c_str(), w, h, 4, rgba.data(), w * 4) != 0;
+std::string encodePng(int w, int h, const std::vector<std::uint8_t>& rgba) {
+  std::string out;
+  if (w <= 0 || h <= 0 || rgba.size() < static_cast<std::size_t>(w) * h * 4) return out;
+  auto append = [](void* context, void* data, int size) {
+    static_cast<std::string*>(context)->append(static_cast<const char*>(data), static_cast<std::size_t>(size));
+  };
+  if (stbi_write_png_to_func(append, &out, w, h, 4, rgba.data(), w * 4) == 0) out.clear();
+  return out;
+}
+
+bool writePng(const std::string& path, int w, int h, const std::vector<std::uint8_t>& rgba, std::string* error) {
+  const std::string png = encodePng(w, h, rgba);
+  if (png.empty()) {
+    if (error) *error = "cannot encode " + path + " as PNG";
+    return false;
+  }
+  return writeFileWhole(path, png, error);
 }
 
 }  // namespace throng::render

@@ -135,7 +135,12 @@ class GlRenderer {
   Camera2D trailCamera_{};
 };
 
-/// Writes top-row-first RGBA8 pixels as a PNG. Returns false on failure.
-bool writePng(const std::string& path, int width, int height, const std::vector<std::uint8_t>& rgba);
+/// Top-row-first RGBA8 pixels encoded as a PNG file's bytes; empty on failure.
+std::string encodePng(int width, int height, const std::vector<std::uint8_t>& rgba);
+/// Writes top-row-first RGBA8 pixels as a PNG, whole or not at all (through
+/// throng::writeFileWhole: a fresh partial renamed over `path`). False with
+/// *error on failure.
+bool writePng(const std::string& path, int width, int height, const std::vector<std::uint8_t>& rgba,
+              std::string* error = nullptr);
 
 }  // namespace throng::render

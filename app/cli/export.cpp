@@ -29,16 +29,10 @@ struct Line {
 
 bool Exporter::open(const std::string& path, ExportFormat format, double dt, const std::string& sceneName,
                     const std::string& units, std::string* error) {
-  path_ = path;
-  partial_ = path + ".partial";
   format_ = format;
   failed_ = false;
-  file_ = std::fopen(partial_.c_str(), "wb");
-  if (!file_) {
-    if (error) *error = "cannot write " + partial_ + ": " + std::strerror(errno);
-    return false;
-  }
-  std::setvbuf(file_, nullptr, _IOFBF, 1 << 20);
+  if (!out_.open(path, error)) return false;
+  std::FILE* file_ = out_.file();
   if (format_ == ExportFormat::Csv) {
     std::fputs("step,time,id,x,y,vx,vy,jammed,group\n", file_);
   } else {
@@ -50,7 +44,7 @@ bool Exporter::open(const std::string& path, ExportFormat format, double dt, con
     std::fputs("# id frame x/m y/m z/m\n", file_);
   }
   if (std::ferror(file_)) {
-    if (error) *error = "cannot write " + partial_ + ": " + std::strerror(errno);
+    if (error) *error = "cannot write " + out_.partialPath() + ": " + std::strerror(errno);
     discard();
     return false;
   }
@@ -58,6 +52,7 @@ bool Exporter::open(const std::string& path, ExportFormat format, double dt, con
 }
 
 bool Exporter::write(const FrameView& f, std::string* error) {
+  std::FILE* file_ = out_.file();
   if (!file_ || failed_) {
     if (error) *error = file_ ? writeError_ : "no export is open";
     return false;
@@ -96,7 +91,7 @@ bool Exporter::write(const FrameView& f, std::string* error) {
     l.ch('\n');
     if (std::fwrite(l.buf, 1, l.n, file_) != l.n) {
       failed_ = true;
-      writeError_ = "writing " + partial_ + " failed: " + std::strerror(errno);
+      writeError_ = "writing " + out_.partialPath() + " failed: " + std::strerror(errno);
       if (error) *error = writeError_;
       return false;
     }
@@ -105,29 +100,13 @@ bool Exporter::write(const FrameView& f, std::string* error) {
 }
 
 bool Exporter::commit(std::string* error) {
-  if (!file_) return false;
-  const bool flushed = !failed_ && std::fflush(file_) == 0 && !std::ferror(file_);
-  const int savedErrno = errno;
-  const bool closed = std::fclose(file_) == 0;
-  file_ = nullptr;
-  if (!flushed || !closed) {
-    if (error) *error = "writing " + partial_ + " failed: " + std::strerror(flushed ? errno : savedErrno);
-    std::remove(partial_.c_str());
+  if (!out_.isOpen()) return false;
+  if (failed_) {
+    if (error) *error = writeError_;
+    discard();
     return false;
   }
-  if (std::rename(partial_.c_str(), path_.c_str()) != 0) {
-    if (error) *error = "cannot rename " + partial_ + " to " + path_ + ": " + std::strerror(errno);
-    std::remove(partial_.c_str());
-    return false;
-  }
-  return true;
-}
-
-void Exporter::discard() {
-  if (!file_) return;
-  std::fclose(file_);
-  file_ = nullptr;
-  std::remove(partial_.c_str());
+  return out_.commit(error);
 }
 
 }  // namespace throng::cli

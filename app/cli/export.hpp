@@ -1,8 +1,9 @@
 #pragma once
-// Trajectory export, streamed: one frame at a time into FILE.partial, renamed
-// to FILE on commit(). Until then FILE does not exist (an older FILE is left
-// alone); discard() (or the destructor) removes the partial, so an error or
-// an interrupt leaves a complete file or none. Memory stays flat.
+// Trajectory export, streamed: one frame at a time into FILE.XXXXXXXX.partial
+// (a fresh name each write, created exclusively: throng/output_file.hpp),
+// renamed to FILE on commit(). Until then FILE is untouched (an older FILE is
+// left alone); discard() (or the destructor) removes the partial, so an error
+// or an interrupt leaves a complete file or none. Memory stays flat.
 //
 // csv:   step,time,id,x,y,vx,vy,jammed,group   (floats in shortest round-trip form)
 // pedpy: PedPy's text trajectory: '#' comment lines with "framerate: F" and
@@ -11,6 +12,7 @@
 #include <string>
 
 #include "throng/crowd.hpp"
+#include "throng/output_file.hpp"
 
 namespace throng::cli {
 
@@ -23,24 +25,22 @@ class Exporter {
   Exporter(const Exporter&) = delete;
   Exporter& operator=(const Exporter&) = delete;
 
-  /// Opens FILE.partial and writes the header; false with *error on failure.
+  /// Opens FILE's partial and writes the header; false with *error on failure.
   bool open(const std::string& path, ExportFormat format, double dt, const std::string& sceneName,
             const std::string& units, std::string* error);
-  bool isOpen() const { return file_ != nullptr; }
+  bool isOpen() const { return out_.isOpen(); }
   /// Appends every walker of the frame; false once a write has failed,
-  /// with *error ("writing FILE.partial failed: REASON", the reason of the
+  /// with *error ("writing FILE.XXXXXXXX.partial failed: REASON", the reason of the
   /// write that failed).
   bool write(const FrameView& f, std::string* error = nullptr);
   /// Flushes, closes and renames to FILE; false with *error on failure (the
   /// partial is then removed).
   bool commit(std::string* error);
   /// Closes and removes the partial (no-op when not open).
-  void discard();
-  const std::string& partialPath() const { return partial_; }
+  void discard() { out_.discard(); }
 
  private:
-  std::FILE* file_ = nullptr;
-  std::string path_, partial_;
+  OutputFile out_;
   ExportFormat format_ = ExportFormat::Csv;
   bool failed_ = false;
   std::string writeError_;  ///< the failed write's message

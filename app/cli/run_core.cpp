@@ -6,8 +6,9 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <nlohmann/json.hpp>
+
+#include "throng/output_file.hpp"
 
 namespace throng::cli {
 
@@ -128,22 +129,7 @@ std::string summaryJson(const Scene& scene, const SceneRun& run, const std::vect
 }
 
 bool writeAtomically(const std::string& path, const std::string& text, std::string* error) {
-  const std::string tmp = path + ".partial";
-  {
-    std::ofstream out(tmp, std::ios::trunc);
-    out << text << '\n';
-    if (!out) {
-      if (error) *error = "cannot write " + tmp;
-      std::remove(tmp.c_str());
-      return false;
-    }
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    if (error) *error = "cannot write " + path + ": " + std::strerror(errno);
-    std::remove(tmp.c_str());
-    return false;
-  }
-  return true;
+  return writeFileWhole(path, text + "\n", error);
 }
 
 }  // namespace throng::cli

@@ -62,9 +62,9 @@ double percentile(std::vector<double> v, double q);
 /// collected them.
 std::string summaryJson(const Scene& scene, const SceneRun& run, const std::vector<double>& ms);
 
-/// Writes text and a newline to path.partial, then renames it to path; on
-/// failure removes the partial and returns false with *error ("cannot write
-/// ...").
+/// Writes text and a newline to a fresh partial beside path, then renames it
+/// to path (throng::writeFileWhole); on failure removes the partial and
+/// returns false with *error ("cannot write ...").
 bool writeAtomically(const std::string& path, const std::string& text, std::string* error);
 
 }  // namespace throng::cli

@@ -12,6 +12,7 @@
 #include <string_view>
 
 #include "render/pack.hpp"
+#include "throng/output_file.hpp"
 #include "viz/editor/draw.hpp"
 
 namespace throng::app {
@@ -274,7 +275,7 @@ bool VizApp::handleEvent(const SDL_Event& e, bool uiMouse, bool uiKeys, float sc
           if (recorder_.active()) stopRecording();
           else {
             std::string msg;
-            startRecording(timestampedName("mp4"), recordFps, &msg);
+            startRecording("", recordFps, &msg);
           }
           break;
         case SDLK_h: uiHidden_ = !uiHidden_; break;
@@ -545,18 +546,27 @@ std::string VizApp::timestampedName(const char* ext) const {
   const std::time_t t = std::time(nullptr);
   char buf[64];
   std::strftime(buf, sizeof buf, "throng-%Y%m%d-%H%M%S", std::localtime(&t));
-  std::string base = std::string(buf) + "-" + host_->name();
+  std::string base = std::string(buf) + "-" + pathComponent(host_->name());
   std::string name = base + "." + ext;
   for (int k = 2; std::filesystem::exists(name); ++k) name = base + "-" + std::to_string(k) + "." + ext;
   return name;
 }
 
 bool VizApp::screenshot(const std::string& path) {
-  const std::string p = path.empty() ? timestampedName("png") : path;
   std::vector<std::uint8_t> px;
   renderer_.readCanvas(px);
-  const bool ok = render::writePng(p, renderer_.width(), renderer_.height(), px);
-  setStatus(ok ? "screenshot: " + p : "could not write " + p);
+  const std::string png = render::encodePng(renderer_.width(), renderer_.height(), px);
+  std::string why = "cannot encode the canvas as PNG", written;
+  bool ok = false;
+  OutputFile out;
+  // A name of our own choosing never replaces a file: a taken one gets -2, -3, ...
+  if (!png.empty() && out.open(path.empty() ? timestampedName("png") : path, &why)) {
+    ok = std::fwrite(png.data(), 1, png.size(), out.file()) == png.size();
+    if (!ok) why = "writing " + out.partialPath() + " failed";
+    else if (path.empty()) ok = out.commitUnique(&written, &why);
+    else if ((ok = out.commit(&why))) written = path;
+  }
+  setStatus(ok ? "screenshot: " + written : "screenshot not saved: " + why);
   return ok;
 }
 
@@ -564,7 +574,10 @@ bool VizApp::startRecording(const std::string& path, int fps, std::string* messa
   recordFps = std::max(1, fps);
   clock_.reset();
   std::string msg;
-  const bool ok = recorder_.start(path, renderer_.width(), renderer_.height(), recordFps, &msg);
+  // A name given by the user replaces its file; one of ours never does.
+  const auto replace = path.empty() ? OutputFile::Replace::No : OutputFile::Replace::Yes;
+  const bool ok = recorder_.start(path.empty() ? timestampedName("mp4") : path, renderer_.width(),
+                                  renderer_.height(), recordFps, &msg, replace);
   setStatus(msg);
   if (message) *message = msg;
   return ok;
@@ -848,7 +861,7 @@ void VizApp::drawUi() {
     ImGui::SameLine();
     if (ImGui::Button(recorder_.active() ? "Stop recording" : "Record")) {
       if (recorder_.active()) stopRecording();
-      else startRecording(timestampedName("mp4"), recordFps, nullptr);
+      else startRecording("", recordFps, nullptr);
     }
     ImGui::SameLine();
     ImGui::Checkbox("UI in footage", &recordUi);

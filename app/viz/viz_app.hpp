@@ -80,7 +80,11 @@ class VizApp {
   void reset();
   /// Fits the scene in view (at the next drawCanvas, once the size is known).
   void fit();
+  /// Saves the canvas as a PNG at `path`, or (empty) under a new
+  /// timestamped name of the scene's, never replacing a file.
   bool screenshot(const std::string& path = {});
+  /// Records to `path`, or (empty) to a new timestamped name that never
+  /// replaces a file.
   bool startRecording(const std::string& path, int fps, std::string* message);
   void stopRecording();
   bool setScene(std::unique_ptr<SimHost> host);

@@ -48,6 +48,12 @@ def write(name, text):
     return p
 
 
+def partials(name=""):
+    """The partials throng left in the work folder (NAME.XXXXXXXX.partial, of
+    NAME or of any file)."""
+    return sorted(p for p in work(".").glob(f"{name}*.partial") if re.search(r"\.[0-9a-f]{8}\.partial$", p.name))
+
+
 # ---- cases -------------------------------------------------------------------
 
 def case_help():
@@ -130,6 +136,7 @@ def case_usage():
     # no output file was left behind by any of these
     for name in ["x.csv", "x.csv.partial", "x.mp4", "x_frames"]:
         check(not work(name).exists(), f"usage errors write nothing ({name})")
+    check(not partials(), "usage errors leave no partial", partials())
 
 
 def case_bad_files():
@@ -157,15 +164,35 @@ def case_bad_files():
     write("twice.csv", "step,time,id,x,y,vx,vy,jammed,group\n0,0,5,1,1,0,0,0,0\n0,0,5,3,1,0,0,0,0\n")
     expect(throng("check", "twice.csv"), 1, r"walker 5 appears twice in step 0")
     # an export into a directory that does not exist fails before running, leaving nothing
-    expect(throng("run", "headon", "--export", "nodir/out.csv"), 1, r"cannot write nodir/out\.csv\.partial")
+    expect(throng("run", "headon", "--export", "nodir/out.csv"), 1,
+           r"cannot write nodir/out\.csv: No such file or directory")
     # a write that fails mid-run (the file-size limit, EFBIG) ends the run with
     # that write's reason, leaving neither the file nor its partial
     p = subprocess.run(["sh", "-c", 'trap "" XFSZ; ulimit -f 64; exec "$0" "$@"', ARGS.throng, "run", "door",
                         "--steps", "400", "--export", "big.csv"], capture_output=True, text=True, cwd=ARGS.work,
                        timeout=120)
-    expect(p, 1, r"writing big\.csv\.partial failed: File too large")
-    check(not work("big.csv").exists() and not work("big.csv.partial").exists(), "a failed export leaves nothing",
-          show(p))
+    expect(p, 1, r"writing big\.csv\.[0-9a-f]{8}\.partial failed: File too large")
+    check(not work("big.csv").exists() and not partials("big.csv"), "a failed export leaves nothing", show(p))
+
+
+def case_planted_links():
+    # A link planted where a writer used to put its partial, or at the target
+    # itself, is never written through: every writer creates a fresh
+    # temporary exclusively and renames it over the target.
+    victim = write("victim.txt", "secret\n")
+    for name in ["x.csv.partial", "s.json.partial", "y.txt.partial", "s.json"]:
+        link = work(name)
+        if link.is_symlink() or link.exists():
+            link.unlink()
+        link.symlink_to(victim)
+    expect(throng("run", "door", "--seconds", "2", "--export", work("x.csv"), "--summary", work("s.json")), 0)
+    expect(throng("run", "door", "--seconds", "2", "--export", work("y.txt"), "--format", "pedpy"), 0)
+    check(victim.read_text() == "secret\n", "the planted links' target is untouched", victim.read_text())
+    check(work("x.csv").read_text().startswith("step,time,id,"), "the export is written")
+    check(not work("s.json").is_symlink() and json.loads(work("s.json").read_text())["hash"],
+          "the summary replaced the link, not its target")
+    check(work("y.txt").read_text().startswith("# description"), "the PedPy export is written")
+    check(not partials(), "no partial left", partials())
 
 
 def case_roundtrip():
@@ -175,7 +202,7 @@ def case_roundtrip():
     # Only the line saying which backend auto took; no progress bar.
     check(re.fullmatch(r"throng run: using the (CPU|CUDA) backend[^\r\n]*\n", p.stderr),
           "no progress bar when stderr is not a terminal", show(p))
-    check(out.exists() and not pathlib.Path(str(out) + ".partial").exists(), "the export is renamed into place")
+    check(out.exists() and not partials(out.name), "the export is renamed into place")
     s = summary(summ)
     with open(out) as f:
         rows = list(csv.reader(f))
@@ -409,20 +436,19 @@ def case_backend():
 def case_interrupt():
     for sig in (signal.SIGINT, signal.SIGTERM):
         out = work(f"big-{sig.name}.csv")
-        partial = pathlib.Path(str(out) + ".partial")
         proc = subprocess.Popen([ARGS.throng, "run", "evacuation", "--steps", "2000000", "--export", str(out)],
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ARGS.work)
         t0 = time.time()
-        while time.time() - t0 < 60 and not (partial.exists() and partial.stat().st_size > 2_000_000):
+        while time.time() - t0 < 60 and not (partials(out.name) and partials(out.name)[0].stat().st_size > 2_000_000):
             time.sleep(0.05)
-        check(partial.exists(), "the export is streamed to FILE.partial while running")
+        check(len(partials(out.name)) == 1, "the export is streamed to FILE.XXXXXXXX.partial while running")
         check(not out.exists(), "FILE appears only once complete")
         proc.send_signal(sig)
         stdout, stderr = proc.communicate(timeout=60)
         check(proc.returncode == 130, f"{sig.name}: exit 130", proc.returncode, stdout, stderr)
         check(re.search(r"throng run: interrupted at step \d+; no export written", stderr), "says it was interrupted",
               stderr)
-        check(not partial.exists(), f"{sig.name}: the partial is removed")
+        check(not partials(out.name), f"{sig.name}: the partial is removed")
         check(not out.exists(), f"{sig.name}: no truncated file is left")
 
 

@@ -5,7 +5,9 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 
@@ -397,4 +399,82 @@ TEST_CASE("a live recording takes a fixed slice of sim time per frame, whatever 
   CHECK(viz.host().crowd().time() - t0 == doctest::Approx(1.5).epsilon(1e-6));  // 45 frames at 30 fps
   const bool written = std::filesystem::exists(out) || std::filesystem::exists(test::outPath("live_record_frames"));
   CHECK(written);
+}
+
+TEST_CASE("screenshots and recordings: a hostile scene name stays in the folder, and no planted link is followed") {
+  namespace fs = std::filesystem;
+  std::string err;
+  REQUIRE_MESSAGE(test::glContext(&err), err);
+  const fs::path dir = test::outPath("hostile_names");
+  fs::remove_all(dir);
+  fs::create_directories(dir / "sub");
+  const fs::path scene = dir / "evil.json";
+  {
+    std::FILE* f = std::fopen(scene.c_str(), "w");
+    REQUIRE(f);
+    std::fputs(R"({"name": "../../x", "agents": [{"at": [0, 0], "goal": [3, 0]}, {"at": [3, 0], "goal": [0, 0]}]})", f);
+    std::fclose(f);
+  }
+  auto host = app::openScene(scene.string(), &err);
+  REQUIRE_MESSAGE(host != nullptr, err);
+  app::VizApp viz(std::move(host));
+  REQUIRE_MESSAGE(viz.initGl(&err), err);
+  viz.drawCanvas(64, 48);
+  const fs::path cwd = fs::current_path();
+  fs::current_path(dir / "sub");  // the timestamped names go in the working folder
+  // Two screenshots in one second: the second takes -2, neither leaves the folder.
+  REQUIRE(viz.screenshot());
+  const std::string first = viz.status();
+  REQUIRE(viz.screenshot());
+  const std::string second = viz.status();
+  // A recording without ffmpeg: a PNG sequence in a new folder of its own.
+  setenv("THRONG_FFMPEG", "", 1);
+  REQUIRE(viz.startRecording("", 30, &err));
+  viz.afterFrame();
+  viz.stopRecording();
+  // Links planted at an explicit screenshot's name and at a recording's frames folder.
+  {
+    std::FILE* f = std::fopen("victim", "w");
+    std::fputs("secret", f);
+    std::fclose(f);
+  }
+  fs::create_symlink("victim", "shot.png");
+  fs::create_directory(dir / "elsewhere");
+  fs::create_directory_symlink(dir / "elsewhere", "rec_frames");
+  REQUIRE(viz.screenshot("shot.png"));
+  REQUIRE(viz.startRecording("rec.mp4", 30, &err));
+  viz.afterFrame();
+  viz.stopRecording();
+  unsetenv("THRONG_FFMPEG");
+  fs::current_path(cwd);
+  INFO(first << " | " << second);
+  std::vector<std::string> made;
+  for (const auto& e : fs::recursive_directory_iterator(dir)) made.push_back(fs::relative(e.path(), dir).string());
+  std::sort(made.begin(), made.end());
+  for (const std::string& m : made) INFO(m);
+  // Nothing above the folder: "x" is not where ../../x would have put it.
+  CHECK(!fs::exists(dir.parent_path() / "x.png"));
+  int shots = 0, frameDirs = 0;
+  for (const auto& e : fs::directory_iterator(dir / "sub")) {
+    const std::string n = e.path().filename().string();
+    if (n.rfind("throng-", 0) == 0 && n.size() > 4 && n.substr(n.size() - 4) == ".png") {
+      ++shots;
+      CHECK(n.find("_.._x-") != std::string::npos);
+    }
+    if (n.rfind("throng-", 0) == 0 && n.find("_frames") != std::string::npos) ++frameDirs;
+    CHECK(n.find(".partial") == std::string::npos);
+  }
+  CHECK(shots == 2);
+  CHECK(frameDirs == 1);
+  CHECK(first != second);
+  CHECK(second.find("-2.png") != std::string::npos);
+  std::FILE* v = std::fopen((dir / "sub" / "victim").c_str(), "r");
+  char buf[16] = {};
+  REQUIRE(v);
+  CHECK(std::fread(buf, 1, sizeof buf - 1, v) == 6);
+  std::fclose(v);
+  CHECK(std::string(buf) == "secret");
+  CHECK(!fs::is_symlink(dir / "sub" / "shot.png"));
+  CHECK(fs::is_empty(dir / "elsewhere"));  // the planted folder got no frames
+  CHECK(fs::exists(dir / "sub" / "rec_frames-2" / "frame_000001.png"));
 }

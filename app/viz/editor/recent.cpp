@@ -6,6 +6,8 @@
 #include <fstream>
 #include <system_error>
 
+#include "throng/output_file.hpp"
+
 namespace throng::app::edit {
 
 void RecentFiles::load() {
@@ -33,9 +35,9 @@ bool RecentFiles::save() const {
   std::error_code ec;
   const std::filesystem::path dir = std::filesystem::path(store_).parent_path();
   if (!dir.empty()) std::filesystem::create_directories(dir, ec);
-  std::ofstream out(store_, std::ios::trunc);
-  for (const std::string& p : paths_) out << p << '\n';
-  return static_cast<bool>(out);
+  std::string text;
+  for (const std::string& p : paths_) text += p + '\n';
+  return writeFileWhole(store_, text, nullptr);
 }
 
 std::string defaultRecentStore() {

@@ -28,6 +28,7 @@
 
 #include "scene/scene_doc_internal.hpp"
 #include "scene/scene_internal.hpp"
+#include "throng/output_file.hpp"
 #include "throng/scene_doc.hpp"
 
 namespace throng {
@@ -271,19 +272,6 @@ void writeValue(const DocValue& v, int indent, std::ptrdiff_t column, bool top, 
   out += std::string(static_cast<std::size_t>(2 * indent), ' ') + (array ? "]" : "}");
 }
 
-bool writeAll(int fd, const std::string& text) {
-  std::size_t done = 0;
-  while (done < text.size()) {
-    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return false;
-    }
-    done += static_cast<std::size_t>(n);
-  }
-  return true;
-}
-
 }  // namespace
 
 std::optional<SceneDoc> SceneDoc::read(std::string text, std::string fileName, std::string* error) {
@@ -351,21 +339,13 @@ bool SceneDoc::save(const std::string& path, std::string* error) const {
   mode_t mode = 0644;
   struct stat st {};
   if (::stat(path.c_str(), &st) == 0) mode = st.st_mode & 07777;
-  std::string tmp = dir + "/." + base + ".XXXXXX";
-  const int fd = ::mkstemp(tmp.data());
-  if (fd < 0) return refuse("cannot create a temporary file in " + dir + " (" + std::strerror(errno) + "); not saved");
-  const bool written = writeAll(fd, text) && ::fchmod(fd, mode) == 0 && ::fsync(fd) == 0;
-  const int writeErrno = errno;
-  if (::close(fd) != 0 || !written) {
-    const int e = written ? errno : writeErrno;
-    ::unlink(tmp.c_str());
-    return refuse(std::string("cannot write (") + std::strerror(e) + "); not saved");
-  }
-  if (::rename(tmp.c_str(), path.c_str()) != 0) {
-    const int e = errno;
-    ::unlink(tmp.c_str());
-    return refuse(std::string("cannot replace the file (") + std::strerror(e) + "); not saved");
-  }
+  OutputFile out;
+  std::string why;
+  if (!out.open(path, &why))
+    return refuse("cannot create a temporary file in " + dir + " (" + why + "); not saved");
+  if (std::fwrite(text.data(), 1, text.size(), out.file()) != text.size() || ::fchmod(::fileno(out.file()), mode) != 0)
+    return refuse(std::string("cannot write (") + std::strerror(errno) + "); not saved");
+  if (!out.commit(&why)) return refuse("cannot replace the file (" + why + "); not saved");
   return true;
 }
 
