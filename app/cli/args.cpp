@@ -348,14 +348,23 @@ Parsed<CampaignOptions> parseCampaign(int argc, const char* const* argv) {
         "Exit codes: 0 every run done, 1 a run failed or a bad spec, no Python or no dask, 2 usage.");
   app.add_option("SPEC", o.spec, "the campaign, a JSON file (its keys: python -m throng.campaign --help)")->required();
   placeholder(app.add_option("--scheduler", o.scheduler,
-                             "a Dask scheduler's address, e.g. tcp://10.0.0.1:8786 (default: a LocalCluster)"),
+                             "a Dask scheduler's address, e.g. tls://10.0.0.1:8786 with the --tls-* files\n"
+                             "(default: a LocalCluster). A plain tcp:// scheduler runs whatever any client\n"
+                             "that reaches it sends: on a shared machine or network, use tls://"),
               "ADDRESS");
+  placeholder(app.add_option("--tls-ca-file", o.tlsCaFile, "the certificate authority of a tls:// scheduler"), "PEM");
+  placeholder(app.add_option("--tls-cert", o.tlsCert, "this client's certificate, for a tls:// scheduler"), "PEM");
+  placeholder(app.add_option("--tls-key", o.tlsKey, "this client's private key (default: in --tls-cert)"), "PEM");
   number(app, "--workers", o.workers, Bounds<int>{1, 1024}, "N",
          "the LocalCluster's worker processes, N in {} (default: the spec's, else the cores)");
   placeholder(app.add_option("--out", o.out, "the output folder (default: the spec's \"out\")"), "DIR");
   app.add_flag("-q,--quiet", o.quiet, "no progress bar");
   return parse(app, "throng campaign", argc, argv, o, [&]() -> std::string {
     if (!o.scheduler.empty() && o.workers != 0) return "--workers is for the LocalCluster; a --scheduler has its own";
+    const bool tls = !o.tlsCaFile.empty() || !o.tlsCert.empty() || !o.tlsKey.empty();
+    if (o.scheduler.rfind("tls://", 0) == 0 && (o.tlsCaFile.empty() || o.tlsCert.empty()))
+      return "--scheduler tls://...: give --tls-ca-file and --tls-cert";
+    if (tls && o.scheduler.rfind("tls://", 0) != 0) return "--tls-ca-file, --tls-cert and --tls-key are for a --scheduler tls://";
     return {};
   });
 }

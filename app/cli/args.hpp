@@ -66,6 +66,7 @@ struct CampaignOptions {
   int workers = 0;         ///< the LocalCluster's workers, [1, 1024]; 0: the spec's, else the cores
   std::string out;         ///< the output folder; empty: the spec's
   bool quiet = false;      ///< no progress bar
+  std::string tlsCaFile, tlsCert, tlsKey;  ///< PEM files for a tls:// scheduler
 };
 
 /// What the visualizer and `throng record` share: the scene and how it looks.

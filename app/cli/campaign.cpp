@@ -61,6 +61,9 @@ int runCampaign(int argc, char** argv) {
   if (o.workers > 0) args.insert(args.end(), {"--workers", std::to_string(o.workers)});
   if (!o.out.empty()) args.insert(args.end(), {"--out", o.out});
   if (o.quiet) args.emplace_back("--quiet");
+  if (!o.tlsCaFile.empty()) args.insert(args.end(), {"--tls-ca-file", o.tlsCaFile});
+  if (!o.tlsCert.empty()) args.insert(args.end(), {"--tls-cert", o.tlsCert});
+  if (!o.tlsKey.empty()) args.insert(args.end(), {"--tls-key", o.tlsKey});
 
   if (const std::string package = buildTreePackage(); !package.empty()) {
     const char* old = std::getenv("PYTHONPATH");

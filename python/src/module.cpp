@@ -44,6 +44,7 @@
 #include "export.hpp"
 #include "run_core.hpp"
 #include "throng/backend.hpp"
+#include "throng/output_file.hpp"
 #include "throng/scene.hpp"
 #include "throng/settings.hpp"
 
@@ -636,6 +637,7 @@ PYBIND11_MODULE(_throng, m) {
     return *p;
   });
   m.def("list_scenes", [] { return listScenes(); });
+  m.def("path_component", [](const std::string& name) { return pathComponent(name); }, py::arg("name"));
   m.def("scene_directories", [] { return sceneDirectories(); });
   m.def("settings_table", &settingList);
   m.def("model_names", [] { return modelNames(); });

@@ -24,14 +24,15 @@ import os
 import shutil
 import socket
 import sys
+import tempfile
 import time
-import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Union
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Mapping, Optional, Union
 
 from . import _throng
 from ._api import Scene, _value_text, run
+from ._files import open_append, output_file, path_component
 
 SPEC_KEYS = {
     "name": "a label for people",
@@ -59,7 +60,11 @@ FIGURES = ("steps", "simTime", "agents", "arrived", "allArrivedTime", "minGap", 
 
 
 class SpecError(ValueError):
-    """A campaign spec that cannot run: one line naming the key."""
+    """A campaign spec that cannot run: one line naming the key (a control
+    character from the spec, a newline in a key, is shown escaped)."""
+
+    def __init__(self, message: str):
+        super().__init__("".join(c if c.isprintable() else repr(c)[1:-1] for c in message))
 
 
 # ---- the spec --------------------------------------------------------------------
@@ -74,16 +79,24 @@ def load_spec(spec: Union[Mapping[str, Any], str, "os.PathLike[str]"]) -> Dict[s
     path = Path(spec)
     try:
         text = path.read_text()
-    except OSError as e:
-        raise SpecError(f"{path}: cannot read ({e.strerror})") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise SpecError(f"{path}: cannot read ({getattr(e, 'strerror', None) or e})") from None
+    return spec_from_text(text, str(path), str(path.resolve().parent))
+
+
+def spec_from_text(text: str, file: str = "spec", base: Optional[str] = None) -> Dict[str, Any]:
+    """A spec from JSON text, named ``file`` in messages; ``base`` anchors
+    relative paths (default: the working folder)."""
     try:
         d = json.loads(text)
     except json.JSONDecodeError as e:
-        raise SpecError(f"{path}:{e.lineno}: {e.msg}") from None
+        raise SpecError(f"{file}:{e.lineno}: {e.msg}") from None
+    except RecursionError:
+        raise SpecError(f"{file}: nested too deeply") from None
     if not isinstance(d, dict):
-        raise SpecError(f"{path}: expected a JSON object")
-    d["_base"] = str(path.resolve().parent)
-    d["_file"] = str(path)
+        raise SpecError(f"{file}: expected a JSON object")
+    d["_base"] = base if base is not None else os.getcwd()
+    d["_file"] = file
     return d
 
 
@@ -91,7 +104,24 @@ def _where(spec: Mapping[str, Any]) -> str:
     return spec.get("_file", "spec")
 
 
+#: The most points one campaign may have, counted from the spec's shape
+#: (scenes x knob values x setting values x seeds) before anything is
+#: expanded or run. A spec past it is refused in one line giving its count.
+MAX_POINTS = 100_000
+
+
+def _q(text: Any) -> str:
+    """A key or name from the spec, quoted for a message."""
+    return json.dumps(str(text), ensure_ascii=False)
+
+
+def _whole(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
 def _grid(spec: Mapping[str, Any], key: str, value: Any) -> Dict[str, List[Any]]:
+    """A grid ("knobs" or "settings"): name -> a non-empty list of distinct
+    numbers or names (a lone value is a list of one)."""
     if value is None:
         return {}
     if not isinstance(value, Mapping):
@@ -100,26 +130,42 @@ def _grid(spec: Mapping[str, Any], key: str, value: Any) -> Dict[str, List[Any]]
     for name, values in value.items():
         vs = values if isinstance(values, list) else [values]
         if not vs:
-            raise SpecError(f"{_where(spec)}: \"{key}\": \"{name}\" has no values")
+            raise SpecError(f"{_where(spec)}: \"{key}\": {_q(name)} has no values")
+        texts = []
         for v in vs:
-            _value_text(name, v)  # a number or a name
+            try:
+                texts.append(_value_text(name, v))  # a number or a name
+            except TypeError as e:
+                raise SpecError(f"{_where(spec)}: \"{key}\": {e}") from None
+        if len(set(texts)) != len(texts):
+            raise SpecError(f"{_where(spec)}: \"{key}\": {_q(name)} repeats a value")
         out[name] = vs
     return out
 
 
-def _seeds(spec: Mapping[str, Any]) -> List[int]:
+def _seeds(spec: Mapping[str, Any]) -> range | List[int]:
+    """The seeds: a range for {"start": K, "count": N} (never expanded), else
+    the list given."""
     s = spec.get("seeds", [0])
+    where = f"{_where(spec)}: \"seeds\""
     if isinstance(s, Mapping):
-        try:
-            start, count = int(s.get("start", 0)), int(s["count"])
-        except (KeyError, TypeError, ValueError):
-            raise SpecError(f"{_where(spec)}: \"seeds\": expected {{\"start\": K, \"count\": N}}") from None
-        s = list(range(start, start + count))
-    if isinstance(s, int) and not isinstance(s, bool):
+        extra = sorted(set(s) - {"start", "count"})
+        if extra:
+            raise SpecError(f"{where}: unknown key {_q(extra[0])} (start, count)")
+        start, count = s.get("start", 0), s.get("count")
+        if not _whole(count) or count < 1:
+            raise SpecError(f"{where}: \"count\": expected a whole number >= 1, got {count!r}")
+        if not _whole(start) or not 0 <= start < 2**64:
+            raise SpecError(f"{where}: \"start\": expected a whole number in [0, 2^64), got {start!r}")
+        if start + count > 2**64:
+            raise SpecError(f"{where}: start + count passes 2^64")
+        return range(start, start + count)
+    if _whole(s):
         s = [s]
-    if not isinstance(s, list) or not s or not all(isinstance(k, int) and not isinstance(k, bool) and
-                                                   0 <= k < 2**64 for k in s):
-        raise SpecError(f"{_where(spec)}: \"seeds\": expected whole numbers in [0, 2^64)")
+    if not isinstance(s, list) or not s or not all(_whole(k) and 0 <= k < 2**64 for k in s):
+        raise SpecError(f"{where}: expected whole numbers in [0, 2^64), or {{\"start\": K, \"count\": N}}")
+    if len(set(s)) != len(s):
+        raise SpecError(f"{where}: a seed is given twice")
     return s
 
 
@@ -135,38 +181,64 @@ def _scene_file(spec: Mapping[str, Any], name: str) -> str:
         raise SpecError(f"{_where(spec)}: \"scenes\": {e}") from None
 
 
-def points(spec: Mapping[str, Any]) -> List[Dict[str, Any]]:
-    """Every point of the campaign, each a dict that run_point takes, in order:
-    scene, knob values, setting values, seed. Checks each scene loads and
-    takes each knob and setting value on its own (a combination a scene
-    refuses becomes a failed row)."""
+def _number(spec: Mapping[str, Any], key: str, lo: float, hi: float, whole: bool, lo_open: bool = False) -> Any:
+    """spec[key] (None when absent), checked to be a number in its range."""
+    v = spec.get(key)
+    if v is None:
+        return None
+    ok = _whole(v) if whole else (isinstance(v, (int, float)) and not isinstance(v, bool))
+    if not ok or not (lo < v if lo_open else lo <= v) or not v <= hi:
+        kind = "a whole number" if whole else "a number"
+        span = f"({lo:g}, {hi:g}]" if lo_open else f"[{lo:g}, {hi:g}]"
+        raise SpecError(f"{_where(spec)}: \"{key}\": expected {kind} in {span}, got {v!r}")
+    return v
+
+
+@dataclass
+class _Shape:
+    """A spec checked but not expanded: what the points are made of."""
+    entries: List[Dict[str, Any]]  # each {"file", "name", "knobs", "settings"}
+    seeds: Any
+    fixed: Dict[str, Any]
+    count: int
+
+
+def _shape(spec: Mapping[str, Any]) -> _Shape:
+    """Checks every key of the spec and counts its points from the shape alone
+    (no scene loaded, no point made), refusing a spec past MAX_POINTS; then
+    checks each scene loads and takes each knob and setting value on its own
+    (a combination a scene refuses becomes a failed row)."""
     unknown = sorted(k for k in spec if k not in SPEC_KEYS and not k.startswith("_"))
     if unknown:
-        raise SpecError(f"{_where(spec)}: unknown key \"{unknown[0]}\" (keys: {', '.join(SPEC_KEYS)})")
+        raise SpecError(f"{_where(spec)}: unknown key {_q(unknown[0])} (keys: {', '.join(SPEC_KEYS)})")
+    for key in ("name", "out"):
+        if key in spec and not isinstance(spec[key], str):
+            raise SpecError(f"{_where(spec)}: \"{key}\": expected a string, got {type(spec[key]).__name__}")
     scenes = spec.get("scenes")
     if not isinstance(scenes, list) or not scenes:
         raise SpecError(f"{_where(spec)}: \"scenes\": expected a list of scene names or files")
     if "steps" in spec and "seconds" in spec:
         raise SpecError(f"{_where(spec)}: give \"steps\" or \"seconds\", not both")
-    steps, seconds = spec.get("steps"), spec.get("seconds")
-    if steps is not None and (not isinstance(steps, int) or isinstance(steps, bool) or
-                              not 0 <= steps <= _throng.MAX_RUN_STEPS):
-        raise SpecError(f"{_where(spec)}: \"steps\": expected a whole number in [0, {_throng.MAX_RUN_STEPS}]")
-    if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or
-                                not 0 < seconds <= _throng.MAX_RUN_SECONDS):
-        raise SpecError(f"{_where(spec)}: \"seconds\": expected a number in (0, {_throng.MAX_RUN_SECONDS:g}]")
+    steps = _number(spec, "steps", 0, _throng.MAX_RUN_STEPS, True)
+    seconds = _number(spec, "seconds", 0, _throng.MAX_RUN_SECONDS, False, lo_open=True)
+    dt = _number(spec, "dt", 0, 1e9, False, lo_open=True)
+    threads = _number(spec, "threads", 1, 1024, True)
+    _number(spec, "retries", 0, 100, True)
+    _number(spec, "workers", 1, 4096, True)
+    if "cluster" in spec and not isinstance(spec["cluster"], Mapping):
+        raise SpecError(f"{_where(spec)}: \"cluster\": expected an object")
     trajectory = spec.get("trajectory", "pedpy")
     if trajectory not in ("pedpy", "csv", "none"):
         raise SpecError(f"{_where(spec)}: \"trajectory\": {trajectory!r} not in {{pedpy,csv,none}}")
     backend = spec.get("backend", "cpu")
     if backend not in ("cpu", "cuda", "auto"):
         raise SpecError(f"{_where(spec)}: \"backend\": {backend!r} not in {{cpu,cuda,auto}}")
-    threads = spec.get("threads", 1)
-    dt = spec.get("dt")
     seeds = _seeds(spec)
+    nseeds = seeds.stop - seeds.start if isinstance(seeds, range) else len(seeds)  # len() of a range stops at 2^63
     knobs, settings = _grid(spec, "knobs", spec.get("knobs")), _grid(spec, "settings", spec.get("settings"))
 
-    out: List[Dict[str, Any]] = []
+    # The count, from the lengths alone.
+    raw, count = [], 0
     for entry in scenes:
         if isinstance(entry, str):
             entry = {"scene": entry}
@@ -174,41 +246,72 @@ def points(spec: Mapping[str, Any]) -> List[Dict[str, Any]]:
             raise SpecError(f"{_where(spec)}: \"scenes\": each is a name or file, or {{\"scene\": NAME, ...}}")
         extra = sorted(set(entry) - {"scene", "knobs", "settings"})
         if extra:
-            raise SpecError(f"{_where(spec)}: \"scenes\": unknown key \"{extra[0]}\" (scene, knobs, settings)")
-        file = _scene_file(spec, entry["scene"])
+            raise SpecError(f"{_where(spec)}: \"scenes\": unknown key {_q(extra[0])} (scene, knobs, settings)")
         k = {**knobs, **_grid(spec, "knobs", entry.get("knobs"))}
         s = {**settings, **_grid(spec, "settings", entry.get("settings"))}
+        n = nseeds
+        for values in (*k.values(), *s.values()):
+            n *= len(values)
+        count += n
+        raw.append((entry["scene"], k, s))
+    if count > MAX_POINTS:
+        raise SpecError(f"{_where(spec)}: {count} points (scenes x knob values x setting values x seeds), more than "
+                        f"the limit of {MAX_POINTS}")
+
+    fixed = {"steps": steps, "seconds": seconds, "dt": dt, "threads": 1 if threads is None else threads,
+             "backend": backend, "trajectory": trajectory}
+    entries = []
+    seen = set()
+    for name, k, s in raw:
+        file = _scene_file(spec, name)
         try:
             scene = Scene.load(file)
             base = scene.copy()
-            fixed = {"seed": seeds[0], **({"maxStep": dt} if dt is not None else {}), "threads": threads}
-            base.set(**fixed)
-            for name, values in {**k, **s}.items():
+            base.set(**{"seed": seeds[0], **({"maxStep": dt} if dt is not None else {}), "threads": fixed["threads"]})
+            for key, values in {**k, **s}.items():
                 for v in values:
-                    base.copy().set(**{name: v})
+                    base.copy().set(**{key: v})
         except (ValueError, TypeError, FileNotFoundError) as e:
-            raise SpecError(f"{_where(spec)}: scene {entry['scene']}: {e}") from None
-        kn, sn = list(k), list(s)
-        for kv in itertools.product(*(k[n] for n in kn)):
-            for sv in itertools.product(*(s[n] for n in sn)):
-                for seed in seeds:
-                    p = {"scene": scene.name, "file": file, "seed": seed, "knobs": dict(zip(kn, kv)),
-                         "settings": dict(zip(sn, sv)), "steps": steps, "seconds": seconds, "dt": dt,
-                         "threads": threads, "backend": backend, "trajectory": trajectory}
+            raise SpecError(f"{_where(spec)}: scene {_q(name)}: {e}") from None
+        key = json.dumps([file, k, s], sort_keys=True)
+        if key in seen:
+            raise SpecError(f"{_where(spec)}: \"scenes\": {_q(name)} is given twice with the same grid")
+        seen.add(key)
+        entries.append({"file": file, "name": scene.name, "knobs": k, "settings": s})
+    return _Shape(entries=entries, seeds=seeds, fixed=fixed, count=count)
+
+
+def count_points(spec: Union[Mapping[str, Any], str, "os.PathLike[str]"]) -> int:
+    """How many points a spec has, from its shape (checked as campaign() does)."""
+    return _shape(load_spec(spec)).count
+
+
+def _iter_points(shape: _Shape) -> Iterator[Dict[str, Any]]:
+    """Every point of the campaign, made one at a time, in order: scene, knob
+    values, setting values, seed."""
+    for e in shape.entries:
+        kn, sn = list(e["knobs"]), list(e["settings"])
+        for kv in itertools.product(*(e["knobs"][n] for n in kn)):
+            for sv in itertools.product(*(e["settings"][n] for n in sn)):
+                for seed in shape.seeds:
+                    p = {"scene": e["name"], "file": e["file"], "seed": seed, "knobs": dict(zip(kn, kv)),
+                         "settings": dict(zip(sn, sv)), **shape.fixed}
                     p["id"] = point_id(p)
-                    out.append(p)
-    ids = [p["id"] for p in out]
-    if len(set(ids)) != len(ids):
-        raise SpecError(f"{_where(spec)}: the grid repeats a point (a value given twice?)")
-    return out
+                    yield p
+
+
+def points(spec: Mapping[str, Any]) -> List[Dict[str, Any]]:
+    """Every point of the campaign as a list, each a dict that run_point
+    takes, in order (the spec checked first, as campaign() does)."""
+    return list(_iter_points(_shape(spec)))
 
 
 def point_id(p: Mapping[str, Any]) -> str:
-    """A stable name for a point: the scene's name and a hash of what the run
-    depends on (not where it runs)."""
+    """A stable name for a point: the scene's name (as a path component) and
+    a hash of what the run depends on (not where it runs)."""
     key = json.dumps({k: p[k] for k in ("scene", "seed", "knobs", "settings", "steps", "seconds", "dt",
                                         "trajectory")}, sort_keys=True, separators=(",", ":"))
-    return f"{p['scene']}-{hashlib.sha256(key.encode()).hexdigest()[:16]}"
+    return f"{path_component(p['scene'])}-{hashlib.sha256(key.encode()).hexdigest()[:16]}"
 
 
 def _trajectory_name(fmt: str) -> Optional[str]:
@@ -232,11 +335,13 @@ def run_point(p: Mapping[str, Any], out: str) -> Dict[str, Any]:
     writes under its own temporary names and renames the same bytes into
     place, the summary last (its presence marks the run done)."""
     t0 = time.perf_counter()
-    rel = Path("runs") / p["scene"] / p["id"]
-    final = Path(out) / rel
+    rel = Path("runs") / path_component(p["scene"]) / p["id"]
+    root = Path(out).resolve()
+    final = root / rel
     final.mkdir(parents=True, exist_ok=True)
-    tmp = final / f".attempt-{uuid.uuid4().hex}"
-    tmp.mkdir()
+    if not final.resolve().is_relative_to(root):
+        raise OSError(f"{final} leads out of the campaign's folder {root} (a link there?): not writing")
+    tmp = Path(tempfile.mkdtemp(prefix=".attempt-", dir=final))
     try:
         traj_name = _trajectory_name(p["trajectory"])
         summary = run(p["file"], seed=p["seed"], dt=p["dt"], threads=p["threads"], steps=p["steps"],
@@ -275,17 +380,21 @@ def _failed_row(p: Mapping[str, Any], error: BaseException, retries: int) -> Dic
 
 def read_manifest(path: Path) -> List[Dict[str, Any]]:
     """The rows of a manifest; a torn last line (a driver killed mid-write) is dropped."""
-    rows = []
+    return list(iter_manifest(path))
+
+
+def iter_manifest(path: Path) -> Iterator[Dict[str, Any]]:
+    """The rows of a manifest, read one line at a time (as read_manifest)."""
     if not path.exists():
-        return rows
-    for line in path.read_text().splitlines():
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError:
-            continue
-        if isinstance(row, dict) and "point" in row:
-            rows.append(row)
-    return rows
+        return
+    with open(path) as f:
+        for line in f:
+            try:
+                row = json.loads(line)
+            except json.JSONDecodeError:
+                continue
+            if isinstance(row, dict) and "point" in row:
+                yield row
 
 
 def _done(out: Path, row: Mapping[str, Any]) -> bool:
@@ -301,22 +410,28 @@ def _done(out: Path, row: Mapping[str, Any]) -> bool:
     return not row.get("trajectory") or (out / row["trajectory"]).is_file()
 
 
-def _write_rows(path: Path, rows: Iterable[Mapping[str, Any]]) -> None:
-    """The whole manifest, through a temporary file renamed over it."""
-    tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex}.partial")
-    with open(tmp, "w") as f:
-        for r in rows:
-            f.write(json.dumps(r) + "\n")
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
+def _rewrite_manifest(path: Path, out: Path, wanted: "set[str]") -> "set[str]":
+    """Rewrites the manifest whole, streamed (a torn line or an old failure
+    gone): the first row of each wanted point done with its outputs in
+    place, and every other campaign's ok rows (they share the folder).
+    Returns the wanted points done."""
+    done: "set[str]" = set()
+    with output_file(path) as f:
+        for row in iter_manifest(path):
+            if row["point"] in wanted:
+                if row["point"] not in done and _done(out, row):
+                    done.add(row["point"])
+                    f.write(json.dumps(row) + "\n")
+            elif row.get("status") == "ok":
+                f.write(json.dumps(row) + "\n")
+    return done
 
 
 class _Manifest:
     """Appends rows, one line each, flushed to disk before the next."""
 
     def __init__(self, path: Path):
-        self.f = open(path, "a")
+        self.f = open_append(path)
 
     def append(self, row: Mapping[str, Any]) -> None:
         self.f.write(json.dumps(row) + "\n")
@@ -362,7 +477,8 @@ class _Progress:
 
 @dataclass
 class CampaignResult:
-    """What a campaign did; ``rows`` are the manifest's rows for its points."""
+    """What a campaign did; ``rows`` are the manifest's rows for its points,
+    read from the manifest when asked (the driver keeps none in memory)."""
     out: str
     manifest: str
     points: int
@@ -371,7 +487,13 @@ class CampaignResult:
     failed: int
     wall: float
     workers: int
-    rows: List[Dict[str, Any]] = field(default_factory=list)
+    _ids: Optional[Callable[[], Iterable[str]]] = field(default=None, repr=False)
+
+    @property
+    def rows(self) -> List[Dict[str, Any]]:
+        """The last row of each of the campaign's points, in the points' order."""
+        by_id = {r["point"]: r for r in iter_manifest(Path(self.manifest))}
+        return [by_id[i] for i in (self._ids() if self._ids else by_id) if i in by_id]
 
     @property
     def runs_per_minute(self) -> float:
@@ -446,16 +568,24 @@ def job_script(spec: Union[Mapping[str, Any], str, "os.PathLike[str]"]) -> str:
 
 def campaign(spec: Union[Mapping[str, Any], str, "os.PathLike[str]"], client: Any = None, *,
              workers: Optional[int] = None, out: Optional[Union[str, "os.PathLike[str]"]] = None,
-             progress: bool = True, serial: bool = False,
+             progress: bool = True, serial: bool = False, security: Any = None,
              on_row: Optional[Callable[[Dict[str, Any]], None]] = None) -> CampaignResult:
     """Runs every point of ``spec`` (a dict or a JSON file) as a task on Dask.
 
     ``client``: a ``distributed.Client`` (a LocalCluster's, dask-jobqueue's
     SLURMCluster or PBSCluster's, any), or a scheduler's address; None makes
     a LocalCluster of ``workers`` processes (or the spec's "cluster", when it
-    names one, with its "jobs"), closed at the end. ``serial=True`` runs the
-    points one after another in this process, without Dask. ``on_row`` is
-    called in this process with each new manifest row.
+    names one, with its "jobs"), closed at the end. ``security``: a
+    ``distributed.security.Security`` for a ``tls://`` address (or for the
+    LocalCluster made here). A plain ``tcp://`` scheduler runs whatever any
+    client that reaches it sends: on a shared machine, use TLS. ``serial=True``
+    runs the points one after another in this process, without Dask.
+    ``on_row`` is called in this process with each new manifest row.
+
+    The spec is checked whole before anything runs, and its points counted
+    from its shape: more than MAX_POINTS is refused. Points are made one at a
+    time and at most a few per worker are in flight, so the driver's memory
+    does not grow with the campaign.
 
     The spec's keys (all but "scenes" optional)::
 
@@ -470,35 +600,30 @@ def campaign(spec: Union[Mapping[str, Any], str, "os.PathLike[str]"], client: An
     Returns a CampaignResult (its ``text()`` is the summary printed at the end).
     """
     spec = load_spec(spec)
-    pts = points(spec)
+    shape = _shape(spec)
     retries = spec.get("retries", 2)
-    if not isinstance(retries, int) or isinstance(retries, bool) or not 0 <= retries <= 100:
-        raise SpecError(f"{_where(spec)}: \"retries\": expected a whole number in [0, 100]")
     out_dir = Path(out) if out is not None else Path(spec.get("_base", ".")) / spec.get("out", "campaign-out")
     out_dir = out_dir.resolve()
     out_dir.mkdir(parents=True, exist_ok=True)
     manifest = out_dir / "manifest.jsonl"
 
-    # Resume: keep the rows of points done with their outputs in place (one
-    # each); every other point runs. The manifest is rewritten whole (a torn
-    # line or an old failure gone), then appended to.
-    wanted = {p["id"] for p in pts}
-    kept: Dict[str, Dict[str, Any]] = {}
-    others: List[Dict[str, Any]] = []
-    for row in read_manifest(manifest):
-        if row["point"] in wanted:
-            if _done(out_dir, row):
-                kept[row["point"]] = row
-        elif row.get("status") == "ok":
-            others.append(row)  # another campaign's points in the same folder stay
-    _write_rows(manifest, others + list(kept.values()))
-    todo = [p for p in pts if p["id"] not in kept]
+    def ids() -> Iterator[str]:
+        return (p["id"] for p in _iter_points(shape))
 
-    rows: Dict[str, Dict[str, Any]] = dict(kept)
+    # Resume: the points done with their outputs in place are skipped; every
+    # other point runs.
+    wanted = set(ids())
+    done = _rewrite_manifest(manifest, out_dir, wanted)
+    ntodo = len(wanted) - len(done)
+    del wanted
+
+    def todo() -> Iterator[Dict[str, Any]]:
+        return (p for p in _iter_points(shape) if p["id"] not in done)
+
     failed = 0
     t0 = time.perf_counter()
     nworkers = 1
-    bar = _Progress(len(todo), progress and bool(todo))
+    bar = _Progress(ntodo, progress and bool(ntodo))
     m = _Manifest(manifest)
     own: List[Any] = []
     hide = contextlib.ExitStack()
@@ -506,14 +631,13 @@ def campaign(spec: Union[Mapping[str, Any], str, "os.PathLike[str]"], client: An
         def record(row: Dict[str, Any]) -> None:
             nonlocal failed
             failed += row["status"] != "ok"
-            rows[row["point"]] = row
             m.append(row)
             bar.update(failed)
             if on_row:
                 on_row(row)
 
-        if todo and serial:
-            for p in todo:
+        if ntodo and serial:
+            for p in todo():
                 row = None
                 for attempt in range(retries + 1):
                     try:
@@ -522,7 +646,7 @@ def campaign(spec: Union[Mapping[str, Any], str, "os.PathLike[str]"], client: An
                     except Exception as e:  # noqa: BLE001 - a failure is a row
                         row = _failed_row(p, e, retries)
                 record(row)
-        elif todo:
+        elif ntodo:
             try:
                 from distributed import Client, LocalCluster, as_completed
             except ImportError:
@@ -537,20 +661,31 @@ def campaign(spec: Union[Mapping[str, Any], str, "os.PathLike[str]"], client: An
                     n = workers or spec.get("workers") or os.cpu_count() or 1
                     hide.enter_context(_workers_skip_main())
                     cluster = LocalCluster(n_workers=int(n), threads_per_worker=1, processes=True,
-                                           dashboard_address=None)
+                                           dashboard_address=None, **({"security": security} if security else {}))
                     own.append(cluster)
-                client = Client(cluster)
+                client = Client(cluster, **({"security": security} if security else {}))
                 own.insert(0, client)
             elif isinstance(client, str):
-                client = Client(client)
+                client = Client(client, **({"security": security} if security else {}))
                 own.insert(0, client)
             nworkers = max(1, len(client.scheduler_info().get("workers", {})))
-            futures = {}
-            for p in todo:
-                f = client.submit(run_point, p, str(out_dir), key=f"throng-run-{p['id']}", retries=retries,
-                                  pure=False)
-                futures[f] = p
-            for f in as_completed(list(futures)):
+            # A window of points in flight, a few per worker: a new one is made
+            # and submitted as each ends.
+            pending = todo()
+            futures: Dict[Any, Dict[str, Any]] = {}
+            finished = as_completed()
+
+            def submit_next() -> None:
+                p = next(pending, None)
+                if p is not None:
+                    f = client.submit(run_point, p, str(out_dir), key=f"throng-run-{p['id']}", retries=retries,
+                                      pure=False)
+                    futures[f] = p
+                    finished.add(f)
+
+            for _ in range(max(4, 2 * nworkers)):
+                submit_next()
+            for f in finished:
                 p = futures.pop(f)
                 try:
                     row = f.result()
@@ -558,6 +693,7 @@ def campaign(spec: Union[Mapping[str, Any], str, "os.PathLike[str]"], client: An
                     row = _failed_row(p, e, retries)
                 f.release()  # its result is in the manifest: a worker lost later need not recompute it
                 record(row)
+                submit_next()
             nworkers = max(nworkers, len(client.scheduler_info().get("workers", {})))
     finally:
         bar.close()
@@ -571,16 +707,41 @@ def campaign(spec: Union[Mapping[str, Any], str, "os.PathLike[str]"], client: An
     wall = time.perf_counter() - t0
     # What attempts whose workers died left behind: every attempt of these
     # points has ended (its result, or its worker, is gone).
-    for p in todo:
-        d = out_dir / "runs" / p["scene"] / p["id"]
-        for tmp in d.glob(".attempt-*") if d.is_dir() else []:
-            shutil.rmtree(tmp, ignore_errors=True)
-    ordered = [rows[p["id"]] for p in pts if p["id"] in rows]
-    return CampaignResult(out=str(out_dir), manifest=str(manifest), points=len(pts), ran=len(todo),
-                          skipped=len(kept), failed=failed, wall=wall, workers=nworkers, rows=ordered)
+    if ntodo:
+        for p in todo():
+            d = out_dir / "runs" / path_component(p["scene"]) / p["id"]
+            for tmp in d.glob(".attempt-*") if d.is_dir() else []:
+                shutil.rmtree(tmp, ignore_errors=True)
+    return CampaignResult(out=str(out_dir), manifest=str(manifest), points=shape.count, ran=ntodo,
+                          skipped=len(done), failed=failed, wall=wall, workers=nworkers, _ids=ids)
 
 
 # ---- the command line (`throng campaign`, `python -m throng campaign`) --------------
+
+def _security(scheduler: Optional[str], ca: Optional[str], cert: Optional[str], key: Optional[str]) -> Any:
+    """The Security for --scheduler and the --tls-* files: None for no TLS.
+    TLS files without a tls:// address, or a tls:// one without them, are
+    refused; a tcp:// scheduler off this machine gets a warning."""
+    tls = bool(ca or cert or key)
+    if scheduler and scheduler.startswith("tls://"):
+        if not (ca and cert):
+            raise SpecError("--scheduler tls://...: give --tls-ca-file and --tls-cert (and --tls-key unless the "
+                            "certificate file holds the key)")
+    elif tls:
+        raise SpecError("--tls-ca-file, --tls-cert and --tls-key are for a --scheduler tls://HOST:PORT")
+    if scheduler and not tls:
+        host = scheduler.split("://", 1)[-1].rsplit(":", 1)[0].strip("[]")
+        if host not in ("127.0.0.1", "localhost", "::1") and not scheduler.startswith(("inproc://", "ucx://")):
+            sys.stderr.write(f"throng campaign: note: {scheduler} is not encrypted or authenticated; a Dask scheduler "
+                             "runs whatever any client that reaches it sends (use tls:// with certificates)\n")
+    if not tls:
+        return None
+    for flag, path in (("--tls-ca-file", ca), ("--tls-cert", cert), ("--tls-key", key)):
+        if path and not os.path.isfile(path):
+            raise SpecError(f"{flag} {path}: no such file")
+    from distributed.security import Security
+    return Security(tls_ca_file=ca, tls_client_cert=cert, tls_client_key=key, require_encryption=True)
+
 
 def main(argv: Optional[List[str]] = None, prog: str = "python -m throng campaign") -> int:
     keys = "\n".join(f"  {k:<11} {v}" for k, v in SPEC_KEYS.items())
@@ -588,7 +749,12 @@ def main(argv: Optional[List[str]] = None, prog: str = "python -m throng campaig
                                  description="Runs a campaign's points as tasks on Dask.",
                                  epilog="The spec, a JSON object:\n" + keys)
     ap.add_argument("spec", metavar="SPEC.json")
-    ap.add_argument("--scheduler", metavar="ADDRESS", help="a Dask scheduler (default: a LocalCluster here)")
+    ap.add_argument("--scheduler", metavar="ADDRESS",
+                    help="a Dask scheduler (default: a LocalCluster here); tls://HOST:PORT with the --tls-* files. "
+                         "A plain tcp:// scheduler runs whatever any client that reaches it sends")
+    ap.add_argument("--tls-ca-file", metavar="PEM", help="the certificate authority a tls:// scheduler's is signed by")
+    ap.add_argument("--tls-cert", metavar="PEM", help="this client's certificate, for a tls:// scheduler")
+    ap.add_argument("--tls-key", metavar="PEM", help="this client's private key (default: in --tls-cert)")
     ap.add_argument("--workers", type=int, metavar="N", help="the LocalCluster's worker processes")
     ap.add_argument("--out", metavar="DIR", help="the output folder (default: the spec's \"out\")")
     ap.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
@@ -601,7 +767,13 @@ def main(argv: Optional[List[str]] = None, prog: str = "python -m throng campaig
                          "pip install 'dask[distributed]' into that Python (or set THRONG_PYTHON to one with it)\n")
         return 1
     try:
-        result = campaign(a.spec, a.scheduler, workers=a.workers, out=a.out, progress=not a.quiet)
+        security = _security(a.scheduler, a.tls_ca_file, a.tls_cert, a.tls_key)
+    except SpecError as e:
+        sys.stderr.write(f"{prog}: {e}\n")
+        return 2
+    try:
+        result = campaign(a.spec, a.scheduler, workers=a.workers, out=a.out, progress=not a.quiet,
+                          security=security)
     except SpecError as e:
         sys.stderr.write(f"{prog}: {e}\n")
         return 1

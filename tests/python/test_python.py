@@ -533,6 +533,116 @@ def case_slurm():
     check("--cpus-per-task=4" in throng.job_script(f), "from a JSON file")
 
 
+def case_hostile():
+    # Names are names, paths are paths: a scene named "../../x" stays in the
+    # campaign's folder, under the one name function the C++ side uses.
+    import resource
+    import throng
+    from throng._campaign import SpecError, count_points
+    from throng._files import output_file, path_component
+    for name in ["../../x", "../../../../tmp/pwned_by_name", "/abs", "..", ".", "", "a\nb", "x" * 300]:
+        c = path_component(name)
+        check(c and "/" not in c and not c.startswith(".") and len(c) <= 80 and c.isprintable(), f"{name!r} -> {c!r}")
+    check(path_component("door") == "door" and path_component("a/b") != path_component("a_b"), "kept, and no collision")
+    root = work("hostile")
+    outside = work("outside")
+    for evil in ["../../x", f"../../../../{outside}/pwned_by_name"]:
+        scene = work("evil.json")
+        scene.write_text(json.dumps({"name": evil, "agents": [{"at": [0, 0], "goal": [3, 0]}]}))
+        r = throng.campaign({"scenes": [str(scene)], "steps": 5, "trajectory": "csv"}, out=root / "out",
+                            serial=True, progress=False)
+        check(r.ran == 1 and r.failed == 0, "the evil scene runs", r.text())
+        row = r.rows[0]
+        check(row["scene"] == evil, "the row keeps the scene's real name", row)
+        for key in ("summary", "trajectory"):
+            f = (root / "out" / row[key]).resolve()
+            check(f.is_file() and f.is_relative_to((root / "out").resolve()), f"the {key} stays in the folder", f)
+    escaped = [p for p in work(".").parent.rglob("*") if "pwned" in p.name or p.name == "x"]
+    check(not escaped and not outside.exists(), "nothing written outside the campaign's folder", escaped)
+    # A link planted in the campaign's folder is never followed: the run's folder, the manifest.
+    victim = work("victim.txt")
+    victim.write_text("secret\n")
+    out2 = root / "links"
+    (out2 / "runs").mkdir(parents=True)
+    (out2 / "runs" / "door").symlink_to(outside.parent)  # runs/SCENE -> elsewhere
+    (out2 / "manifest.jsonl").symlink_to(victim)
+    r = throng.campaign({"scenes": ["door"], "steps": 5, "trajectory": "none"}, out=out2, serial=True,
+                        progress=False)
+    check(r.failed == 1 and "leads out of the campaign's folder" in r.rows[0]["error"], "runs/door as a link: refused",
+          r.text())
+    check(victim.read_text() == "secret\n" and not (out2 / "manifest.jsonl").is_symlink(),
+          "the manifest replaced the link, not its target")
+    # One helper writes whole or not at all.
+    target = work("whole.txt")
+    try:
+        with output_file(target) as f:
+            f.write("half")
+            raise KeyboardInterrupt
+    except KeyboardInterrupt:
+        pass
+    check(not target.exists() and not list(work(".").glob("whole.txt.*.partial")), "an interrupted write leaves nothing")
+
+    # A spec is counted from its shape before anything is expanded: 10^9 seeds are
+    # refused in well under a second, in flat memory.
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    t0 = time.perf_counter()
+    huge = {"scenes": ["door"], "seeds": {"start": 0, "count": 10**9}, "knobs": {"density": [0.5, 1, 1.5]}}
+    e = raises(SpecError, throng.campaign, huge, out=work("never"), progress=False)
+    took = time.perf_counter() - t0
+    grew = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) / 1024
+    print(f"10^9-point spec refused in {took * 1000:.1f} ms, resident memory grew {grew:.1f} MB: {e}")
+    check("3000000000 points" in str(e) and "limit of 100000" in str(e), "the refusal gives the count", e)
+    check(took < 1.0 and grew < 20, "in under a second, flat memory", took, grew)
+    check(not work("never").exists(), "nothing made")
+    check(count_points({"scenes": ["door", "corridor"], "seeds": {"count": 7}, "knobs": {"density": [1, 1.5]}}) == 28,
+          "counted from the shape")
+    for bad, what in [({"scenes": ["door"], "seeds": {"count": -5}}, "\"count\": expected a whole number >= 1"),
+                      ({"scenes": ["door"], "seeds": {"start": 1.5, "count": 2}}, "\"start\""),
+                      ({"scenes": ["door"], "seeds": {"count": 2, "step": 2}}, "unknown key \"step\""),
+                      ({"scenes": ["door"], "knobs": {"density": []}}, "\"density\" has no values"),
+                      ({"scenes": ["door"], "knobs": {"density": [1, 1]}}, "repeats a value"),
+                      ({"scenes": ["door"], "knobs": {"density": [None]}}, "expects a number or a name"),
+                      ({"scenes": ["door"], "knobs": [1]}, "\"knobs\": expected an object"),
+                      ({"scenes": ["door"], "steps": "10"}, "\"steps\": expected a whole number"),
+                      ({"scenes": ["door"], "threads": 0}, "\"threads\""),
+                      ({"scenes": ["door"], "retries": -1}, "\"retries\""),
+                      ({"scenes": ["door"], "dt": 0}, "\"dt\""),
+                      ({"scenes": ["door"], "out": 3}, "\"out\": expected a string"),
+                      ({"scenes": ["door"], "cluster": "slurm"}, "\"cluster\": expected an object"),
+                      ({"scenes": "door"}, "\"scenes\": expected a list"),
+                      ({"scenes": ["door"], "seeds": [1, 1]}, "a seed is given twice"),
+                      ({"scenes": ["door"], "colour": 1}, "unknown key \"colour\"")]:
+        e = raises(SpecError, count_points, bad)
+        check(what in str(e) and "\n" not in str(e), f"refused: {what}", e)
+
+
+def case_tls():
+    # A campaign over TLS: a LocalCluster whose scheduler and workers need
+    # certificates, reached by address with a Security (throng.campaign's
+    # security=), gives the same rows as a serial run; the command line
+    # refuses tls:// without certificates and certificates without tls://.
+    import throng
+    from distributed import LocalCluster
+    from distributed.security import Security
+    sec = Security.temporary()
+    spec = {"scenes": ["headon"], "seeds": [1, 2], "steps": 20, "trajectory": "none"}
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None,
+                      security=sec) as cluster:
+        check(cluster.scheduler_address.startswith("tls://"), "the scheduler speaks TLS", cluster.scheduler_address)
+        r = throng.campaign(spec, client=cluster.scheduler_address, security=sec, out=work("tls"), progress=False)
+    ref = throng.campaign(spec, out=work("serial"), serial=True, progress=False)
+    check(r.ran == 2 and r.failed == 0, "two runs over TLS", r.text())
+    check([row["hash"] for row in r.rows] == [row["hash"] for row in ref.rows], "the hashes of serial runs")
+    f = work("t.json")
+    f.write_text(json.dumps(spec))
+    for args, msg in [(("--scheduler", "tls://127.0.0.1:1"), r"give --tls-ca-file and --tls-cert"),
+                      (("--tls-cert", "x.pem"), r"are for a --scheduler tls://")]:
+        p = throng_cli("campaign", f, *args, env={"THRONG_PYTHON": sys.executable})
+        check(p.returncode == 2 and p.stderr.count("\n") == 1 and re.search(msg, p.stderr), f"refused: {msg}", show(p))
+    p = throng_cli("campaign", "--help")
+    check("runs whatever any client" in p.stdout and "--tls-ca-file" in p.stdout, "--help says it plainly", show(p))
+
+
 def case_cli():
     # `throng campaign`: the command line's parsing, then Python.
     p = throng_cli("campaign", "--help")
