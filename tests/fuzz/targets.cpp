@@ -2,6 +2,7 @@
 // README makes to a person who mistypes a file or a flag.
 #include "targets.hpp"
 
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -11,6 +12,7 @@
 
 #include "args.hpp"
 #include "throng/crowd.hpp"
+#include "throng/output_file.hpp"
 #include "throng/scene.hpp"
 #include "trajectory.hpp"
 
@@ -136,6 +138,26 @@ Outcome args(const std::uint8_t* data, std::size_t size) {
   } catch (const std::exception& e) {
     violation("args", std::string("the parser threw: ") + e.what(), input);
   }
+}
+
+Outcome name(const std::uint8_t* data, std::size_t size) {
+  const std::string_view input(reinterpret_cast<const char*>(data), size);
+  const std::string c = pathComponent(input);
+  if (c.empty() || c.size() > kMaxPathComponent) violation("name", "a component of " + std::to_string(c.size()) +
+                                                                        " bytes: " + c, input);
+  if (c == "." || c == ".." || c.front() == '.') violation("name", "a dot component: " + c, input);
+  for (const char ch : c) {
+    const auto u = static_cast<unsigned char>(ch);
+    if (!(std::isalnum(u) || u == '-' || u == '_' || u == '.') || u >= 0x80)
+      violation("name", "a byte outside [A-Za-z0-9._-]: " + c, input);
+  }
+  // Stable, and a fixed point: a component names itself.
+  if (pathComponent(input) != c || pathComponent(c) != c) violation("name", "not stable: " + c, input);
+  // A name kept as it is was already safe; one changed carries the hash of
+  // the original, so it cannot equal a name that was kept.
+  const bool kept = c == input;
+  if (!kept && (c.size() < 9 || c[c.size() - 9] != '-')) violation("name", "changed without its hash: " + c, input);
+  return kept ? Outcome::Accepted : Outcome::Refused;
 }
 
 }  // namespace throng::fuzz

@@ -5,7 +5,10 @@
 //          a few gated steps;
 //   csv:   a trajectory file -> checkTrajectory (throng check's reader);
 //   args:  one argument per line -> the parser of the subcommand the first
-//          line names (run, check, scenes, record, or the visualizer's).
+//          line names (run, check, scenes, record, campaign, or the
+//          visualizer's);
+//   name:  any bytes as a scene's (or a measurement's, a test's) name ->
+//          pathComponent, the one way a name becomes part of a path.
 // Every input must end in a result or in one clear line naming the file,
 // line and field (or the option), within bounded time and memory. A
 // broken promise calls violation(), which prints the input and aborts, so
@@ -22,6 +25,7 @@ enum class Outcome { Accepted, Refused };
 Outcome scene(const std::uint8_t* data, std::size_t size);
 Outcome csv(const std::uint8_t* data, std::size_t size);
 Outcome args(const std::uint8_t* data, std::size_t size);
+Outcome name(const std::uint8_t* data, std::size_t size);
 
 /// The walkers a fuzzed scene may make: enough for every shipped scene's
 /// geometry to matter, few enough that an input runs in milliseconds.

@@ -159,3 +159,12 @@ TEST_CASE("fuzz: command lines end in options, help, or one clear line naming th
   CHECK(t.accepted > 1000);
   CHECK(t.refused > 5000);
 }
+
+TEST_CASE("fuzz: names become one safe path component, stable, and never a separator or a dot folder") {
+  const Tally t = runTarget("name", throng::fuzz::name, corpus("name"),
+                            {"/", "..", ".", "\\", "\n", "\r", "\t", " ", "\x7f", "\xc3\xa9", "%2e%2e", "~",
+                             "-", "_", "\x00", "../../", std::string(90, 'x')},
+                            20000);
+  CHECK(t.accepted > 100);
+  CHECK(t.refused > 5000);
+}
