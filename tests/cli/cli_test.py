@@ -382,7 +382,7 @@ def probes(limits):
 
 def case_settings():
     # `throng scenes` lists every setting with the limits the markdown table
-    # (the README's) gives, and `throng run --set` enforces exactly those:
+    # (docs/guide.md's) gives, and `throng run --set` enforces exactly those:
     # just inside each end is taken, just outside refused (exit 2, naming it).
     rows = settings_table()
     check(len(rows) >= 10, "the settings table has every setting", rows)

@@ -1,7 +1,7 @@
 // The settings table (throng/settings.hpp): every setting described once,
 // setSetting / setSettingText / sanitized() agreeing with its limits at
-// every end, and the README's table and the header's [Limit: ...] notes
-// printed from it.
+// every end, and the user guide's table (docs/guide.md) and the header's
+// [Limit: ...] notes printed from it.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -212,16 +212,16 @@ TEST_CASE("limits and numbers print short and exact") {
   CHECK(std::isnan(getSetting(Settings{}, "model")));
 }
 
-TEST_CASE("README.md's Settings table is the one settingsMarkdown() prints") {
-  const std::string readme = readFile(THRONG_TEST_README);
-  const std::size_t section = readme.find("\n## Settings\n");
+TEST_CASE("docs/guide.md's Settings table is the one settingsMarkdown() prints") {
+  const std::string guide = readFile(THRONG_TEST_GUIDE);
+  const std::size_t section = guide.find("\n## Settings\n");
   REQUIRE(section != std::string::npos);
-  const std::size_t start = readme.find("\n|", section);
+  const std::size_t start = guide.find("\n|", section);
   REQUIRE(start != std::string::npos);
   std::size_t end = start + 1;
-  while (end < readme.size() && readme[end] == '|') end = readme.find('\n', end) + 1;
-  const std::string table = readme.substr(start + 1, end - start - 1);
-  INFO("README.md has:\n", table, "\nthe table prints (throng scenes --settings-markdown):\n", settingsMarkdown());
+  while (end < guide.size() && guide[end] == '|') end = guide.find('\n', end) + 1;
+  const std::string table = guide.substr(start + 1, end - start - 1);
+  INFO("docs/guide.md has:\n", table, "\nthe table prints (throng scenes --settings-markdown):\n", settingsMarkdown());
   CHECK(table == settingsMarkdown());
 }
 

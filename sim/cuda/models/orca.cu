@@ -17,7 +17,7 @@ constexpr int kSolveBlocksPerSm = 4;  ///< see throngSolveKernel
 /// The solve over a grid of kSolveBlocksPerSm blocks a multiprocessor that
 /// strides across the slots: 16 warps a multiprocessor rather than 64, so
 /// each has four times the L1 for its stack (the solve's neighbour keys
-/// and lines live there; the README's GPU section has the figures).
+/// and lines live there; docs/engineering.md's GPU section has the figures).
 __global__ void __launch_bounds__(kSolveBlock) throngSolveKernel(DeviceSolve d, SolveParams sp) {
   for (std::int32_t slot = blockIdx.x * blockDim.x + threadIdx.x; slot < d.n; slot += gridDim.x * blockDim.x)
     orcaSolveSlot(d, sp, slot);

@@ -6,11 +6,11 @@
 // the table's member pointer, so it too is written once.
 //
 // Everything that names a setting takes it from the table: sanitized(), the
-// scene loader, --set, `throng scenes`, the visualizer's panel and the
-// README's Settings table (settingsMarkdown(), checked by a test). A value
-// outside the limits is refused with a message by setSetting() (and so by
-// scene files and --set), and clamped by sanitized() at the next step, so a
-// slider or a stray assignment can never break a run.
+// scene loader, --set, `throng scenes`, the visualizer's panel and the user
+// guide's Settings table (docs/guide.md: settingsMarkdown(), checked by a
+// test). A value outside the limits is refused with a message by
+// setSetting() (and so by scene files and --set), and clamped by sanitized()
+// at the next step, so a slider or a stray assignment can never break a run.
 #include <cstdint>
 #include <span>
 #include <string>
@@ -157,7 +157,7 @@ struct SettingInfo {
   std::vector<std::string> (*choices)() = nullptr;  ///< Choice: the names it takes
 };
 
-/// Every setting, in the order they are listed (the README's order).
+/// Every setting, in the order they are listed (the user guide's order).
 std::span<const SettingInfo> settingsTable();
 /// The setting of that name, or nullptr.
 const SettingInfo* findSetting(std::string_view name);
@@ -188,8 +188,8 @@ std::string formatLimits(const SettingInfo& info);
 std::string formatSettingNumber(double v);
 /// The default, short, for tables: "0.0166667" (6 significant digits), "orca".
 std::string formatDefault(const SettingInfo& info);
-/// The README's Settings table (a markdown table, one row per setting, with
-/// a trailing newline).
+/// The user guide's Settings table (docs/guide.md; a markdown table, one row
+/// per setting, with a trailing newline).
 std::string settingsMarkdown();
 
 /// The settings with every field inside its limits: a value outside goes to
