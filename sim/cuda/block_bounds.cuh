@@ -3,9 +3,9 @@
 // cudastep::orderedKey): each thread brings its own [lo, hi] per axis; the
 // warps reduce in registers, meet in shared memory, and one thread a block
 // takes the four atomics into keys = {min x, min y, max x, max y} (a
-// thousand blocks' worth of atomics rather than a warp's each: the 1M
-// crowd's bounds took 95 us in atomics on four words). Every thread of the
-// block must call it; the block has kBlockSize threads, a multiple of 32.
+// block's worth of atomics rather than a warp's each: a million walkers'
+// atomics on four words serialise). Every thread of the block must call
+// it; the block has kBlockSize threads, a multiple of 32.
 #include <cstdint>
 
 namespace throng::cudastep {

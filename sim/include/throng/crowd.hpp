@@ -1,6 +1,7 @@
 #pragma once
 // Crowd: walkers that head for goals and make room for each other, by the
-// model Settings::model names (ORCA, the RVO2 formulation, or BioCrowds).
+// model Settings::model names (ORCA, the RVO2 formulation; BioCrowds; or
+// Continuum Crowds).
 //
 // Crowd is a thin facade over structure-of-arrays state
 // (sim/src/core/world.hpp). A step is one pipeline of phases, each a loop

@@ -1,6 +1,6 @@
 #pragma once
 // The editable scene document: a scene file as data that can be edited,
-// checked, saved and run, for the visualizer's edit mode (issue 29).
+// checked, saved and run, for the visualizer's edit mode.
 //
 // Design note.
 // A Scene resolves its file into a SceneSpec: generators expanded, knob

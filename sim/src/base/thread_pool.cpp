@@ -86,9 +86,8 @@ void ThreadPool::parallelFor(std::size_t n, const Job& fn, int chunksPerThread) 
     return;
   }
   // For the solve about 8 chunks per thread, of at least 32 agents: fewer
-  // to claim than 16 (the 1k circle at 2 threads: 0.067-0.077 -> 0.062-0.065
-  // ms per step over four rounds), and still enough for a thread with
-  // jammed walkers to hand some to the other (the 10k crowds: even).
+  // to claim than 16, and still enough for a thread with jammed walkers to
+  // hand some to the other.
   const std::size_t threads = static_cast<std::size_t>(size());
   const std::size_t perThread = static_cast<std::size_t>(std::max(chunksPerThread, 1));
   const std::size_t grain = std::max<std::size_t>(32, n / (perThread * threads));

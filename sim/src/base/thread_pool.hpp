@@ -90,12 +90,10 @@ int resolveThreads(int threads);
 
 /// Chunks a thread for the phases that cost a few instructions an agent
 /// (the step's start and end, the wishes, takeOrder): with the solve's 8,
-/// the claims cost about as much as the work (the 1k circle at 2 threads,
-/// in-process A/B: 2-4% of the step). The solve takes as few while its
-/// batches skip their programs (their walkers cost alike, so no thread is
-/// left with costly ones to hand on): the 1k circle at 2 threads -2% to
-/// -3% (20 rounds); the dense 10k, whose batches are not looked at, keeps
-/// 8 (with 2: +4.9%).
+/// the claims cost about as much as the work. The solve takes as few while
+/// its batches skip their programs (their walkers cost alike, so no thread
+/// is left with costly ones to hand on); a dense crowd, whose batches are
+/// not looked at, keeps 8, as its jammed walkers cost unlike amounts.
 inline constexpr int kLightChunks = 2;
 
 }  // namespace throng

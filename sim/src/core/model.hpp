@@ -4,7 +4,9 @@
 // Design note. A step is one named sequence of phases (pipeline/step.cpp):
 //   1. track motion  the step's first pass over the walkers (the model's:
 //                    ORCA measures how far everyone moved, for its lists)
-//   2. fields        density and potentials (none yet)
+//   2. fields        every fieldInterval steps, under continuum or
+//                    routing = field: density, speed and cost per cell, a
+//                    potential per target in use (fields/, buildFields)
 //   3. wishes        every walker's preferred velocity: goal, route, stream
 //                    or the user's closure, then the shake (core/wish.hpp),
 //                    into World::buffers; taken in the pass of phase 1

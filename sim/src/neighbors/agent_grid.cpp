@@ -96,8 +96,7 @@ void AgentGrid::build(const float* px, const float* py, std::size_t n, float per
   // agents, n of them), else in index order: either way every agent once.
   // Last step's order puts each cell's agents nearly sorted by x already,
   // so the sort below has little to move (in index order, half a ring of
-  // walkers arrives in reverse x: measured on the 10k circle, 90
-  // instructions per agent-step of shifting).
+  // walkers arrives in reverse x, and the sort shifts each one far).
   const bool again = sc.sortedIndex.size() == n;
   std::swap(sc.sortedIndex, sc.previousOrder);
   sc.sortedIndex.resize(n);

@@ -215,7 +215,7 @@ THRONG_HD int inRangeFromList(const AgentsView& a, Vec2 p, float rangeSq, const 
   // In range as a key is (answerFromHead): its distance's bits below the
   // range's, so a NaN distance is out.
   const std::uint32_t range = floatBits(rangeSq);
-  std::int32_t* out = outIndex;  // (an index into outIndex took three more instructions an agent)
+  std::int32_t* out = outIndex;  // a pointer: an index into outIndex costs more instructions an agent
   for (const std::int32_t* at = list; at != list + listCount; ++at) {
     const std::int32_t j = *at;
     *out = j;

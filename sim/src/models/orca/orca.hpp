@@ -325,16 +325,12 @@ THRONG_HD bool leanSlide(Vec2 wish, Vec2 result, Vec2 along, float radius, Vec2&
 /// line toward the wish until another does or the speed limit is reached.
 ///
 /// The least-penetrating velocity alone ignores the wish, so no shake of
-/// the wish reaches a jammed walker and a symmetric knot can last (the
-/// seed's jitter note). A thousandth of the top speed clears RVO2's Circle
-/// of 250 in 2,280-2,960 steps over jitter seeds 0-23 (mean 2,620) instead
-/// of 2,700-4,650 (mean 3,520; RVO2 itself: 3,547). Its deepest overlaps
-/// get a little deeper: 22% of 2r on average and 27% at worst, from 20%
-/// and 23%.
-/// Exact ties alone (slack 0) changed nothing; the velocity nearest the
-/// wish within the slack (a second full linear program) cleared it about
-/// as soon for three times the instructions; the straight leg alone, for
-/// half of them, cleared it 10% later.
+/// the wish reaches a jammed walker and a symmetric knot can last. With a
+/// thousandth of the top speed, RVO2's Circle of 250 clears sooner and its
+/// deepest overlaps get a little deeper; exact ties alone (slack 0) change
+/// nothing, and the velocity nearest the wish within the slack (a second
+/// full linear program) costs far more for the same (the figures are in
+/// docs/engineering.md).
 THRONG_HD void leanTowardWish(const Line* lines, int lineCount, int obstacleLineCount, float radius,
                               Vec2 optVelocity, float deepest, Vec2& result) {
   const Vec2 wish = withinSpeed(optVelocity, radius);

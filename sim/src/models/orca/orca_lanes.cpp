@@ -222,7 +222,7 @@ THRONG_AVX2 void agentLines8(const AgentsView& a, std::int32_t self, const std::
   for (int base = 0; base < count; base += 8) {
     // pairInputs from the neighbours' AgentKin records, two reads each and
     // a transpose (a scalar gather into arrays, read back as whole
-    // registers, stalled store forwarding: about 5% of the ring's time).
+    // registers, stalls store forwarding).
     F pjx, pjy, vjx, vjy, rB, pointX, pointY, dirX, dirY;
     kinLanes(a.kin, neighbors + base, count - base, pjx, pjy, vjx, vjy, rB);
     M coincident;
@@ -238,10 +238,9 @@ THRONG_AVX2 void agentLines8(const AgentsView& a, std::int32_t self, const std::
 
 namespace {
 /// agentLinePairs8, and with kStarts the starts and the walkers that break
-/// them (without, a dense crowd's lines took 39 more instructions per
-/// agent-step in registers spilled for them), with kListed for walkers
-/// that queued lists (a dense crowd's lines took 11 more per agent-step
-/// with the test for them in every group).
+/// them, with kListed for walkers that queued lists: each a template
+/// parameter, so a crowd that needs neither spills no registers for the
+/// starts and runs no test for lists in every group.
 template <bool kStarts, bool kListed>
 THRONG_AVX2 unsigned linePairs(const AgentsView& a, const std::int32_t* walkers, int walkerCount,
                                const std::int32_t* walkerOf, const std::int32_t* others, int count, float invTau,
@@ -680,9 +679,8 @@ THRONG_AVX2 void lanesProgram3(const LaneLines& l, const std::int32_t* count, co
 /// stops the move where it is nearer than the nearest before it), selects
 /// standing in for its branches; the slide's set-up (leanSlide) runs one
 /// lane at a time. Eight walkers' lines at once, instead of one walker's
-/// eight (leanTowardWish8): the dense 10k crowd, whose walkers are mostly
-/// jammed, 2,308 -> 2,185 instructions per agent-step; 2.01 -> 1.88 ms per
-/// step at 2 threads.
+/// eight (leanTowardWish8): cheaper for a dense crowd, whose walkers are
+/// mostly jammed (docs/orca-cpu-notes.md has the figures).
 THRONG_AVX2 void lanesLean(const LaneLines& l, int most, __m256i counts, __m256i obstacles, M jammed, F r, F ox,
                            F oy, F deepest, F& rx, F& ry) {
   const F zero = F{};

@@ -23,9 +23,8 @@ namespace {
 /// list's relative sum over.
 constexpr double kTileRanges = 4;
 /// Agents a tile at the least, on average (the spreads cost a little per
-/// tile and step): n / 4 tiles, against n / 2 and n / 8, cost the 1k circle
-/// 907 instructions per agent-step against 901 and 927, the 10k 725 against
-/// 732 and 730.
+/// tile and step, and fewer, wider tiles prove less): chosen by callgrind on
+/// the benchmark's circles (docs/engineering.md).
 constexpr double kAgentsPerTile = 4;
 /// Columns and rows at the most, so tileOf's floats count them exactly.
 constexpr double kMaxTilesAcross = 1 << 20;
@@ -138,10 +137,7 @@ void OrcaModel::takeOrder(World& w, int split, bool lasting) {
   // arrays by agent index are read in order rather than in short runs (a
   // ring crosses each row of cells in two places, the 100k ring's in runs
   // of about three walkers, a cache miss each), and each thread's share
-  // of the order is its share of agent index. In-process A/B, the 100k
-  // ring -8.9% at 1 thread and -13% at 2; the 1k and 10k rings and the
-  // dense crowds (which take it on the steps their grid lasts) within
-  // noise.
+  // of the order is its share of agent index.
   if (lasting && indicesFollowGrid(w)) {
     sc.order.resize(n);
     std::iota(sc.order.begin(), sc.order.end(), 0);
@@ -154,7 +150,7 @@ void OrcaModel::takeOrder(World& w, int split, bool lasting) {
   // The phases by agent index (the step's start and end, the wishes) leave
   // each thread's share of the agents in its core's cache; the solve, in
   // plain grid order, took a share of slots that another thread had
-  // written (half a ring's, the 1k circle at 2 threads; 5.7% of its time).
+  // written (half a ring's, at 2 threads).
   // A stable partition of the grid's order by share, in blocks of slots
   // counted and then placed in parallel; within a share, grid order.
   const std::size_t threads = static_cast<std::size_t>(split);
@@ -330,8 +326,8 @@ class SolveBatch {
     return ss_[fill_];
   }
   /// Takes the walker whose neighbours next() holds; keep(i, velocity, ok)
-  /// gets its result by flush() at the latest. Forced inline (circle
-  /// 10k 971 -> 953, dense 10k 2,876 -> 2,857 instructions per agent-step).
+  /// gets its result by flush() at the latest. Forced inline: a call's
+  /// arguments and spills would cost instructions for every walker.
   [[gnu::always_inline]] void add(std::int32_t i, Vec2 wish) {
     SolveScratch& s = ss_[fill_];
     if (!sp_.lineLanes) {
@@ -367,10 +363,10 @@ class SolveBatch {
       speeds[w] = a_.maxSpeed[who_[w]];
     }
     // Walkers whose lists stand in for their neighbours queue the lists'
-    // pairs, and the lanes tell which are in range (on the 1k ring, 7.5
-    // listed for 6 neighbours: 774 -> 740 instructions per agent-step, and
-    // -5.6% at 1 thread, -1.7% at 2, in-process A/B); with obstacle lines,
-    // whose programs run (below), their neighbours are found first.
+    // pairs, and the lanes tell which are in range (a ring's lists hold
+    // few more than its neighbours, so the lanes' test is cheaper than
+    // picking them out); with obstacle lines, whose programs run (below),
+    // their neighbours are found first.
     unsigned fromLists = 0, unfiltered = 0;  // bit w: walker w's list stands in (SolveScratch::fromList)
     for (int w = 0; w < fill_ && anyList; ++w) {
       if (!ss_[w].fromList) continue;
@@ -471,14 +467,10 @@ class SolveBatch {
 
 /// How long a candidate list's skin is, in steps at the walker's top speed:
 /// for a list around the whole range (fewer than k in it, as on a ring),
-/// and for one around the k-th neighbour (a crowd). Measured on the
-/// benchmark's crowds (callgrind, instructions per agent-step, 2, 4, 6 and
-/// 8 steps for both): 1,682 / 1,476 / 1,394 / 1,352 on the 10k circle,
-/// 3,344 / 3,240 / 3,291 / 3,682 on the 10k dense crowd (its lists overflow
-/// kNearCapacity at 8); 1,522 and 3,523 by the grid scan. Apart, 4 for a
-/// crowd: 3,259; 6, 8, 10 or 12 around the range: 1,408, 1,365, 1,366 and
-/// 1,362 on the circle (with L1 misses and mispredicts, estimated cycles
-/// 1,508, 1,461, -, 1,472).
+/// and for one around the k-th neighbour (a crowd). A longer skin fails
+/// less often but lists more; a dense crowd's lists overflow kNearCapacity
+/// at 8. Chosen by callgrind on the benchmark's 10k circle and dense crowd
+/// (docs/engineering.md).
 constexpr float kNearSkinSteps = 8, kNearSkinStepsCrowd = 4;
 /// Steps a walker takes the grid scan before it tries a list again, after
 /// its list overflowed, or failed the step after it was built (everyone
@@ -490,8 +482,8 @@ constexpr std::int32_t kNearBackoff = 8;
 constexpr float kSpentSkin = 0.5f;
 /// How far a walker now at p has moved since its list `h` was built, and
 /// every other agent at most (`moved`: OrcaScratch's running sum). In float
-/// (a double square root here was 5% of the circle's time); the absolute
-/// term covers squares that underflow (moves below 1e-19).
+/// (a double square root here is dear: it runs for every walker and step);
+/// the absolute term covers squares that underflow (moves below 1e-19).
 inline void movesSince(const OrcaScratch::NearHead& h, Vec2 p, double moved, float& own, float& others) {
   own = (p - Vec2{h.x, h.y}).length() * (1.0f + 1e-6f) + 2e-19f;
   others = static_cast<float>(moved - h.moved);
@@ -500,9 +492,8 @@ inline void movesSince(const OrcaScratch::NearHead& h, Vec2 p, double moved, flo
 constexpr OrcaScratch::NearHead kNoList{};
 }  // namespace
 
-// Forced inline into the solve's loop, its only caller (circle 1k 959 ->
-// 933, circle 10k 787 -> 762, dense 10k 2,396 -> 2,374 instructions per
-// agent-step: the call's arguments and spills; wall within noise).
+// Forced inline into the solve's loop, its only caller: a call's arguments
+// and spills would cost instructions for every walker.
 [[gnu::always_inline]] inline int OrcaModel::listNeighbors(const World& w, std::int32_t i, std::int32_t slot,
                                                           const AgentsView& av, const SolveParams& sp,
                                                           const std::int32_t* hintRow, const float* spread,
@@ -639,8 +630,8 @@ void OrcaModel::solve(StepContext& ctx) {
   if (lists && !sc.tiles.lists) forgetRelativeMotion();
   sc.tiles.lists = lists;
   // A crowd whose lists fail somewhere every step (a dense one) takes the
-  // grid first, in one pass: deferring its failures to a second pass cost
-  // it 0.5% more instructions.
+  // grid first, in one pass: deferring its failures to a second pass
+  // costs it more than it saves.
   const bool gridFresh = !lists || sc.order.size() != n || sc.failingSteps >= 2;
   if (gridFresh) buildGrid(w, s);
   // The solve's order: split by the threads' shares where the grid lasts
@@ -795,7 +786,7 @@ void OrcaModel::solve(StepContext& ctx) {
   sc.nearServed = served;
   // Free batches are looked for while a quarter of this step's were, and
   // probed one step in 16 otherwise (a dense crowd has none, and looking
-  // cost it 2% of its instructions).
+  // would cost it at every step).
   sc.batches = batchesFlushed;
   sc.freeBatches = freeBatches;
   sc.lookForFree = freeBatches * 4 >= batchesFlushed || (w.step + 1) % 16 == 0;

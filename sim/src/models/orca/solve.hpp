@@ -74,7 +74,7 @@ THRONG_HD void obstacleLinesOf(const AgentsView& a, const ObstacleView& ov, cons
   const float r = a.radius[i];
   const float reach = a.maxSpeed[i] / sp.invObstacleTimeHorizon + r;
   s.edgeCount = selectObstacleEdges(ov, p, reach * reach, s.edges, s.edgeDistSq, kMaxObstacleLines);
-  s.obstacleLineCount =  // the test skips an out-of-line call in the open (about 28 instructions)
+  s.obstacleLineCount =  // the test skips an out-of-line call in the open
       s.edgeCount > 0 ? obstacleLines(ov, s.edges, s.edgeCount, p, Vec2{a.vx[i], a.vy[i]}, r,
                                       sp.invObstacleTimeHorizon, s.lines)
                       : 0;
