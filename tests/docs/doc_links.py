@@ -17,7 +17,7 @@ from urllib.parse import unquote
 
 LINK = re.compile(r"!?\[(?:[^\[\]]|\[[^\]]*\])*\]\(\s*<?([^)\s>]*)>?(?:\s+\"[^\"]*\")?\s*\)")
 FENCE = re.compile(r"^\s*(```|~~~)")
-CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
+CODE_SPAN = re.compile(r"(`+)(?:(?!\1)[^\n]|\n(?!\s*\n))+?\1")
 HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
 
 
@@ -29,9 +29,8 @@ def slug(heading):
     return text.replace(" ", "-")
 
 
-def lines_outside_code(path, blank_spans=True):
-    """(line number, text) of each line outside fenced code, its code spans
-    blanked unless blank_spans is false."""
+def lines_outside_code(path):
+    """(line number, text) of each line outside fenced code."""
     fenced = False
     with open(path, encoding="utf-8") as f:
         for number, line in enumerate(f, 1):
@@ -39,13 +38,29 @@ def lines_outside_code(path, blank_spans=True):
                 fenced = not fenced
                 continue
             if not fenced:
-                yield number, CODE_SPAN.sub(lambda m: " " * len(m.group(0)), line) if blank_spans else line
+                yield number, line
+
+
+def prose(path):
+    """The file with fenced code and code spans blanked, newlines kept, so
+    a link may span lines and an offset still gives its line."""
+    with open(path, encoding="utf-8") as f:
+        lines = f.readlines()
+    fenced = False
+    for k, line in enumerate(lines):
+        fence = FENCE.match(line)
+        if fenced or fence:
+            lines[k] = "\n"
+        if fence:
+            fenced = not fenced
+    text = "".join(lines)
+    return CODE_SPAN.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
 
 
 def anchors(path, cache={}):
     if path not in cache:
         seen, found = {}, set()
-        for _, line in lines_outside_code(path, blank_spans=False):
+        for _, line in lines_outside_code(path):
             m = HEADING.match(line)
             if not m:
                 continue
@@ -65,25 +80,26 @@ def check(source):
         if not os.path.exists(md):
             broken.append(f"{os.path.relpath(md, source)}: missing")
             continue
-        for number, line in lines_outside_code(md):
-            for m in LINK.finditer(line):
-                target = m.group(1)
-                if not target or re.match(r"^[A-Za-z][A-Za-z0-9+.-]*:", target) or target.startswith("//"):
-                    continue
-                count += 1
-                where = f"{os.path.relpath(md, source)}:{number}: ({target})"
-                path, _, anchor = target.partition("#")
-                path = unquote(path)
-                if path.startswith("/"):
-                    resolved = os.path.normpath(os.path.join(source, path.lstrip("/")))
-                else:
-                    resolved = os.path.normpath(os.path.join(os.path.dirname(md), path)) if path else md
-                if os.path.relpath(resolved, source).startswith(".."):
-                    broken.append(f"{where} leads out of the repository")
-                elif not os.path.exists(resolved):
-                    broken.append(f"{where} no such file")
-                elif anchor and resolved.endswith(".md") and unquote(anchor).lower() not in anchors(resolved):
-                    broken.append(f"{where} no heading #{anchor} in {os.path.relpath(resolved, source)}")
+        text = prose(md)
+        for m in LINK.finditer(text):
+            target = m.group(1)
+            if not target or re.match(r"^[A-Za-z][A-Za-z0-9+.-]*:", target) or target.startswith("//"):
+                continue
+            count += 1
+            number = text.count("\n", 0, m.start()) + 1
+            where = f"{os.path.relpath(md, source)}:{number}: ({target})"
+            path, _, anchor = target.partition("#")
+            path = unquote(path)
+            if path.startswith("/"):
+                resolved = os.path.normpath(os.path.join(source, path.lstrip("/")))
+            else:
+                resolved = os.path.normpath(os.path.join(os.path.dirname(md), path)) if path else md
+            if os.path.relpath(resolved, source).startswith(".."):
+                broken.append(f"{where} leads out of the repository")
+            elif not os.path.exists(resolved):
+                broken.append(f"{where} no such file")
+            elif anchor and resolved.endswith(".md") and unquote(anchor).lower() not in anchors(resolved):
+                broken.append(f"{where} no heading #{anchor} in {os.path.relpath(resolved, source)}")
     return broken, count
 
 
