@@ -302,21 +302,44 @@ Parsed<RunOptions> parseRun(int argc, const char* const* argv) {
 
 Parsed<CheckOptions> parseCheck(int argc, const char* const* argv) {
   CheckOptions o;
-  CLI::App app{"Runs the swept-segment separation gate over a csv trajectory written by\n"
-               "`throng run --export FILE`: for every pair of consecutive steps, the smallest gap of every\n"
-               "pair of walkers present in both. Reports the worst pair, its step and gap.",
+  CLI::App app{"The gate for a trajectory set: throng's csv (`throng run --export FILE`), PedPy's text\n"
+               "format (the Juelich archive's `id frame x y z`, metres or centimetres) or JuPedSim's SQLite.\n"
+               "For every pair of consecutive frames: the swept-segment separation of every pair of walkers\n"
+               "present in both; the time stamps (frames one at a time, no walker twice in a frame, no hole\n"
+               "in a walker's frames); the speed (no teleport); the envelope (acceleration and braking).\n"
+               "Reports each check's worst case with its frame and walkers. Streams a file of any size.",
                "throng check"};
   setUp(app, "usage: throng check FILE [options]\n",
-        "Exit codes: 0 passed, 1 an overlap outside a jam, an intrusion, or a bad file, 2 usage.");
-  app.add_option("FILE", o.file, "a csv from `throng run --export`")->required();
+        "Exit codes: 0 passed, 1 a check failed (an overlap outside a jam, an intrusion, a time stamp, a\n"
+        "teleport, the envelope) or a bad file, 2 usage.");
+  app.add_option("FILE", o.file, "a trajectory: csv, PedPy text or JuPedSim SQLite")->required();
   CLI::Option* radius = number(app, "--radius", o.radius, Bounds<double>{0, 1e6, true}, "R",
                                "every walker's radius, world units, R in {}\n"
                                "(default 0.25, the shipped metric scenes')");
-  CLI::Option* scene =
-      placeholder(app.add_option("--scene", o.scene, "also check intrusion into SCENE's obstacles and walls"), "SCENE");
+  CLI::Option* scene = placeholder(
+      app.add_option("--scene", o.scene, "also check intrusion into SCENE's obstacles and walls, and take its\n"
+                                         "walkers' top speed for the teleport bound"),
+      "SCENE");
   addSets(app, o.sets, "a knob of SCENE (its geometry); repeatable; needs --scene")->needs(scene);
   number(app, "--tolerance", o.tolerance, Bounds<double>{0, 1}, "T",
          "relative slack on r_A + r_B, T in {} (default 1e-4)");
+  placeholder(app.add_option("--format", o.format, "auto (default: by the file), csv, pedpy or jupedsim")
+                  ->check(CLI::IsMember({"auto", "csv", "pedpy", "jupedsim"})),
+              "F");
+  number(app, "--fps", o.fps, Bounds<double>{0, 1e6, true}, "F",
+         "frames per second, F in {}, for a file that does not say (PedPy, JuPedSim)");
+  placeholder(app.add_option("--units", o.units, "a PedPy file's unit when its header does not say: m or cm")
+                  ->check(CLI::IsMember({"m", "cm"})),
+              "U");
+  number(app, "--max-speed", o.maxSpeed, Bounds<double>{0, 1e6, true}, "V",
+         "the fastest move between two frames, units/s, V in {}; faster is a teleport\n"
+         "(default: 1.5 times the scene's fastest walker with --scene, else 10 for PedPy's\n"
+         "and JuPedSim's files, in metres; a csv without a scene: reported, not judged)");
+  number(app, "--max-accel", o.maxAccel, Bounds<double>{0, 1e6, true}, "A",
+         "the largest acceleration speeding up and turning, units/s^2, A in {}\n"
+         "(default: reported, not judged)");
+  number(app, "--max-decel", o.maxDecel, Bounds<double>{0, 1e6, true}, "B",
+         "the largest braking, units/s^2, B in {} (default: reported, not judged)");
   return parse(app, "throng check", argc, argv, o, [&] {
     o.radiusGiven = radius->count() > 0;
     return std::string();

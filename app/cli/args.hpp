@@ -51,6 +51,11 @@ struct CheckOptions {
   double radius = 0.25;           ///< every walker's radius, world units, (0, 1e6]
   bool radiusGiven = false;
   double tolerance = 1e-4;        ///< relative slack on r_A + r_B, [0, 1]
+  std::string format = "auto";    ///< auto, csv, pedpy or jupedsim
+  double fps = 0;                 ///< frames per second when the file does not say; 0: the file's
+  std::string units;              ///< a PedPy file's unit when its header does not say: m or cm
+  double maxSpeed = 0;            ///< the teleport bound, units/s; 0: the scene's, else 10
+  double maxAccel = 0, maxDecel = 0;  ///< the envelope, units/s^2; 0: reported, not judged
 };
 
 /// `throng scenes [--settings-markdown]`.

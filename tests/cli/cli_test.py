@@ -162,7 +162,7 @@ def case_bad_files():
     write("back.csv", "step,time,id,x,y,vx,vy,jammed,group\n1,0,0,1,1,0,0,0,0\n0,0,0,1,1,0,0,0,0\n")
     expect(throng("check", "back.csv"), 1, r"back\.csv:3: step 0 after step 1: steps must not go back")
     write("twice.csv", "step,time,id,x,y,vx,vy,jammed,group\n0,0,5,1,1,0,0,0,0\n0,0,5,3,1,0,0,0,0\n")
-    expect(throng("check", "twice.csv"), 1, r"walker 5 appears twice in step 0")
+    expect(throng("check", "twice.csv"), 1, stdout=r"FAILED\s+time stamps: walker 5 appears twice in frame 0")
     # an export into a directory that does not exist fails before running, leaving nothing
     expect(throng("run", "headon", "--export", "nodir/out.csv"), 1,
            r"cannot write nodir/out\.csv: No such file or directory")
@@ -193,6 +193,103 @@ def case_planted_links():
           "the summary replaced the link, not its target")
     check(work("y.txt").read_text().startswith("# description"), "the PedPy export is written")
     check(not partials(), "no partial left", partials())
+
+
+def pedpy_text(rows, header="# framerate: 10\n# x/m y/m z/m\n"):
+    """A PedPy text trajectory of (id, frame, x, y) rows, in the order given."""
+    return header + "".join(f"{i} {f} {x!r} {y!r} 1.7\n" for i, f, x, y in rows)
+
+
+def case_gate_formats():
+    # The gate for any trajectory set: PedPy's text (by walker or by frame, m
+    # or cm) and JuPedSim's SQLite read to the same verdicts and figures as
+    # throng's csv; each kind of fault refused on a small made file.
+    import sqlite3
+    # Two walkers 0.6 m apart walking side by side at 1 m/s, 10 frames a second.
+    good = [(i, f, 0.1 * f, 0.6 * i) for i in (1, 2) for f in range(20)]
+    by_walker = write("by_walker.txt", pedpy_text(good))
+    by_frame = write("by_frame.txt", pedpy_text(sorted(good, key=lambda r: (r[1], r[0]))))
+    in_cm = write("in_cm.txt", pedpy_text([(i, f, 100 * x, 100 * y) for i, f, x, y in good],
+                                          "#framerate: 10\n#X,Y,Z: the agent coordinates (in cm)\n"))
+    outs = []
+    for f in (by_walker, by_frame, in_cm):
+        p = throng("check", f, "--radius", "0.2", "--max-accel", "1", "--max-decel", "1")
+        expect(p, 0, stdout=r"PASSED")
+        check(re.search(r"frames     pedpy, frames 0 to 19 at 10 fps, 2 walkers", p.stdout), "the frames line", show(p))
+        check(re.search(r"speed      max 1 m/s .*bound 10: passed", p.stdout), "1 m/s, the teleport bound", show(p))
+        outs.append([l for l in p.stdout.splitlines() if l.startswith(("gap", "overlap", "speed", "accel"))])
+    check(outs[0] == outs[1], "by walker and by frame read the same", outs)
+    check(re.search(r"gap        min 0\.2 over all pairs", outs[0][0]) and re.search(r"gap        min 0\.2 ", outs[2][0]),
+          "0.2 m between the two, in m and in cm", outs)
+    check("cm (the header), scaled to m" in throng("check", in_cm, "--radius", "0.2").stdout, "says the unit")
+    # The same as JuPedSim's SQLite.
+    db = work("run.sqlite")
+    if db.exists():
+        db.unlink()
+    con = sqlite3.connect(db)
+    con.executescript("CREATE TABLE trajectory_data (frame INTEGER, id INTEGER, pos_x REAL, pos_y REAL, ori_x REAL, "
+                      "ori_y REAL); CREATE TABLE metadata (key TEXT NOT NULL UNIQUE PRIMARY KEY, value TEXT NOT NULL);")
+    con.executemany("INSERT INTO trajectory_data VALUES (?, ?, ?, ?, 1, 0)", [(f, i, x, y) for i, f, x, y in good])
+    con.executemany("INSERT INTO metadata VALUES (?, ?)", [("version", "3"), ("fps", "10")])
+    con.commit()
+    con.close()
+    p = throng("check", db, "--radius", "0.2")
+    expect(p, 0, stdout=r"frames     jupedsim, frames 0 to 19 at 10 fps, 2 walkers")
+    check([l for l in p.stdout.splitlines() if l.startswith(("gap", "overlap", "speed"))] == outs[0][:3],
+          "the same figures as the text file", show(p))
+
+    def faulty(name, rows, *flags, want):
+        f = write(name, pedpy_text(rows))
+        p = throng("check", f, "--radius", "0.2", *flags)
+        expect(p, 1, stdout=want)
+        return p
+
+    # Walker 1 walks into walker 2, who stands (radius 0.2: they touch 0.4 m apart).
+    into = [(1, f, 0.1 * f, 0.0) for f in range(10)] + [(2, f, 1.0, 0.0) for f in range(10)]
+    faulty("overlap.txt", into, want=r"FAILED\s+\d+ overlaps outside a jam; worst: walkers 1 and 2")
+    # Two walkers swap places through each other within one frame: apart at
+    # both ends, so only the swept segments see it.
+    swap = [(1, 0, 0.0, 0.0), (2, 0, 1.0, 0.0), (1, 1, 1.0, 0.0), (2, 1, 0.0, 0.0)]
+    faulty("tunnel.txt", swap, "--max-speed", "100", want=r"FAILED\s+1 overlaps outside a jam")
+    rep = good + [(1, 5, 0.5, 0.6)]
+    faulty("repeated.txt", rep, want=r"FAILED\s+time stamps: walker 1 appears twice in frame 5")
+    faulty("twice.txt", good + [(2, 7, 3.0, 9.0)], want=r"FAILED\s+time stamps: walker 2 appears twice in frame 7")
+    gap = [r for r in good if r[1] != 10]
+    faulty("gap.txt", gap, want=r"FAILED\s+time stamps: frame 11 follows frame 9")
+    hole = [r for r in good if not (r[0] == 2 and r[1] in (4, 5))]
+    faulty("hole.txt", hole, want=r"FAILED\s+time stamps: walker 2 is missing from frames 4 to 5")
+    jump = [(i, f, 0.1 * f + (5.0 if (i, f) == (1, 8) else 0), 2.0 * i) for i in (1, 2) for f in range(20)]
+    # (2 m apart: the jump passes nobody)
+    faulty("teleport.txt", jump, want=r"FAILED\s+a teleport: walker 1 at 51 m/s at frame 8 \(bound 10\)")
+    # Walker 1 starts from rest at frame 10 reaching 1 m/s in one frame: 10 m/s^2.
+    start = [(1, f, max(0.0, 0.1 * (f - 10)), 0.0) for f in range(20)] + [(2, f, 0.1 * f, 2.0) for f in range(20)]
+    faulty("accel.txt", start, "--max-accel", "5", want=r"FAILED\s+acceleration: walker 1 at 10 m/s\^2 at frame 11")
+    stop = [(1, f, 0.1 * min(f, 10), 0.0) for f in range(20)] + [(2, f, 0.1 * f, 2.0) for f in range(20)]
+    p = faulty("brake.txt", stop, "--max-decel", "5", "--max-accel", "5",
+               want=r"FAILED\s+braking: walker 1 at 10 m/s\^2 at frame 11")
+    check("FAILED     acceleration" not in p.stdout, "braking is not speeding up", show(p))
+    # Malformed files: one line naming the file and line (or the table).
+    for name, text, msg in [
+        ("nofps.txt", "# x/m\n1 0 0 0 0\n", r"nofps\.txt:2: no framerate in the header comments"),
+        ("nounit.txt", "# framerate: 10\n1 0 0 0 0\n", r"nounit\.txt:2: no unit in the header comments"),
+        ("fields.txt", "# framerate: 10\n# x/m\n1 0 0\n", r"fields\.txt:3: expected the fields id frame x y"),
+        ("nan.txt", "# framerate: 10\n# x/m\n1 0 0 0\n1 1 nan 0\n", r"nan\.txt:4: field x: expected a finite number"),
+        ("negid.txt", "# framerate: 10\n# x/m\n-1 0 0 0\n", r"negid\.txt:3: field id: expected a whole number"),
+    ]:
+        f = write(name, text)
+        p = throng("check", f)
+        expect(p, 1, msg, one_line=True)
+    expect(throng("check", write("nounit2.txt", "# framerate: 10\n1 0 0 0 0\n1 1 0.1 0 0\n"), "--units", "m"), 0,
+           stdout=r"unit m \(--units\)")
+    trunc = work("truncated.sqlite")
+    trunc.write_bytes(db.read_bytes()[:1500])
+    expect(throng("check", trunc), 1, r"truncated\.sqlite:(metadata|trajectory_data row \d+|sqlite): ", one_line=True)
+    other = work("other.sqlite")
+    if other.exists():
+        other.unlink()
+    sqlite3.connect(other).executescript("CREATE TABLE t (a INTEGER);")
+    expect(throng("check", other), 1, r"other\.sqlite:metadata: not a JuPedSim trajectory", one_line=True)
+    expect(throng("check", by_walker, "--format", "xml"), 2, r"--format: xml not in", one_line=True)
 
 
 def case_roundtrip():

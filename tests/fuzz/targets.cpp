@@ -2,6 +2,9 @@
 // README makes to a person who mistypes a file or a flag.
 #include "targets.hpp"
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <cctype>
 #include <cmath>
 #include <cstdio>
@@ -87,7 +90,10 @@ Outcome csv(const std::uint8_t* data, std::size_t size) {
   const std::string_view input(reinterpret_cast<const char*>(data), size);
   std::istringstream in{std::string(input)};
   std::string err;
-  const auto checked = cli::checkTrajectory(in, 0.25f, 1e-4f, GateGeometry{}, overlapPromiseOf("orca"), &err);
+  cli::GateBounds bounds;
+  bounds.promise = overlapPromiseOf("orca");
+  bounds.maxAccel = bounds.maxDecel = 10;
+  const auto checked = cli::checkTrajectory(in, bounds, &err);
   if (!checked) {
     oneLine("csv", err, "", input);
     if (err.empty() || err[0] < '1' || err[0] > '9' || err.find(": ") == std::string::npos)
@@ -138,6 +144,32 @@ Outcome args(const std::uint8_t* data, std::size_t size) {
   } catch (const std::exception& e) {
     violation("args", std::string("the parser threw: ") + e.what(), input);
   }
+}
+
+Outcome pedpy(const std::uint8_t* data, std::size_t size) {
+  const std::string_view input(reinterpret_cast<const char*>(data), size);
+  // The reader takes a path (it reads runs by offset): the bytes in a memory file.
+  const int fd = ::memfd_create("fuzz-pedpy", MFD_CLOEXEC);
+  if (fd < 0 || ::write(fd, data, size) != static_cast<ssize_t>(size)) violation("pedpy", "no memory file", input);
+  const std::string path = "/proc/self/fd/" + std::to_string(fd);
+  cli::GateBounds bounds;
+  bounds.promise = overlapPromiseOf("orca");
+  std::string err;
+  std::optional<cli::TrajectoryCheck> checked;
+  try {
+    const auto reader = cli::openTrajectory(path, cli::TrajectoryFormat::Pedpy);
+    checked = cli::checkFrames(*reader, bounds, &err);
+  } catch (const cli::BadTrajectory& e) {
+    err = e.where + ": " + e.message;
+  }
+  ::close(fd);
+  if (!checked) {
+    oneLine("pedpy", err, "", input);
+    if (err.empty() || err[0] < '1' || err[0] > '9' || err.find(": ") == std::string::npos)
+      violation("pedpy", "no line number: " + err, input);
+    return Outcome::Refused;
+  }
+  return Outcome::Accepted;
 }
 
 Outcome name(const std::uint8_t* data, std::size_t size) {

@@ -3,7 +3,10 @@
 // the end of what the program does with them.
 //   scene: JSON text -> Scene::parse -> every knob at its ends -> SceneRun,
 //          a few gated steps;
-//   csv:   a trajectory file -> checkTrajectory (throng check's reader);
+//   csv:   a trajectory file -> checkTrajectory (throng check's csv reader
+//          and every check of the gate);
+//   pedpy: a PedPy text trajectory -> its reader (runs merged by frame)
+//          and the gate;
 //   args:  one argument per line -> the parser of the subcommand the first
 //          line names (run, check, scenes, record, campaign, or the
 //          visualizer's);
@@ -25,6 +28,7 @@ enum class Outcome { Accepted, Refused };
 Outcome scene(const std::uint8_t* data, std::size_t size);
 Outcome csv(const std::uint8_t* data, std::size_t size);
 Outcome args(const std::uint8_t* data, std::size_t size);
+Outcome pedpy(const std::uint8_t* data, std::size_t size);
 Outcome name(const std::uint8_t* data, std::size_t size);
 
 /// The walkers a fuzzed scene may make: enough for every shipped scene's

@@ -168,3 +168,12 @@ TEST_CASE("fuzz: names become one safe path component, stable, and never a separ
   CHECK(t.accepted > 100);
   CHECK(t.refused > 5000);
 }
+
+TEST_CASE("fuzz: PedPy text trajectories end in a verdict or one clear line naming the line") {
+  const Tally t = runTarget("pedpy", throng::fuzz::pedpy, corpus("pedpy"),
+                            {" ", "\t", "\n", "\r\n", "#", "# framerate: 0\n", "# x/cm\n", "# in m\n", "-1", "1e999",
+                             "nan", "18446744073709551616", "0 0 0 0\n", "1 5 0.5 0.5 1.7\n", "\xef\xbb\xbf"},
+                            5000);
+  CHECK(t.accepted > 200);
+  CHECK(t.refused > 500);
+}

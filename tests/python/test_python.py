@@ -643,6 +643,39 @@ def case_tls():
     check("runs whatever any client" in p.stdout and "--tls-ca-file" in p.stdout, "--help says it plainly", show(p))
 
 
+def case_jupedsim():
+    # throng check reads a real JuPedSim run (PyPI's jupedsim, its collision-
+    # free speed model) from the SQLite file JuPedSim itself wrote, and
+    # passes it: apart, consistently time-stamped, no teleport.
+    import itertools
+    import jupedsim as jps
+    import shapely
+    out = work("jupedsim.sqlite")
+    if out.exists():
+        out.unlink()
+    sim = jps.Simulation(model=jps.CollisionFreeSpeedModel(), geometry=shapely.box(0, 0, 12, 3),
+                         trajectory_writer=jps.SqliteTrajectoryWriter(output_file=out, every_nth_frame=5))
+    exit_id = sim.add_exit_stage([(11, 0.5), (11.9, 0.5), (11.9, 2.5), (11, 2.5)])
+    journey = sim.add_journey(jps.JourneyDescription([exit_id]))
+    for x, y in itertools.product([0.5, 1.2, 1.9, 2.6], [0.6, 1.5, 2.4]):
+        sim.add_agent(jps.CollisionFreeSpeedModelAgentParameters(journey_id=journey, stage_id=exit_id, position=(x, y),
+                                                                 radius=0.2))
+    while sim.agent_count() > 0 and sim.iteration_count() < 5000:
+        sim.iterate()
+    del sim  # closes the writer
+    p = throng_cli("check", out, "--radius", "0.2")
+    print(p.stdout)
+    check(p.returncode == 0 and p.stdout.rstrip().endswith("PASSED"), "throng check passes JuPedSim's run", show(p))
+    check(re.search(r"frames     jupedsim, frames 0 to \d+ at 20 fps, 12 walkers", p.stdout), "its frames", show(p))
+    m = re.search(r"speed      max ([\d.]+) m/s", p.stdout)
+    check(m and 0.8 < float(m.group(1)) < 2.0, "walking speeds", show(p))
+    # PedPy reads the same file to the same frames.
+    import pedpy
+    t = pedpy.load_trajectory_from_jupedsim_sqlite(trajectory_file=out)
+    frames = re.search(r"frames 0 to (\d+)", p.stdout).group(1)
+    check(t.data["frame"].max() == int(frames) and t.frame_rate == 20, "PedPy reads the same frames", t.data)
+
+
 def case_cli():
     # `throng campaign`: the command line's parsing, then Python.
     p = throng_cli("campaign", "--help")

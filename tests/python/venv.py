@@ -15,7 +15,7 @@ import subprocess
 import sys
 
 # The modules that show each requirement is there.
-MODULES = ["numpy", "dask", "distributed", "dask_jobqueue", "pedpy", "tqdm", "cryptography", "atheris"]
+MODULES = ["numpy", "dask", "distributed", "dask_jobqueue", "pedpy", "tqdm", "cryptography", "atheris", "jupedsim"]
 
 
 def main():
