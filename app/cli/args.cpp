@@ -355,7 +355,7 @@ Parsed<ScenesOptions> parseScenes(int argc, const char* const* argv) {
                "throng scenes"};
   setUp(app, "usage: throng scenes [--settings-markdown]\n", "");
   app.add_flag("--settings-markdown", o.settingsMarkdown,
-               "print only the settings, as the README's markdown table, and exit");
+               "print only the settings, as the user guide's markdown table (docs/guide.md), and exit");
   return parse(app, "throng scenes", argc, argv, o, kNoCheck);
 }
 

@@ -60,7 +60,7 @@ struct CheckOptions {
 
 /// `throng scenes [--settings-markdown]`.
 struct ScenesOptions {
-  bool settingsMarkdown = false;  ///< print the README's settings table only
+  bool settingsMarkdown = false;  ///< print the user guide's settings table only
 };
 
 /// `throng campaign SPEC.json [options]`: many runs on Dask, through the

@@ -1,5 +1,6 @@
 // The fuzz targets (targets.hpp). Each promise checked here is one the
-// README makes to a person who mistypes a file or a flag.
+// documentation (docs/guide.md, docs/security.md) makes to a person who
+// mistypes a file or a flag.
 #include "targets.hpp"
 
 #include <sys/mman.h>
