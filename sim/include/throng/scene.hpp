@@ -288,10 +288,9 @@ class SceneRun {
   /// present had arrived and the sources were done; nullopt until then.
   std::optional<double> allArrivedTime() const { return allArrivedTime_; }
 
-  /// The gate over all steps so far (step = the worst unjammed pair's step),
-  /// and over the last step. Empty reports when the gate is off.
+  /// The gate over all steps so far (step = the worst unjammed pair's step).
+  /// An empty report when the gate is off.
   const GateReport& gate() const { return gate_; }
-  const GateReport& lastGate() const { return lastGate_; }
   std::uint64_t jammedAgentSteps() const { return jammedAgentSteps_; }
   std::uint64_t infeasibleSteps() const { return infeasibleSteps_; }  ///< steps with any jam
   /// Wall-clock milliseconds of the last crowd step alone.
@@ -311,7 +310,7 @@ class SceneRun {
   std::size_t arrived_ = 0, removed_ = 0;
   std::map<int, std::size_t> removedByGroup_;
   std::optional<double> allArrivedTime_;
-  GateReport gate_, lastGate_;
+  GateReport gate_;
   std::uint64_t jammedAgentSteps_ = 0, infeasibleSteps_ = 0;
   double lastStepMs_ = 0;
   std::vector<Vec2> from_, to_;

@@ -64,7 +64,6 @@ class DocValue {
   static DocValue wholeNumber(std::uint64_t v);
 
   Kind kind() const { return kind_; }
-  bool isNull() const { return kind_ == Kind::null; }
   bool asBool() const { return bool_; }
   double asNumber() const { return number_; }
   /// A number's exact value when it was made by wholeNumber() (or read as a

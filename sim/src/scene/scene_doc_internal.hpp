@@ -7,10 +7,12 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "scene/pointer.hpp"
 #include "throng/scene_doc.hpp"
 
 namespace throng {
@@ -29,17 +31,12 @@ struct SceneDocAccess {
 
 namespace docdetail {
 
-using Tokens = std::vector<std::string>;
-
-/// A JSON pointer's reference tokens (~0 and ~1 undone); nullopt when it is
-/// not a pointer ("" is the root).
-std::optional<Tokens> splitPointer(std::string_view pointer);
-std::string joinPointer(const Tokens& tokens);
-/// One token escaped for a pointer ("a/b" -> "a~1b").
-std::string escapeToken(std::string_view token);
-/// The index an array token names, or nullopt ("0", "12"; no sign, no
-/// leading zero).
-std::optional<std::size_t> arrayIndex(std::string_view token);
+using Tokens = detail::PointerTokens;
+// The pointers' tokens and escaping, shared with the loader (pointer.hpp).
+using detail::arrayIndex;
+using detail::escapeToken;
+using detail::joinPointer;
+using detail::splitPointer;
 
 /// The pointer's shape in the format: an index "#", a knob's or a route's
 /// name "*" ("/routes/*/gates/#/#").
@@ -51,9 +48,9 @@ Slot slotOf(const std::string& pattern);
 /// of a source, "gates", "goal" and "goalRegion" of a route); empty when
 /// the pattern is no element.
 const std::vector<std::string_view>& movingMembers(const std::string& pattern);
-/// The canonical order of an object's keys (scene.hpp's), or nullptr where
+/// The canonical order of an object's keys (schema.hpp), or empty where
 /// new keys go last (the knobs, the routes).
-const std::vector<std::string_view>* canonicalKeys(const std::string& pattern);
+std::span<const std::string_view> canonicalKeys(const std::string& pattern);
 /// Sets obj[key] = value: in place when present, else where the canonical
 /// order of `pattern` (the object's) puts it among the keys present.
 void setMember(DocValue& obj, const std::string& pattern, std::string_view key, DocValue value);
@@ -96,7 +93,6 @@ class Eval {
   std::optional<double> expression(std::string_view s, std::string* error) const;
   /// The knob of that name's value, or nullopt.
   std::optional<double> knob(std::string_view name) const;
-  const std::vector<std::string>& knobNames() const { return names_; }
 
  private:
   std::map<std::string, double, std::less<>> values_;

@@ -8,59 +8,11 @@
 #include <initializer_list>
 
 #include "scene/expression.hpp"
+#include "scene/schema.hpp"
 #include "scene/scene_doc_internal.hpp"
 #include "throng/settings.hpp"
 
 namespace throng::docdetail {
-
-// ---- pointers ---------------------------------------------------------------
-
-std::optional<Tokens> splitPointer(std::string_view p) {
-  Tokens out;
-  if (p.empty()) return out;
-  if (p[0] != '/') return std::nullopt;
-  std::string cur;
-  for (std::size_t i = 1; i <= p.size(); ++i) {
-    if (i == p.size() || p[i] == '/') {
-      out.push_back(std::move(cur));
-      cur.clear();
-    } else if (p[i] == '~') {
-      if (i + 1 >= p.size() || (p[i + 1] != '0' && p[i + 1] != '1')) return std::nullopt;
-      cur += p[i + 1] == '0' ? '~' : '/';
-      ++i;
-    } else {
-      cur += p[i];
-    }
-  }
-  return out;
-}
-
-std::string escapeToken(std::string_view t) {
-  std::string out;
-  for (const char c : t) {
-    if (c == '~') out += "~0";
-    else if (c == '/') out += "~1";
-    else out += c;
-  }
-  return out;
-}
-
-std::string joinPointer(const Tokens& tokens) {
-  std::string out;
-  for (const std::string& t : tokens) {
-    out += '/';
-    out += escapeToken(t);
-  }
-  return out;
-}
-
-std::optional<std::size_t> arrayIndex(std::string_view t) {
-  if (t.empty() || t.size() > 18 || (t.size() > 1 && t[0] == '0')) return std::nullopt;
-  std::size_t v = 0;
-  const auto r = std::from_chars(t.data(), t.data() + t.size(), v);
-  if (r.ec != std::errc() || r.ptr != t.data() + t.size()) return std::nullopt;
-  return v;
-}
 
 // ---- the format's shape -------------------------------------------------------
 
@@ -111,52 +63,7 @@ const std::vector<std::string_view>& movingMembers(const std::string& p) {
   return none;
 }
 
-const std::vector<std::string_view>* canonicalKeys(const std::string& p) {
-  // scene.hpp's order; PROPS in the order the format lists them.
-  static const std::vector<std::string_view> root{
-      "name",   "description", "units",  "model",   "duration", "settings",   "knobs",      "agentDefaults",
-      "agents", "generators",  "sources", "sinks",  "obstacles", "walls",     "routes",     "streams",
-      "routing", "targets",    "discomfort", "hills", "heightMap", "discomfortMap"};
-  static const std::vector<std::string_view> knob{"min", "max", "default", "help", "integer"};
-  static const std::vector<std::string_view> defaults{"radius", "maxSpeed", "group"};
-  static const std::vector<std::string_view> agent{"at", "radius", "maxSpeed", "group", "goal", "goalOffset",
-                                                   "goalRegion", "route"};
-  static const std::vector<std::string_view> generator{"type",   "count",  "center", "ringRadius", "origin",
-                                                       "rows",   "cols",   "spacing", "region",    "density",
-                                                       "radius", "maxSpeed", "group", "goal", "goalOffset",
-                                                       "goalRegion", "route"};
-  static const std::vector<std::string_view> source{"region", "rate",  "start", "stop", "max", "radius", "maxSpeed",
-                                                    "group",  "goal", "goalOffset", "goalRegion", "route"};
-  static const std::vector<std::string_view> sink{"region", "groups"};
-  static const std::vector<std::string_view> shape{"rect", "outline", "value"};
-  static const std::vector<std::string_view> route{"gates", "goal", "goalRegion"};
-  static const std::vector<std::string_view> stream{"group", "velocity"};
-  static const std::vector<std::string_view> target{"name", "region", "regions", "group", "groups", "route"};
-  static const std::vector<std::string_view> hill{"at", "radius", "height"};
-  static const std::vector<std::string_view> heights{"origin", "cell", "heights"};
-  static const std::vector<std::string_view> values{"origin", "cell", "values"};
-  static const std::vector<std::string_view> settings = [] {
-    std::vector<std::string_view> v;
-    for (const SettingInfo& i : settingsTable()) v.push_back(i.name);
-    return v;
-  }();
-  if (p.empty()) return &root;
-  if (p == "/settings") return &settings;
-  if (p == "/knobs/*") return &knob;
-  if (p == "/agentDefaults") return &defaults;
-  if (p == "/agents/#") return &agent;
-  if (p == "/generators/#") return &generator;
-  if (p == "/sources/#") return &source;
-  if (p == "/sinks/#") return &sink;
-  if (p == "/obstacles/#" || p == "/discomfort/#") return &shape;
-  if (p == "/routes/*") return &route;
-  if (p == "/streams/#") return &stream;
-  if (p == "/targets/#") return &target;
-  if (p == "/hills/#") return &hill;
-  if (p == "/heightMap") return &heights;
-  if (p == "/discomfortMap") return &values;
-  return nullptr;
-}
+std::span<const std::string_view> canonicalKeys(const std::string& p) { return detail::sceneKeys(p); }
 
 void setMember(DocValue& obj, const std::string& pattern, std::string_view key, DocValue value) {
   if (DocValue* v = obj.find(key)) {
@@ -164,17 +71,17 @@ void setMember(DocValue& obj, const std::string& pattern, std::string_view key, 
     return;
   }
   auto& members = obj.members();
-  const std::vector<std::string_view>* order = canonicalKeys(pattern);
+  const std::span<const std::string_view> order = canonicalKeys(pattern);
   auto rank = [&](std::string_view k) {
-    const auto it = std::find(order->begin(), order->end(), k);
-    return static_cast<std::size_t>(it - order->begin());  // unknown: after every known key
+    const auto it = std::find(order.begin(), order.end(), k);
+    return static_cast<std::size_t>(it - order.begin());  // unknown: after every known key
   };
   auto at = members.end();
-  if (order) {
+  if (!order.empty()) {
     const std::size_t mine = rank(key);
     at = std::find_if(members.begin(), members.end(), [&](const auto& m) {
       const std::size_t r = rank(m.first);
-      return r < order->size() && r > mine;
+      return r < order.size() && r > mine;
     });
   }
   members.insert(at, {std::string(key), std::move(value)});

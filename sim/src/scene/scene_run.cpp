@@ -102,10 +102,10 @@ void SceneRun::step() {
     to_.resize(w.size());
     for (std::size_t i = 0; i < w.size(); ++i) to_[i] = {w.px[i], w.py[i]};
     GateStep gs{from_, to_, w.radius, w.jammed, w.id};
-    lastGate_ = checkStep(gs, GateGeometry{crowd_.obstacles(), crowd_.walls()}, 1e-4f,
+    GateReport last = checkStep(gs, GateGeometry{crowd_.obstacles(), crowd_.walls()}, 1e-4f,
                           overlapPromiseOf(crowd_.settings.model));
-    lastGate_.step = steps();
-    gate_.merge(lastGate_);
+    last.step = steps();
+    gate_.merge(last);
   }
   // 4. arrivals
   for (std::size_t i = 0; i < w.size(); ++i) {

@@ -1,0 +1,31 @@
+#pragma once
+// The scene resolver: a parsed scene file (format in scene.hpp) and its
+// knob values into a SceneSpec, plain data ready to build. Scene (scene.cpp)
+// calls it on every load and knob change. Not installed.
+#include <cstddef>
+#include <functional>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "throng/scene.hpp"
+
+namespace throng::detail {
+
+/// The parsed file: key order kept (knobs list in file order).
+using SceneJson = nlohmann::ordered_json;
+
+/// The first problem found: where (the pointer's tokens) and what.
+struct ResolveFailure {
+  std::vector<std::string> tokens;
+  std::string message;
+};
+
+/// Resolves `root` with `knobs` (read, and refreshed: new knobs at their
+/// defaults, values kept) and the settings `overrides` (name -> text),
+/// making at most `maxAgents` walkers. Throws ResolveFailure.
+SceneSpec resolveScene(const SceneJson& root, std::vector<Knob>& knobs,
+                       const std::map<std::string, std::string, std::less<>>& overrides, std::size_t maxAgents);
+
+}  // namespace throng::detail

@@ -1,0 +1,82 @@
+// The scene format's keys (schema.hpp), written once.
+#include "scene/schema.hpp"
+
+#include <vector>
+
+#include "throng/settings.hpp"
+
+namespace throng::detail {
+
+namespace {
+
+using Keys = std::vector<std::string_view>;
+
+/// What every agent-making object takes (PROPS in scene.hpp).
+const Keys kProps{"radius", "maxSpeed", "group", "goal", "goalOffset", "goalRegion", "route"};
+
+Keys join(std::initializer_list<Keys> parts) {
+  Keys out;
+  for (const Keys& p : parts) out.insert(out.end(), p.begin(), p.end());
+  return out;
+}
+
+const Keys kRing{"type", "count", "center", "ringRadius"};
+const Keys kGrid{"type", "origin", "rows", "cols", "spacing"};
+const Keys kRegion{"type", "region", "density"};
+
+}  // namespace
+
+std::span<const std::string_view> generatorKeys(std::string_view type) {
+  static const Keys ring = join({kRing, kProps}), grid = join({kGrid, kProps}), region = join({kRegion, kProps});
+  if (type == "ring") return ring;
+  if (type == "grid") return grid;
+  if (type == "region") return region;
+  return {};
+}
+
+std::span<const std::string_view> sceneKeys(std::string_view p) {
+  static const Keys root{"name",   "description", "units",   "model",  "duration", "settings",  "knobs",
+                         "agentDefaults", "agents", "generators", "sources", "sinks", "obstacles", "walls",
+                         "routes", "streams",     "routing", "targets", "discomfort", "hills", "heightMap",
+                         "discomfortMap"};
+  static const Keys knob{"min", "max", "default", "help", "integer"};
+  static const Keys defaults{"radius", "maxSpeed", "group"};
+  static const Keys agent = join({{"at"}, kProps});
+  // Every type's keys, each once, in the order the types list them.
+  static const Keys generator = join({kRing, {kGrid.begin() + 1, kGrid.end()}, {kRegion.begin() + 1, kRegion.end()},
+                                      kProps});
+  static const Keys source = join({{"region", "rate", "start", "stop", "max"}, kProps});
+  static const Keys sink{"region", "groups"};
+  static const Keys obstacle{"rect", "outline"};
+  static const Keys discomfort{"rect", "outline", "value"};
+  static const Keys route{"gates", "goal", "goalRegion"};
+  static const Keys stream{"group", "velocity"};
+  static const Keys target{"name", "region", "regions", "group", "groups", "route"};
+  static const Keys hill{"at", "radius", "height"};
+  static const Keys heights{"origin", "cell", "heights"};
+  static const Keys values{"origin", "cell", "values"};
+  static const Keys settings = [] {
+    Keys v;
+    for (const SettingInfo& i : settingsTable()) v.push_back(i.name);
+    return v;
+  }();
+  if (p.empty()) return root;
+  if (p == "/settings") return settings;
+  if (p == "/knobs/*") return knob;
+  if (p == "/agentDefaults") return defaults;
+  if (p == "/agents/#") return agent;
+  if (p == "/generators/#") return generator;
+  if (p == "/sources/#") return source;
+  if (p == "/sinks/#") return sink;
+  if (p == "/obstacles/#") return obstacle;
+  if (p == "/discomfort/#") return discomfort;
+  if (p == "/routes/*") return route;
+  if (p == "/streams/#") return stream;
+  if (p == "/targets/#") return target;
+  if (p == "/hills/#") return hill;
+  if (p == "/heightMap") return heights;
+  if (p == "/discomfortMap") return values;
+  return {};
+}
+
+}  // namespace throng::detail
