@@ -156,6 +156,10 @@ int run(const RunOptions& o) {
                 static_cast<double>(g.maxOverlap), g.unjammedOverlaps, run.jammedAgentSteps(), run.infeasibleSteps());
     std::printf("walls      max intrusion %.4g\n", static_cast<double>(g.maxWallIntrusion));
     std::printf("time       %.4g ms/step median, %.4g p95\n", median, p95);
+    const StepProfile profile = run.meanProfile();
+    std::printf("phases    ");
+    for (const StepPhaseEntry& e : kStepPlan) std::printf(" %s %.3g", e.name, profile.of(e.phase));
+    std::printf(" ms/step mean\n");
     std::printf("hash       %s\n", hex16(hash).c_str());
     if (!o.exportPath.empty()) std::printf("export     %s\n", o.exportPath.c_str());
     if (!g.passed())

@@ -118,6 +118,12 @@ std::string summaryJson(const Scene& scene, const SceneRun& run, const std::vect
   j["maxWallIntrusion"] = g.maxWallIntrusion;
   j["msPerStepMedian"] = percentile(ms, 0.5);
   j["msPerStepP95"] = percentile(ms, 0.95);
+  // The step's phases, milliseconds per step averaged over the run (timings:
+  // they differ between runs of the same scene).
+  const StepProfile profile = run.meanProfile();
+  nlohmann::ordered_json phases = nlohmann::ordered_json::object();
+  for (const StepPhaseEntry& e : kStepPlan) phases[e.name] = profile.of(e.phase);
+  j["msPerPhaseMean"] = phases;
   j["hash"] = hex16(run.crowd().stateHash());
   j["backend"] = run.crowd().backendName();
   j["seed"] = scene.spec().settings.seed;

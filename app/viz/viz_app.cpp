@@ -10,6 +10,7 @@
 #include <ctime>
 #include <filesystem>
 #include <string_view>
+#include <utility>
 
 #include "render/pack.hpp"
 #include "throng/output_file.hpp"
@@ -43,6 +44,14 @@ void VizApp::takeStep() {
   host_->step();
   lastStepMs_ = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
   msPerStep_ = msPerStep_ <= 0 ? lastStepMs_ : 0.95 * msPerStep_ + 0.05 * lastStepMs_;
+  const StepProfile profile = std::as_const(host_->crowd()).profile();
+  if (profile.measured) {
+    // Smoothed as ms/step is, from the first step's figures.
+    const bool first = !phaseMsSeen_;
+    for (std::size_t k = 0; k < kStepPhases; ++k)
+      phaseMs_[k] = first ? profile.ms[k] : 0.95 * phaseMs_[k] + 0.05 * profile.ms[k];
+    phaseMsSeen_ = true;
+  }
   gap_.after(host_->crowd());
 }
 
@@ -783,6 +792,15 @@ void VizApp::drawUi() {
     ImGui::Text("fps %.1f   frame %.2f ms", frameMs_ > 0 ? 1000.0 / frameMs_ : 0.0, frameMs_);
     ImGui::Text("ms/step %.3f   steps/frame %d   (%s%s)", msPerStep_, stepsLastFrame_, crowd.backendName(),
                 lastDrawInterop_ ? ", drawn from the device" : "");
+    if (phaseMsSeen_) {
+      ImGui::TextUnformatted("phases ms");
+      for (const StepPhaseEntry& e : kStepPlan) {
+        ImGui::SameLine();
+        ImGui::Text(" %s %.3f", e.name, phaseMs_[static_cast<std::size_t>(e.phase)]);
+      }
+      help("What each phase of the step took, smoothed over the last steps: the fields (when the model or the "
+           "routing builds them), the wishes, the model's solve and the integration. On cuda, the GPU's time.");
+    }
     int backend = backendKind_ == BackendKind::Cuda ? 1 : 0;
     if (ImGui::Combo("backend", &backend, "cpu\0cuda\0")) {
       const BackendKind k = backend == 1 ? BackendKind::Cuda : BackendKind::Cpu;

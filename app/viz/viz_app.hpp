@@ -296,6 +296,8 @@ class VizApp {
   StepClock clock_;
   int stepsLastFrame_ = 0;
   double msPerStep_ = 0, lastStepMs_ = 0, frameMs_ = 0;
+  double phaseMs_[kStepPhases] = {};  ///< Crowd::profile per phase, smoothed, ms
+  bool phaseMsSeen_ = false;
   float velocityScale_ = 1;
   std::uint64_t selectedId_ = ~0ull;
   bool hasSelection_ = false;

@@ -16,9 +16,9 @@
 // memory: no copy. Their base is a FrameLease, one per frame, which holds
 // the run's state alive. Before anything that could change or reallocate
 // that memory (a step, close(), the run's destruction), a lease that any
-// array still holds is detached: the crowd's vectors are moved into it (a
-// vector's move keeps its buffer, so the arrays stay valid) and the crowd
-// continues on copies. So an array always shows the frame it was taken
+// array still holds is detached: the crowd's vectors are moved into it
+// (Crowd::detachFrame; a vector's move keeps its buffer, so the arrays stay
+// valid) and the crowd continues on copies. So an array always shows the frame it was taken
 // from, is never freed under numpy, and nothing is copied while no array
 // of the frame outlives it. positions and velocities are (n, 2): the
 // memory is SoA, so they are copies, made once per frame and cached.
@@ -40,7 +40,6 @@
 #include <utility>
 #include <vector>
 
-#include "core/world.hpp"  // the SoA vectors a FrameLease takes over (sim/src, not installed)
 #include "export.hpp"
 #include "run_core.hpp"
 #include "throng/backend.hpp"
@@ -195,10 +194,7 @@ struct RunState {
 /// The memory one frame's arrays read; see the note at the top.
 struct FrameLease {
   std::shared_ptr<RunState> state;  ///< while the arrays read the crowd's own vectors
-  std::vector<float> px, py, vx, vy, radius;
-  std::vector<std::int32_t> group;
-  std::vector<std::uint8_t> jammed;
-  std::vector<std::uint64_t> id;
+  FrameArrays arrays;               ///< the buffers they read, once the crowd moves on
 };
 
 class Run {
@@ -430,23 +426,9 @@ class Run {
     if (lease_.is_none()) return;
     FrameLease& l = lease_.cast<FrameLease&>();
     if (lease_.ref_count() > 1 && l.state) {
-      // The const world() only pulls device state; it marks nothing as
-      // edited. Its vectors are the run's (not const objects): moving them
-      // keeps each buffer where the arrays point, and the copies put back
-      // are equal, so the run goes on exactly as it would have.
-      World& w = const_cast<World&>(std::as_const(l.state->run.crowd()).world());
-      const auto keep = [](auto& mine, auto& world) {
-        mine = std::move(world);
-        world = mine;
-      };
-      keep(l.px, w.px);
-      keep(l.py, w.py);
-      keep(l.vx, w.vx);
-      keep(l.vy, w.vy);
-      keep(l.radius, w.radius);
-      keep(l.group, w.group);
-      keep(l.jammed, w.jammed);
-      keep(l.id, w.id);
+      // The arrays keep their buffers, now the lease's; the crowd goes on
+      // with equal copies, exactly as it would have.
+      l.state->run.crowd().detachFrame(l.arrays);
     }
     l.state.reset();
     lease_ = py::none();

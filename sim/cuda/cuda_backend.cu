@@ -8,43 +8,48 @@
 //  positions, velocities, jammed flags and gates, and pull() copies exactly
 //  those back (plus the stats) when the host reads. pushed() marks the
 //  host copy changed: the next step uploads everything once.
-//  Step. One pass, no host round trip except on a field refresh (the
-//  16-byte copies of the stats and the bounds are asynchronous, to pinned
-//  memory):
-//    -. phase 2, the fields, when the model or the routing wants them
-//       (field_refresh.cu; device_fields.hpp's design note): on a refresh
-//       step the walkers' box comes back to the host (a round trip), which
-//       fits the grid's fixed parts, then the density, speed, cost and
-//       potential kernels, whose rounds the host stops (a round trip per
-//       batch of rounds)
-//    -. on the host, the model's share: the obstacle grid fitted as its CPU
-//       step fits it, then its prepare (BioCrowds: the marker field)
-//    0. init the bounds and counters            (1 thread)
-//    1. bounds: min/max of positions            (a block's reduction, then
-//       atomics on ordered keys)
-//    2. grid params: AgentGrid::build's cell loop with the model's radius
-//       and neighbours (1 thread, on the device, so the host never waits
-//       for the bounds); the bounds are copied to pinned memory behind an
-//       event, for the next step's host side (DeviceHost::lastBounds),
-//       which waits only if it asks before they land
-//    3. prep: each agent's cell key, and its wish (goal, route, stream,
-//       jitter) unless a preferredVelocity closure is set
-//    4. stable radix sort of ((cell, x) key, agent index) on the key bits
-//       in use (CUB), then cell starts at the cell boundaries and the sorted
-//       positions gathered: the CPU's counting sort plus its per-cell
-//       insertion sort by x, the same arrays
-//    5. solve: the model's kernels (device_model.hpp; ORCA's in
-//       models/orca.cu, BioCrowds' in models/biocrowds.cu, Continuum
-//       Crowds' in models/continuum.cu), writing new velocities and jammed
-//       flags
-//    6. integrate: World::integrate per agent (landing, gates) with block
-//       counts of jammed and arrived walkers, then an async copy of the two
-//       counts to pinned memory.
+//  Step. The plan's phases (kStepPlan, throng/types.hpp), one method
+//  each, an event recorded at every boundary for profile(); no host round
+//  trip except on a field refresh (the 16-byte copies of the stats and the
+//  bounds are asynchronous, to pinned memory):
+//    fields     when the model or the routing wants them (field_refresh.cu;
+//               device_fields.hpp's design note): on a refresh step the
+//               walkers' box comes back to the host (a round trip), which
+//               fits the grid's fixed parts, then the density, speed, cost
+//               and potential kernels, whose rounds the host stops (a round
+//               trip per batch of rounds)
+//    wishes     on the host, the model's share: the obstacle grid fitted as
+//               its CPU step fits it, then its prepare (BioCrowds: the
+//               marker field); then the neighbour grid riding with the
+//               wishes, as the model's first pass does on the CPU:
+//                - init the bounds and counters (1 thread)
+//                - bounds: min/max of positions (a block's reduction, then
+//                  atomics on ordered keys)
+//                - grid params: AgentGrid::build's cell loop with the
+//                  model's radius and neighbours (1 thread, on the device,
+//                  so the host never waits for the bounds); the bounds are
+//                  copied to pinned memory behind an event, for the next
+//                  step's host side (DeviceHost::lastBounds), which waits
+//                  only if it asks before they land
+//                - prep: each walker's cell key, and its wish (goal, route,
+//                  stream, jitter) unless a preferredVelocity closure is set
+//                - stable radix sort of ((cell, x) key, walker index) on
+//                  the key bits in use (CUB), then cell starts at the cell
+//                  boundaries and the sorted positions gathered: the CPU's
+//                  counting sort plus its per-cell insertion sort by x, the
+//                  same arrays
+//    solve      the model's kernels (device_model.hpp; ORCA's in
+//               models/orca.cu, BioCrowds' in models/biocrowds.cu,
+//               Continuum Crowds' in models/continuum.cu), writing new
+//               velocities and jammed flags
+//    integrate  World::integrate per walker (landing, gates) with block
+//               counts of jammed and arrived walkers, then an async copy of
+//               the two counts to pinned memory.
 //  The fields live on the device between refreshes; World::fields holds
 //  their fixed parts and is brought up to date on pull() (and by fields()),
 //  so a switch to the CPU between refreshes steps on the device's fields,
 //  and a switch from it uploads the host's before the first device step.
-//  With no walkers the step runs on the host (stepCpu: phase 2 has nothing
+//  With no walkers the step runs on the host (stepCpu: the fields phase has nothing
 //  to splat, and the model's fits are replayed as its CPU step makes them).
 //  A closure cannot run on the device: with one set the host pulls the
 //  state, calls it, and uploads the wishes each step (the slow path; said
@@ -199,6 +204,7 @@ class CudaBackend final : public Backend {
           THRONG_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&hostStats_), sizeof(HostStats))) &&
           THRONG_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&hostBoundKeys_), 4 * sizeof(std::uint32_t))) &&
           THRONG_CUDA_CHECK(cudaEventCreateWithFlags(&boundsReady_, cudaEventDisableTiming)) && fields_.ok();
+    for (cudaEvent_t& e : phaseEvents_) ok_ = ok_ && THRONG_CUDA_CHECK(cudaEventCreate(&e));
     if (!ok_) release();
   }
   ~CudaBackend() override { release(); }
@@ -241,6 +247,25 @@ class CudaBackend final : public Backend {
   void pushed() override {
     dirty_ = true;
     hostStale_ = false;
+  }
+  /// The last step's phases as the stream took them (the time between the
+  /// events at their boundaries; waits for the step to finish), or the CPU
+  /// step's when the last step ran on the host.
+  StepProfile profile(const World& w) override {
+    if (failed_ || !lastOnDevice_ || !profileReady_) return Backend::profile(w);
+    StepProfile p;
+    if (!THRONG_CUDA_CHECK(cudaEventSynchronize(phaseEvents_[kStepPhases]))) return p;
+    for (std::size_t k = 0; k < kStepPhases; ++k) {
+      float ms = 0;
+      if (!THRONG_CUDA_CHECK(cudaEventElapsedTime(&ms, phaseEvents_[k], phaseEvents_[k + 1]))) return StepProfile{};
+      p.ms[static_cast<std::size_t>(kStepPlan[k].phase)] = ms;
+    }
+    float total = 0;
+    if (!THRONG_CUDA_CHECK(cudaEventElapsedTime(&total, phaseEvents_[0], phaseEvents_[kStepPhases])))
+      return StepProfile{};
+    p.totalMs = total;
+    p.measured = true;
+    return p;
   }
   /// The device model's markers and their owners (copied back now) when the
   /// last step ran on the device; else the CPU model's.
@@ -400,40 +425,84 @@ class CudaBackend final : public Backend {
       fields_.host.hostTookOver();
       return true;
     }
-    // 2. the fields, before the model's obstacle fit (as buildFields runs
-    // before the model on the CPU)
+    DeviceStepRun run{w, s, dt, closure, *model, walkersChanged, static_cast<std::int32_t>(count), {}};
+    // The plan's phases in order, an event at each boundary (profile()).
+    profileReady_ = false;
+    if (!THRONG_CUDA_CHECK(cudaEventRecord(phaseEvents_[0], stream_))) return false;
+    for (std::size_t k = 0; k < kStepPhases; ++k) {
+      if (!runPhase(run, kStepPlan[k].phase)) return false;
+      if (!THRONG_CUDA_CHECK(cudaEventRecord(phaseEvents_[k + 1], stream_))) return false;
+    }
+    hostStale_ = true;
+    lastOnDevice_ = true;
+    profileReady_ = true;
+    return true;
+  }
+
+  /// What the phases of one device step share.
+  struct DeviceStepRun {
+    World& w;
+    const Settings& s;
+    float dt;
+    const std::function<Vec2(const Agent&)>& closure;
+    DeviceModel& model;
+    bool walkersChanged;  ///< everything was uploaded for this step
+    std::int32_t n;       ///< walkers, > 0
+    WorldView wv;         ///< device pointers and the fields; set by the wishes phase
+  };
+
+  bool runPhase(DeviceStepRun& r, StepPhase phase) {
+    switch (phase) {
+      case StepPhase::Fields: return fieldsPhase(r);
+      case StepPhase::Wishes: return wishesPhase(r);
+      case StepPhase::Solve: return solvePhase(r);
+      case StepPhase::Integrate: return integratePhase(r);
+    }
+    return false;
+  }
+
+  /// The fields, before the model's obstacle fit (as buildFields runs
+  /// before the model on the CPU).
+  bool fieldsPhase(DeviceStepRun& r) {
     DeviceWalkers dw;
     dw.px = px_.get(); dw.py = py_.get(); dw.vx = vx_.get(); dw.vy = vy_.get();
-    dw.n = static_cast<std::int32_t>(count);
-    if (!fields_.step(w, s, dw, false, stream_)) return false;
-    if (!syncObstacles(w, s, *model, walkersChanged, dt)) return false;
-    if (closure && !hostWishes(w, s, closure)) return false;
+    dw.n = r.n;
+    return fields_.step(r.w, r.s, dw, false, stream_);
+  }
+
+  /// The model's host side (obstacle grid, prepare), the neighbour grid's
+  /// bounds and shape, then each walker's cell key and wish in one kernel,
+  /// the sort and the cell starts.
+  bool wishesPhase(DeviceStepRun& r) {
+    World& w = r.w;
+    const Settings& s = r.s;
+    if (!syncObstacles(w, s, r.model, r.walkersChanged, r.dt)) return false;
+    if (r.closure && !hostWishes(w, s, r.closure)) return false;
     DeviceHost host;
     host.world = &w;
-    host.uploaded = walkersChanged;
+    host.uploaded = r.walkersChanged;
     host.lastBounds = [this](Vec2& lo, Vec2& hi, float& lastDt) { return lastBounds(lo, hi, lastDt); };
-    if (!model->prepare(host, s, dt, stream_)) return false;
+    if (!r.model.prepare(host, s, r.dt, stream_)) return false;
 
-    const auto n = static_cast<std::int32_t>(count);
+    const std::int32_t n = r.n;
     const cudaStream_t st = stream_;
     const int blocks = blocksFor(n, kBlock);
     const int reduceBlocks = std::min(blocks, 1024);
-
     throngInitKernel<<<1, 1, 0, st>>>(scalars_);
     throngBoundsKernel<<<reduceBlocks, kBlock, 0, st>>>(n, px_.get(), py_.get(), scalars_);
-    throngGridParamsKernel<<<1, 1, 0, st>>>(scalars_, model->gridRadius(s), n, model->gridNeighbors(s));
+    throngGridParamsKernel<<<1, 1, 0, st>>>(scalars_, r.model.gridRadius(s), n, r.model.gridNeighbors(s));
     if (!THRONG_CUDA_CHECK(cudaGetLastError()) ||
         !THRONG_CUDA_CHECK(cudaMemcpyAsync(hostBoundKeys_, scalars_->boundKeys, 4 * sizeof(std::uint32_t),
                                            cudaMemcpyDeviceToHost, st)) ||
         !THRONG_CUDA_CHECK(cudaEventRecord(boundsReady_, st)))
       return false;
     boundsValid_ = true;
-    boundsDt_ = dt;
+    boundsDt_ = r.dt;
 
-    const WishParams wp = w.wishParams(s, dt);
-    WorldView wv = worldView();
-    wv.field = fields_.routing();
-    throngPrepKernel<<<blocks, kBlock, 0, st>>>(n, scalars_, wv, wp, !closure, keys_.get(), wishX_.get(),
+    const WishParams wp = w.wishParams(s, r.dt);
+    r.wv = worldView();
+    r.wv.field = fields_.routing();
+    throngPrepKernel<<<blocks, kBlock, 0, st>>>(n, scalars_, r.wv, wp, !r.closure, keys_.get(), wishX_.get(),
                                                  wishY_.get(), landing_.get());
     if (!THRONG_CUDA_CHECK(cudaGetLastError())) return false;
 
@@ -444,11 +513,16 @@ class CudaBackend final : public Backend {
     throngCellStartsKernel<<<blocksFor(static_cast<std::int64_t>(n) + 1, kBlock), kBlock, 0, st>>>(
         n, scalars_, sortedKeys_.get(), sortedIndex_.get(), px_.get(), py_.get(), cellStart_.get(), sx_.get(),
         sy_.get());
+    return THRONG_CUDA_CHECK(cudaGetLastError());
+  }
 
+  /// The model's kernels: new velocities and jam flags.
+  bool solvePhase(DeviceStepRun& r) {
+    const World& w = r.w;
     AgentsView av = w.view();  // the host view's scalars, device pointers below
     av.px = px_.get(); av.py = py_.get(); av.vx = vx_.get(); av.vy = vy_.get();
     av.radius = radius_.get(); av.maxSpeed = maxSpeed_.get(); av.id = id_.get();
-    av.count = n;
+    av.count = r.n;
     av.kin = nullptr;  // the host step's records; the kernels build their lines one at a time
     const ObstacleSet& o = w.obstacles;
     ObstacleView ov;
@@ -459,7 +533,7 @@ class CudaBackend final : public Backend {
       ov.cellEdges = dObstacleEdges_.get();
     }
     DeviceSolve d;
-    d.n = n;
+    d.n = r.n;
     d.agents = av;
     d.shape = &scalars_->grid;
     d.cellStart = cellStart_.get(); d.sortedIndex = sortedIndex_.get(); d.sx = sx_.get(); d.sy = sy_.get();
@@ -467,23 +541,24 @@ class CudaBackend final : public Backend {
     d.wishX = wishX_.get(); d.wishY = wishY_.get(); d.landing = landing_.get();
     d.nvx = nvx_.get(); d.nvy = nvy_.get(); d.njammed = njammed_.get();
     d.group = group_.get(); d.route = route_.get();
-    d.field = wv.field;
-    if (!model->solve(d, s, dt, st)) return false;
+    d.field = r.wv.field;
+    return r.model.solve(d, r.s, r.dt, stream_);
+  }
 
+  /// World::integrate per walker (landing, gates) with block counts of
+  /// jammed and arrived walkers, then the two counts to pinned memory.
+  bool integratePhase(DeviceStepRun& r) {
+    const cudaStream_t st = stream_;
     MutableState m;
     m.px = px_.get(); m.py = py_.get(); m.vx = vx_.get(); m.vy = vy_.get();
     m.jammed = jammed_.get(); m.gate = gate_.get();
     StepOutputs out;
     out.wishX = wishX_.get(); out.wishY = wishY_.get(); out.landing = landing_.get();
     out.nvx = nvx_.get(); out.nvy = nvy_.get(); out.njammed = njammed_.get();
-    throngIntegrateKernel<<<blocks, kBlock, 0, st>>>(n, wv, m, out, dt, scalars_);
-    if (!THRONG_CUDA_CHECK(cudaGetLastError())) return false;
-    if (!THRONG_CUDA_CHECK(cudaMemcpyAsync(hostStats_, &scalars_->jammed, sizeof(HostStats),
-                                           cudaMemcpyDeviceToHost, st)))
-      return false;
-    hostStale_ = true;
-    lastOnDevice_ = true;
-    return true;
+    throngIntegrateKernel<<<blocksFor(r.n, kBlock), kBlock, 0, st>>>(r.n, r.wv, m, out, r.dt, scalars_);
+    return THRONG_CUDA_CHECK(cudaGetLastError()) &&
+           THRONG_CUDA_CHECK(cudaMemcpyAsync(hostStats_, &scalars_->jammed, sizeof(HostStats),
+                                             cudaMemcpyDeviceToHost, st));
   }
 
   /// The device form of the model named `name`, made when the name changes.
@@ -496,6 +571,10 @@ class CudaBackend final : public Backend {
   }
 
   void release() {
+    for (cudaEvent_t& e : phaseEvents_) {
+      if (e) cudaEventDestroy(e);
+      e = nullptr;
+    }
     if (boundsReady_) cudaEventDestroy(boundsReady_);
     if (stream_) cudaStreamDestroy(stream_);
     if (scalars_) cudaFree(scalars_);
@@ -518,6 +597,10 @@ class CudaBackend final : public Backend {
   bool boundsValid_ = false;           ///< a device step has recorded them
   float boundsDt_ = 0;                 ///< that step's dt, s
   bool lastOnDevice_ = false;          ///< the last step ran the model's device form
+  /// Recorded on the stream at the plan's phase boundaries: before the
+  /// first phase, then after each.
+  cudaEvent_t phaseEvents_[kStepPhases + 1] = {};
+  bool profileReady_ = false;  ///< the last device step recorded them all
 
   // the SoA mirror of World
   DeviceBuffer<float> px_, py_, vx_, vy_, radius_, maxSpeed_, prefSpeed_, gx_, gy_;
@@ -547,7 +630,7 @@ class CudaBackend final : public Backend {
   std::unique_ptr<DeviceModel> deviceModel_;
   std::string deviceModelName_;
   bool saidNoDevice_ = false;
-  // phase 2's fields
+  // the fields phase's state
   DeviceFields fields_;
   // the slow path's host wishes
   std::vector<float> hostWishX_, hostWishY_;

@@ -1,5 +1,5 @@
 #pragma once
-// Phase 2 on the device: the fields of Continuum Crowds (fields/), built by
+// The fields phase on the device: the fields of Continuum Crowds (fields/), built by
 // the CUDA backend with field_math.hpp's THRONG_HD functions and equal to
 // the CPU's refreshFields bit for bit. This header holds what the kernels
 // (field_refresh.cu) and the host mirror (tests/gpu/test_gpu_host.cpp) both
@@ -273,14 +273,14 @@ struct FieldStamp {
 /// mirror on host arrays).
 class DeviceFieldsHost {
  public:
-  /// What phase 2 does this step.
+  /// What the fields phase does this step.
   struct StepPlan {
     bool wanted = false;   ///< fieldsWanted(s)
     bool upload = false;   ///< the host's fields go up first (all of them)
     bool refresh = false;  ///< a refresh on the device
   };
 
-  /// Phase 2's decision, before the step's obstacle fit. Clears the host's
+  /// The fields phase's decision, before the step's obstacle fit. Clears the host's
   /// fields when none are wanted, as buildFields does.
   StepPlan begin(World& w, const Settings& s) {
     StepPlan p;
@@ -302,7 +302,7 @@ class DeviceFieldsHost {
     return p;
   }
 
-  /// The obstacle fit the CPU's phase 2 makes on a refresh before the
+  /// The obstacle fit the CPU's fields phase makes on a refresh before the
   /// model fits its own (buildFields): the edge grid's history is part of
   /// the models' results (the order they meet edges in).
   static void fitObstacles(World& w, const Settings& s, const StepPlan& p) {

@@ -1,5 +1,5 @@
 #pragma once
-// The CUDA backend's seam with a model (core/model.hpp's phase 4 on the
+// The CUDA backend's seam with a model (core/model.hpp's solve phase on the
 // device): the pipeline (cuda_backend.cu) runs the shared phases as kernels
 // on the crowd's stream, builds the agent grid, and hands a model the
 // device arrays below; the model launches its own kernels on the same
@@ -10,7 +10,7 @@
 // form steps on the CPU even when the crowd's backend is CUDA.
 //
 // A step, as the pipeline calls the model:
-//   (phase 2, the fields, before: device_fields.hpp)
+//   (the fields phase before: device_fields.hpp)
 //   obstacleReach  the obstacle grid fitted on the host (ObstacleSet::fitToReach),
 //                  as the model's CPU step fits it, then uploaded if it changed
 //   prepare        the model's host side (BioCrowds: its marker field), which
@@ -44,10 +44,10 @@ class DeviceModel {
   /// there are obstacles and walkers. `walkersChanged`: the host's arrays
   /// were uploaded for this step (radius or maxSpeed may differ).
   virtual float obstacleReach(const World& w, const Settings& s, bool walkersChanged, float dt) = 0;
-  /// The host's share of phase 4, before the step's kernels are launched.
+  /// The host's share of the solve phase, before the step's kernels are launched.
   /// False after a failure (reported on stderr).
   virtual bool prepare(const DeviceHost&, const Settings&, float /*dt*/, cudaStream_t) { return true; }
-  /// Launches phase 4 on `stream`. False after a CUDA error (reported).
+  /// Launches the solve phase on `stream`. False after a CUDA error (reported).
   virtual bool solve(const DeviceSolve& d, const Settings& s, float dt, cudaStream_t stream) = 0;
   /// The points the model lays on the ground and their owners as of its
   /// last step, the owners copied back on `stream` (Backend::markers); empty

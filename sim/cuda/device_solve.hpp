@@ -1,5 +1,5 @@
 #pragma once
-// What a model's phase 4 reads and writes on the device (device_model.hpp):
+// What a model's solve phase reads and writes on the device (device_model.hpp):
 // plain pointers, so the host mirror (tests/gpu/test_gpu_host.cpp) fills
 // the same struct with host arrays and runs a model's THRONG_HD per-slot
 // function on the CPU. DeviceHost is what the model's host side knows of
@@ -18,7 +18,7 @@ namespace throng {
 
 class World;
 
-/// A step's device arrays for a model's phase 4 (device pointers; host
+/// A step's device arrays for a model's solve phase (device pointers; host
 /// pointers in the host mirror).
 struct DeviceSolve {
   std::int32_t n = 0;

@@ -1,4 +1,4 @@
-// Phase 2 on the device: the fields' kernels and their driver
+// The fields phase on the device: the fields' kernels and their driver
 // (field_refresh.hpp; the design note is device_fields.hpp's). Every
 // kernel is a loop over one THRONG_HD body that the host mirror
 // (tests/gpu/test_gpu_host.cpp) runs too:

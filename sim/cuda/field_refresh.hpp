@@ -1,6 +1,6 @@
 #pragma once
 // The fields on the device (device_fields.hpp's design note): their arrays,
-// phase 2's kernels on the crowd's stream, and the copies between the
+// the fields phase's kernels on the crowd's stream, and the copies between the
 // device and World::fields. The CUDA backend owns one DeviceFields.
 #include <cuda_runtime.h>
 
@@ -25,7 +25,7 @@ class DeviceFields {
   DeviceFields& operator=(const DeviceFields&) = delete;
   bool ok() const { return ok_; }
 
-  /// Phase 2 of a device step with walkers, before the model's obstacle
+  /// The fields phase of a device step with walkers, before the model's obstacle
   /// fit: the host's fields up when the device lacks them, the CPU's
   /// obstacle fit, then a refresh when one is due (its box is a round trip:
   /// the host waits for the walkers' bounds). `walkersUploaded`: the host's

@@ -278,6 +278,25 @@ std::uint64_t Crowd::stepCount() const { return world_->step; }
 double Crowd::time() const { return world_->time; }
 StepStats Crowd::lastStats() const { return synced().stats; }
 
+StepProfile Crowd::profile() const { return backend_->profile(*world_); }
+
+void Crowd::detachFrame(FrameArrays& into) {
+  World& w = *world_;
+  backend_->pull(w);  // a read: nothing is marked edited
+  const auto keep = [](auto& mine, auto& crowd) {
+    mine = std::move(crowd);
+    crowd = mine;
+  };
+  keep(into.px, w.px);
+  keep(into.py, w.py);
+  keep(into.vx, w.vx);
+  keep(into.vy, w.vy);
+  keep(into.radius, w.radius);
+  keep(into.group, w.group);
+  keep(into.jammed, w.jammed);
+  keep(into.id, w.id);
+}
+
 FrameView Crowd::frame() const {
   const World& w = synced();
   FrameView f;
@@ -371,6 +390,8 @@ FieldView Crowd::fields(int target) const {
   return backend_->fields(*world_, target);
 }
 FieldView Backend::fields(World& w, int target) { return w.fields.view(target); }
+
+StepProfile Backend::profile(const World& w) { return w.profile; }
 
 namespace {
 class CpuBackend final : public Backend {

@@ -334,6 +334,9 @@ def case_roundtrip():
     expect(throng("check", ring, "--radius", "30"), 1, stdout=r"FAILED\s+\d+ overlaps outside a jam; worst: walkers \d+ and \d+ at step \d+")
 
 
+NUMRE = r"[0-9][0-9.e+-]*"
+
+
 def case_summary():
     summ = work("s.json")
     expect(throng("run", "corridor", "--seconds", "5", "--summary", summ, "--quiet"), 0)
@@ -346,6 +349,13 @@ def case_summary():
     check(re.fullmatch(r"[0-9a-f]{16}", s["hash"]), "hash is 16 hex digits", s["hash"])
     check(s["agents"] >= s["arrived"] and s["agents"] > 20, "agents counts every walker ever present", s)
     check(s["msPerStepP95"] >= s["msPerStepMedian"] > 0, "step timings", s)
+    phases = s["msPerPhaseMean"]
+    check(list(phases) == ["fields", "wishes", "solve", "integrate"], "the profile names the plan's phases, in order",
+          phases)
+    check(all(v >= 0 for v in phases.values()) and phases["solve"] > 0 and phases["wishes"] > 0,
+          "every phase timed; the solve and the wishes took time", phases)
+    expect(throng("run", "corridor", "--seconds", "1"), 0,
+           stdout=r"^phases +fields NUM wishes NUM solve NUM integrate NUM ms/step mean$".replace("NUM", NUMRE))
     expect(throng("run", "headon", "--summary", summ, "--quiet"), 0)
     s = summary(summ)
     check(s["allArrivedTime"] is not None and s["arrived"] == 2 and s["agents"] == 2, "headon: both arrive", s)

@@ -322,7 +322,7 @@ int main() {
 
 
   // Continuum Crowds and the fields (field_refresh.cu, models/continuum.cu):
-  // phase 2 on the device, the wish down its potentials, every model.
+  // the fields phase on the device, the wish down its potentials, every model.
   const auto fieldScene = [](const char* model, bool crossing, int interval = 4) {
     return [=](Crowd& c) {
       c.settings = fieldSettings(model);

@@ -10,7 +10,7 @@
 // per-slot solve, and BioCrowds' host side (its marker field fitted to the
 // last step's bounds, as the backend knows them), its owners per marker
 // cell and its velocities per slot (models/biocrowds_slot.hpp); Continuum
-// Crowds' passes per slot (models/continuum_slot.hpp). Phase 2, the fields,
+// Crowds' passes per slot (models/continuum_slot.hpp). The fields phase
 // runs as the device runs it (device_fields.hpp): the walkers' box from
 // ordered keys, the grid and fixed parts planned on the host, the splat per
 // walker, speed and cost per cell, and the potentials' rounds with their
@@ -122,7 +122,7 @@ MirrorGrid mirrorGrid(const World& w, float radius, int neighbors) {
   return g;
 }
 
-/// A model's device phase 4 for one grid slot (device_model.hpp).
+/// A model's device solve phase for one grid slot (device_model.hpp).
 using SlotSolve = std::function<void(const DeviceSolve&, const Settings&, float, std::int32_t)>;
 
 /// ORCA's, as the kernel runs it (orcaSolveSlot; lines one at a time, so
@@ -197,7 +197,7 @@ struct MirrorBackend {
   std::function<void(const World&, const MarkerField&, std::vector<std::int32_t>&)> tamper;
 };
 
-// ---- phase 2 as the device runs it (device_fields.hpp, field_refresh.cu) ----
+// ---- the fields phase as the device runs it (device_fields.hpp, field_refresh.cu) ----
 
 /// DeviceFields::uploadStatics.
 void mirrorUploadStatics(MirrorFields& m, const FieldState& f) {
@@ -371,7 +371,7 @@ void mirrorRefresh(MirrorFields& m, World& w, const Settings& s) {
   ++m.refreshes;
 }
 
-/// DeviceFields::step: phase 2 of a step with walkers, before the model's
+/// DeviceFields::step: the fields phase of a step with walkers, before the model's
 /// obstacle fit.
 void mirrorFieldsStep(MirrorFields& m, World& w, const Settings& s, bool walkersUploaded) {
   if (walkersUploaded) m.host.walkersChanged();
@@ -383,7 +383,7 @@ void mirrorFieldsStep(MirrorFields& m, World& w, const Settings& s, bool walkers
 }
 
 /// The model's share of the step as the backend runs it (the obstacle
-/// grid fitted, the model's host side, the agent grid), then its phase 4
+/// grid fitted, the model's host side, the agent grid), then its solve phase
 /// through the device seam: its per-cell and per-slot functions in
 /// descending order (any order must do: read old, write new). Writes nvx,
 /// nvy and njammed for every walker of w (at least one).
@@ -485,7 +485,8 @@ void mirrorModelPhase(World& w, const Settings& s, float dt, MirrorBackend& mb, 
 }
 
 /// One step the way the CUDA backend takes it (no closure), on the host,
-/// with the device form of the settings' model.
+/// with the device form of the settings' model: kStepPlan's phases in
+/// order, as the backend runs them.
 void mirrorStep(World& w, const Settings& s, float dt, MirrorBackend& mb) {
   const auto n = static_cast<std::int32_t>(w.size());
   if (n == 0) {  // the backend's step on the host
@@ -494,34 +495,49 @@ void mirrorStep(World& w, const Settings& s, float dt, MirrorBackend& mb) {
     mb.fields.host.hostTookOver();
     return;
   }
-  // 2. the fields, before the model's obstacle fit
-  mirrorFieldsStep(mb.fields, w, s, w.version != mb.version);
-  WorldView wv = w.worldView();
-  wv.field = mb.fields.routing();
-  const WishParams wp = w.wishParams(s, dt);
+  WorldView wv;
   std::vector<float> wishX(n), wishY(n), nvx(n), nvy(n);
   std::vector<std::uint8_t> landing(n), njammed(n);
-  for (std::int32_t i = 0; i < n; ++i) {
-    bool land;
-    const Vec2 v = wishAt(wv, wp, i, land);
-    wishX[i] = v.x; wishY[i] = v.y; landing[i] = land;
-  }
-  mirrorModelPhase(w, s, dt, mb, wishX.data(), wishY.data(), landing.data(), nvx.data(), nvy.data(), njammed.data(),
-                   wv.field);
-  MutableState m;
-  m.px = w.px.data(); m.py = w.py.data(); m.vx = w.vx.data(); m.vy = w.vy.data();
-  m.jammed = w.jammed.data(); m.gate = w.gate.data();
-  StepOutputs out;
-  out.wishX = wishX.data(); out.wishY = wishY.data(); out.landing = landing.data();
-  out.nvx = nvx.data(); out.nvy = nvy.data(); out.njammed = njammed.data();
-  std::size_t jammed = 0, arrived = 0;
-  for (std::int32_t i = 0; i < n; ++i) {
-    const unsigned r = integrateAt(wv, m, out, dt, i);
-    jammed += r & 1u;
-    arrived += (r >> 1) & 1u;
-  }
-  w.stats.jammed = jammed;
-  w.stats.arrived = arrived;
+  const auto phase = [&](StepPhase p) {
+    switch (p) {
+      case StepPhase::Fields:  // before the model's obstacle fit
+        mirrorFieldsStep(mb.fields, w, s, w.version != mb.version);
+        return;
+      case StepPhase::Wishes: {
+        wv = w.worldView();
+        wv.field = mb.fields.routing();
+        const WishParams wp = w.wishParams(s, dt);
+        for (std::int32_t i = 0; i < n; ++i) {
+          bool land;
+          const Vec2 v = wishAt(wv, wp, i, land);
+          wishX[i] = v.x; wishY[i] = v.y; landing[i] = land;
+        }
+        return;
+      }
+      case StepPhase::Solve:
+        mirrorModelPhase(w, s, dt, mb, wishX.data(), wishY.data(), landing.data(), nvx.data(), nvy.data(),
+                         njammed.data(), wv.field);
+        return;
+      case StepPhase::Integrate: {
+        MutableState m;
+        m.px = w.px.data(); m.py = w.py.data(); m.vx = w.vx.data(); m.vy = w.vy.data();
+        m.jammed = w.jammed.data(); m.gate = w.gate.data();
+        StepOutputs out;
+        out.wishX = wishX.data(); out.wishY = wishY.data(); out.landing = landing.data();
+        out.nvx = nvx.data(); out.nvy = nvy.data(); out.njammed = njammed.data();
+        std::size_t jammed = 0, arrived = 0;
+        for (std::int32_t i = 0; i < n; ++i) {
+          const unsigned r = integrateAt(wv, m, out, dt, i);
+          jammed += r & 1u;
+          arrived += (r >> 1) & 1u;
+        }
+        w.stats.jammed = jammed;
+        w.stats.arrived = arrived;
+        return;
+      }
+    }
+  };
+  for (const StepPhaseEntry& entry : kStepPlan) phase(entry.phase);
   // The host reads the state after every step here (stateHash): pull()
   // brings the fields down with it.
   if (mb.bringDownEachStep) mirrorBringDown(mb.fields, w);
@@ -585,10 +601,10 @@ bool fieldsDiffer(const Crowd& cpu, const MirrorBackend& mb) {
 }
 
 /// A model's device form inside the CPU pipeline, for scenes a SceneRun
-/// drives (sources and sinks edit the crowd between steps): phase 4 as
+/// drives (sources and sinks edit the crowd between steps): the solve phase as
 /// mirrorModelPhase runs it, with the step's shared wishes and fields (the
 /// CPU's, which the tests above hold equal to the device's wishAt and
-/// phase 2). Registered as "NAME-device-mirror" for BioCrowds and Continuum
+/// the fields phase). Registered as "NAME-device-mirror" for BioCrowds and Continuum
 /// Crowds (under the latter, a scene must set routing = field, which the
 /// model's own name would imply: fieldsWanted reads the name).
 class DeviceMirrorModel final : public Model {
@@ -1469,7 +1485,7 @@ TEST_CASE("fields: the shipped door and evacuation scenes under continuum step a
   registerDeviceMirrors();
   for (const std::string scene : {"door", "evacuation"}) {
     CAPTURE(scene);
-    // The whole device form (phase 2 too) on the scene's walkers, SceneRun's
+    // The whole device form (the fields phase too) on the scene's walkers, SceneRun's
     // sources and sinks left out.
     const Scene sc = shippedScene(scene, {"model=continuum", "threads=2"});
     SceneRun a(sc), b(sc);
@@ -1477,7 +1493,7 @@ TEST_CASE("fields: the shipped door and evacuation scenes under continuum step a
     CHECK(firstDivergence(a.crowd(), b.crowd(), 300, mb, sc.spec().settings.maxStep) == -1);
     CHECK(mb.fields.refreshes > 0);
     CHECK(mb.continuumSteps == 300);
-    // Phase 4's device form inside SceneRun (sources, sinks), the CPU's fields.
+    // The solve phase's device form inside SceneRun (sources, sinks), the CPU's fields.
     const Scene sf = shippedScene(scene, {"model=continuum", "routing=field", "threads=2"});
     SceneRun cpu(sf), mirror(sf);
     mirror.crowd().settings.model = kContinuumMirror;

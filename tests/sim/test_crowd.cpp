@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -583,4 +584,61 @@ TEST_CASE("outside a jam the seed's ring overlaps only within ORCA's contact ove
   MESSAGE("deepest unjammed overlap " << deepest << " of r_A + r_B");
   CHECK(deepest <= kContactOverlap * (1 + 1e-3f));
   CHECK(deepest > 0.9f * kContactOverlap);  // the bound is met, not loose
+}
+
+TEST_CASE("profile: the last step's phases, by the plan's names, timed") {
+  std::vector<std::string> names;
+  for (const StepPhaseEntry& e : kStepPlan) names.emplace_back(e.name);
+  CHECK(names == std::vector<std::string>{"fields", "wishes", "solve", "integrate"});
+  Crowd c = ring(60);
+  CHECK_FALSE(c.profile().measured);  // before the first step
+  c.advance();
+  const StepProfile p = c.profile();
+  REQUIRE(p.measured);
+  double sum = 0;
+  for (const double ms : p.ms) {
+    CHECK(ms >= 0);
+    sum += ms;
+  }
+  CHECK(p.of(StepPhase::Solve) > 0);  // sixty walkers' linear programs take some time
+  CHECK(p.of(StepPhase::Integrate) > 0);
+  CHECK(p.totalMs == doctest::Approx(sum).epsilon(1e-9));
+  // Timings are not state: a crowd that reads its profile every step ends
+  // where one that never does ends.
+  Crowd a = ring(60), b = ring(60);
+  for (int k = 0; k < 30; ++k) {
+    a.advance();
+    (void)a.profile();
+    b.advance();
+  }
+  CHECK(a.stateHash() == b.stateHash());
+}
+
+TEST_CASE("detachFrame: views taken before keep their buffers and values; the run goes on unchanged") {
+  Crowd a = ring(60), b = ring(60);
+  for (int k = 0; k < 10; ++k) {
+    a.advance();
+    b.advance();
+  }
+  const FrameView before = std::as_const(a).frame();
+  const float* const px = before.px.data();
+  const std::vector<float> x(before.px.begin(), before.px.end());
+  FrameArrays kept;
+  a.detachFrame(kept);
+  CHECK(kept.px.data() == px);  // the same buffer, now kept's
+  CHECK(kept.px == x);
+  CHECK(kept.id.size() == 60);
+  CHECK(a.stateHash() == b.stateHash());  // a read: the state is what it was
+  for (int k = 0; k < 20; ++k) {
+    a.advance();
+    b.advance();
+  }
+  CHECK(kept.px == x);  // the crowd moved on; the detached frame did not
+  CHECK(std::as_const(a).frame().px.data() != px);
+  CHECK(a.stateHash() == b.stateHash());
+  // Counterfactual: without the detach the view's buffer is the crowd's and moves.
+  const FrameView live = std::as_const(b).frame();
+  const std::vector<float> was(live.px.begin(), live.px.end());
+  b.advance();
+  CHECK(std::vector<float>(live.px.begin(), live.px.end()) != was);
 }

@@ -1,4 +1,4 @@
-// BioCrowds on the device: phase 4 (device_model.hpp) as two kernels on
+// BioCrowds on the device: the solve phase (device_model.hpp) as two kernels on
 // the crowd's stream, after the host side (BioDeviceHost, biocrowds_slot.hpp)
 // has fitted the marker field and uploaded it when it was laid:
 //   1. owners: a thread per marker cell (bioOwnersCell: the walkers near the

@@ -1,5 +1,5 @@
 #pragma once
-// BioCrowds' phase 4 on the device (device_model.hpp): the owners kernel's
+// BioCrowds' solve phase on the device (device_model.hpp): the owners kernel's
 // body for one marker cell, the velocities kernel's for one grid slot, and
 // the host side that runs before them. The kernels (biocrowds.cu) and the
 // host mirror (tests/gpu/test_gpu_host.cpp) both run these, so the mirror

@@ -1,5 +1,5 @@
-// Continuum Crowds on the device: phase 4 (device_model.hpp) as kernels on
-// the crowd's stream, a thread per grid slot, after the fields of phase 2
+// Continuum Crowds on the device: the solve phase (device_model.hpp) as kernels on
+// the crowd's stream, a thread per grid slot, after the fields phase
 // (field_refresh.cu) and the wishes that read them (continuum_slot.hpp's
 // design note): desired steps, kPushRounds rounds of the push, the steps.
 // The host side (ContinuumDeviceHost) gives the step's reach, which sizes

@@ -1,5 +1,5 @@
 #pragma once
-// Continuum Crowds' phase 4 on the device (device_model.hpp): the bodies of
+// Continuum Crowds' solve phase on the device (device_model.hpp): the bodies of
 // its kernels, one grid slot a thread, and the host side that runs before
 // them. The kernels (continuum.cu) and the host mirror
 // (tests/gpu/test_gpu_host.cpp) both run these, so the mirror tests the
@@ -15,7 +15,7 @@
 //   3. the step to the last q as a velocity and the jam flag
 //      (continuumStep; continuumStepSlot).
 // Each reads the state before the step, the step's wishes and the fields
-// phase 2 built (on the device: device_fields.hpp), never what another
+// the fields phase built (on the device: device_fields.hpp), never what another
 // thread of the same pass writes. The agent grid and the obstacle grid are
 // the CPU step's: columns pushReach(r) wide with kContinuumGridNeighbors a
 // row, edges fitted to R + S dt, where R and S are the largest radius and

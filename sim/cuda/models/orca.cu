@@ -1,4 +1,4 @@
-// ORCA on the device: phase 4 (device_model.hpp), one thread a grid slot at
+// ORCA on the device: the solve phase (device_model.hpp), one thread a grid slot at
 // a time (orcaSolveSlot).
 #include <algorithm>
 

@@ -1,5 +1,5 @@
 #pragma once
-// ORCA's phase 4 for one grid slot (device_model.hpp): the kernel's body,
+// ORCA's solve phase for one grid slot (device_model.hpp): the kernel's body,
 // and the host mirror's.
 #include "device_solve.hpp"
 #include "models/orca/solve.hpp"

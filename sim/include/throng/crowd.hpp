@@ -119,6 +119,9 @@ class Crowd {
   std::uint64_t stepCount() const;  ///< steps taken since construction
   double time() const;              ///< simulated seconds since construction
   StepStats lastStats() const;
+  /// What the last step cost, phase by phase (StepProfile: timings, not
+  /// state); measured == false before the first step.
+  StepProfile profile() const;
   FrameView frame() const;
   /// What walker i will do in the first step of advance(by) (advance()'s
   /// 1/60 s by default): its wish, neighbours, lines and chosen velocity.
@@ -149,7 +152,13 @@ class Crowd {
   /// (CUDA-GL interop); false on the CPU, or while the host copy is newer.
   bool deviceFrame(DeviceFrame& out);
 
-  World& world();              ///< the SoA state (host copy), for backends and tools
+  /// Moves the arrays frame() views into `into` and leaves equal copies in
+  /// the crowd: views taken before keep their buffers (now `into`'s) and
+  /// their values, whatever the crowd does next. A read: the state, its
+  /// hash and the next steps are what they would have been.
+  void detachFrame(FrameArrays& into);
+
+  World& world();              ///< the SoA state (host copy), for backends and the library's own tests
   const World& world() const;
 
  private:

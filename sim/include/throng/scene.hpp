@@ -295,6 +295,9 @@ class SceneRun {
   std::uint64_t infeasibleSteps() const { return infeasibleSteps_; }  ///< steps with any jam
   /// Wall-clock milliseconds of the last crowd step alone.
   double lastStepMs() const { return lastStepMs_; }
+  /// The crowd's profile (Crowd::profile) averaged over the steps so far,
+  /// phase by phase, milliseconds; measured == false before the first.
+  StepProfile meanProfile() const;
 
  private:
   void emit();
@@ -313,6 +316,8 @@ class SceneRun {
   GateReport gate_;
   std::uint64_t jammedAgentSteps_ = 0, infeasibleSteps_ = 0;
   double lastStepMs_ = 0;
+  StepProfile profileSum_;  ///< every step's profile, added up
+  std::uint64_t profiled_ = 0;
   std::vector<Vec2> from_, to_;
 };
 

@@ -73,6 +73,68 @@ struct StepStats {
   std::size_t arrived = 0;      ///< walkers standing on their goal
 };
 
+/// The step's phases. kStepPlan below is the one statement of their order:
+/// the CPU step (pipeline/step.cpp), the CUDA backend (sim/cuda) and the
+/// host mirror (tests/gpu) each run the plan entry by entry, with one case
+/// per phase. Adding a phase is an entry here and its case in each.
+enum class StepPhase : std::uint8_t {
+  /// Density, speed and cost per cell and a potential per target in use,
+  /// every fieldInterval steps, while the model or the routing wants them.
+  Fields,
+  /// Every walker's preferred velocity (goal, route, stream or the user's
+  /// closure, then the shake); the model's first pass over the walkers
+  /// (ORCA tracks how far each moved) and the device's neighbour grid ride
+  /// in the same pass.
+  Wishes,
+  /// The model's own: from the state as it was before the step and the
+  /// wishes, every walker's new velocity and jam flag.
+  Solve,
+  /// Every walker moved, landed on its goal, its gates passed; the counts.
+  Integrate,
+};
+
+struct StepPhaseEntry {
+  StepPhase phase;
+  const char* name;  ///< as `throng run --summary` and the visualizer print it
+};
+
+inline constexpr StepPhaseEntry kStepPlan[] = {
+    {StepPhase::Fields, "fields"},
+    {StepPhase::Wishes, "wishes"},
+    {StepPhase::Solve, "solve"},
+    {StepPhase::Integrate, "integrate"},
+};
+inline constexpr std::size_t kStepPhases = sizeof(kStepPlan) / sizeof(kStepPlan[0]);
+
+/// Whether entry k of the plan is phase k (StepProfile indexes by phase).
+constexpr bool planInEnumOrder() {
+  for (std::size_t k = 0; k < kStepPhases; ++k)
+    if (static_cast<std::size_t>(kStepPlan[k].phase) != k) return false;
+  return true;
+}
+static_assert(planInEnumOrder(), "kStepPlan lists the phases in StepPhase's order");
+
+/// What the last step cost, phase by phase (Crowd::profile, as Box2D's
+/// b2Profile). On the CPU, wall-clock milliseconds of each phase; on CUDA,
+/// the stream's milliseconds between events recorded at the phases'
+/// boundaries (host work inside a phase, such as a field refresh's round
+/// trips, counts to it). Timings are not state: nothing reads them back
+/// into a step, so they never touch determinism.
+struct StepProfile {
+  double ms[kStepPhases] = {};  ///< by StepPhase; milliseconds
+  double totalMs = 0;           ///< the whole step, milliseconds
+  bool measured = false;        ///< false before the first step
+  double of(StepPhase p) const { return ms[static_cast<std::size_t>(p)]; }
+};
+
+/// The arrays behind a FrameView, owned (Crowd::detachFrame).
+struct FrameArrays {
+  std::vector<float> px, py, vx, vy, radius;
+  std::vector<std::int32_t> group;
+  std::vector<std::uint8_t> jammed;
+  std::vector<std::uint64_t> id;
+};
+
 /// A read-only snapshot of the state for renderers and exporters. The spans
 /// stay valid until the crowd is next changed or advanced.
 struct FrameView {

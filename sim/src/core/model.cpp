@@ -1,4 +1,4 @@
-// Model's default phase 1 (core/model.hpp): a pass for the wishes alone.
+// Model's default first pass (core/model.hpp): a pass for the wishes alone.
 #include "core/model.hpp"
 
 #include "base/thread_pool.hpp"

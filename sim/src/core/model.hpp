@@ -1,28 +1,30 @@
 #pragma once
 // The seam between the step and a crowd model.
 //
-// Design note. A step is one named sequence of phases (pipeline/step.cpp):
-//   1. track motion  the step's first pass over the walkers (the model's:
-//                    ORCA measures how far everyone moved, for its lists)
-//   2. fields        every fieldInterval steps, under continuum or
-//                    routing = field: density, speed and cost per cell, a
-//                    potential per target in use (fields/, buildFields)
-//   3. wishes        every walker's preferred velocity: goal, route, stream
-//                    or the user's closure, then the shake (core/wish.hpp),
-//                    into World::buffers; taken in the pass of phase 1
-//   4. the model     its own phases: from the state as it was and the
-//                    wishes, every walker's new velocity and jam flag into
-//                    World::buffers (nvx, nvy, njammed)
-//   5. integrate     every walker moved, landed, its gates passed
-//                    (core/integrate.hpp)
-// Phases 1, 2, 3 and 5 are shared and written once; a model supplies only
-// phase 4 (and may take over phase 1's pass), and keeps its own state
-// across steps. The pipeline chooses the model once per step, by its name
-// in Settings::model, and calls it through this interface once per phase:
-// never a virtual call per walker. What a model may read: World (the state
-// as it was before the step; only integrate writes it), the settings and
-// dt; what it writes: World::buffers' nvx, nvy and njammed for every
-// walker, and World::grid if it builds it.
+// Design note. A step is the plan of named phases in throng/types.hpp
+// (kStepPlan), run in order by each executor (pipeline/step.cpp on the
+// CPU):
+//   fields     every fieldInterval steps, under continuum or routing =
+//              field: density, speed and cost per cell, a potential per
+//              target in use (fields/, buildFields)
+//   wishes     every walker's preferred velocity: goal, route, stream or
+//              the user's closure, then the shake (core/wish.hpp), into
+//              World::buffers; taken inside the model's first pass over
+//              the walkers (trackMotion: ORCA measures how far everyone
+//              moved, for its lists)
+//   solve      the model's own: from the state as it was and the wishes,
+//              every walker's new velocity and jam flag into
+//              World::buffers (nvx, nvy, njammed)
+//   integrate  every walker moved, landed, its gates passed
+//              (core/integrate.hpp)
+// Fields, wishes and integrate are shared and written once; a model
+// supplies solve (and may take over the first pass), and keeps its own
+// state across steps. The pipeline chooses the model once per step, by its
+// name in Settings::model, and calls it through this interface once per
+// phase: never a virtual call per walker. What a model may read: World
+// (the state as it was before the step; only integrate writes it), the
+// settings and dt; what it writes: World::buffers' nvx, nvy and njammed for
+// every walker, and World::grid if it builds it.
 //
 // A model lives in its own folder (sim/src/models/NAME/) and is registered
 // in pipeline/registry.cpp; nothing else changes to add one.
@@ -52,11 +54,12 @@ class Model {
   virtual ~Model() = default;
   /// The name Settings::model and scene files give it.
   virtual std::string_view name() const = 0;
-  /// Phase 1: the step's first pass over the walkers. It must call
-  /// `alongside` (when given) over every walker once, chunk by chunk (the
-  /// wishes ride in the same pass). By default the pass does nothing else.
+  /// The step's first pass over the walkers, in the wishes phase. It must
+  /// call `alongside` (when given) over every walker once, chunk by chunk
+  /// (the wishes ride in the same pass). By default the pass does nothing
+  /// else.
   virtual void trackMotion(StepContext& ctx, const ChunkFn& alongside);
-  /// Phase 4: every walker's new velocity and jam flag into world.buffers.
+  /// The solve phase: every walker's new velocity and jam flag into world.buffers.
   virtual void solve(StepContext& ctx) = 0;
   /// The teaching view: what walker i does in a step of ctx.dt from its
   /// wish `out.preferred` (set by the caller): out.chosen, out.jammed and

@@ -62,6 +62,7 @@ class World {
   std::uint64_t step = 0;  ///< steps taken (the jitter counter)
   double time = 0;         ///< simulated seconds
   StepStats stats;
+  StepProfile profile;  ///< the last CPU step's, phase by phase (timings, not state)
 
   ObstacleSet obstacles;
   std::vector<std::vector<Waypoint>> routes;  ///< as given
@@ -71,7 +72,7 @@ class World {
   std::vector<Vec2> streamVelocity;
 
   /// The ground the fields are built over, and the fields of the last
-  /// refresh (phase 2; cleared when a step builds none).
+  /// refresh (the fields phase; cleared when a step builds none).
   Terrain terrain;
   std::uint64_t terrainVersion = 0;  ///< bumped by every change of terrain
   FieldState fields;

@@ -38,6 +38,9 @@ class Backend {
   /// The fields of the last refresh with target `target`'s potential (the
   /// CPU: World::fields; a device backend copies them back first).
   virtual FieldView fields(World& world, int target);
+  /// The last step's cost by phase (the CPU: World::profile; a device
+  /// backend times its stream).
+  virtual StepProfile profile(const World& world);
 };
 
 std::unique_ptr<Backend> makeCpuBackend();

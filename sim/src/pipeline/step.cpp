@@ -1,8 +1,9 @@
-// The CPU step (step.hpp): the phases of core/model.hpp's design note, in
-// order, with the model's own between the shared ones.
+// The CPU executor of the step's plan (kStepPlan, throng/types.hpp): one
+// case per phase, each phase timed into World::profile.
 #include "pipeline/step.hpp"
 
 #include <atomic>
+#include <chrono>
 #include <memory>
 
 #include "base/lanes.hpp"
@@ -15,14 +16,14 @@ namespace throng {
 
 namespace {
 
-/// Phase 3 for walkers [b, e): wishAt's, eight at a time where all eight
-/// head for a goal of their own (no route, no stream: goalWish in lanes,
-/// then each one's shake).
-void wishes(const World& w, const WorldView& wv, const WishParams& wp, bool lanes, std::size_t b, std::size_t e) {
-  const StepBuffers& out = w.buffers;
-  float* const wishX = const_cast<float*>(out.wishX.data());
-  float* const wishY = const_cast<float*>(out.wishY.data());
-  std::uint8_t* const landing = const_cast<std::uint8_t*>(out.landing.data());
+/// The wishes of walkers [b, e) into `out`: wishAt's, eight at a time
+/// where all eight head for a goal of their own (no route, no stream:
+/// goalWish in lanes, then each one's shake).
+void wishes(const World& w, StepBuffers& out, const WorldView& wv, const WishParams& wp, bool lanes, std::size_t b,
+            std::size_t e) {
+  float* const wishX = out.wishX.data();
+  float* const wishY = out.wishY.data();
+  std::uint8_t* const landing = out.landing.data();
   const auto plainGoals = [&](std::size_t i) {
     bool all = true;
     for (std::size_t l = i; l < i + 8; ++l) all &= w.hasGoal[l] != 0 && w.route[l] < 0;
@@ -52,7 +53,7 @@ void wishes(const World& w, const WorldView& wv, const WishParams& wp, bool lane
   }
 }
 
-/// Phase 5: every walker's new velocity and jam flag taken, moved, landed,
+/// Integrate: every walker's new velocity and jam flag taken, moved, landed,
 /// its gate passed; the counts into w.stats. Eight at a time where none of
 /// the eight follows a route.
 void integrate(World& w, float dt) {
@@ -129,41 +130,86 @@ Vec2 wishOf(const World& w, const Settings& s, float dt, std::size_t i, const Wi
   return wishAt(w.worldView(), w.wishParams(s, dt), static_cast<std::int32_t>(i), landing);
 }
 
-void stepCpu(World& w, const Settings& s, float dt, const WishClosure& closure) {
-  w.pool(s.threads);
-  const std::size_t n = w.size();
-  Model* const model = modelFor(w, s.model);
-  StepContext ctx{w, s, dt};
-  w.buffers.resize(n);
+namespace {
 
-  // 2. fields (first: the wishes read them): refreshed every
-  // fieldInterval steps while the model or the routing wants them.
-  buildFields(w, s);
-  // 1. track motion, with 3. the wishes in the same pass (one parallel
-  // phase fewer); a closure runs on this thread, one walker at a time, in
-  // index order, before it.
-  if (closure) {
+/// What the phases of one CPU step share.
+struct CpuStep {
+  World& w;
+  const Settings& s;
+  float dt;
+  const WishClosure& closure;
+  Model& model;
+  StepContext ctx;
+};
+
+/// The wishes phase, inside the model's first pass over the walkers (one
+/// parallel pass fewer); a closure runs on this thread, one walker at a
+/// time, in index order, before the pass.
+void wishPhase(CpuStep& st) {
+  World& w = st.w;
+  const std::size_t n = w.size();
+  if (st.closure) {
     StepBuffers& out = w.buffers;
     for (std::size_t i = 0; i < n; ++i) {
-      const Vec2 v = wishOf(w, s, dt, i, closure);
+      const Vec2 v = wishOf(w, st.s, st.dt, i, st.closure);
       out.wishX[i] = v.x;
       out.wishY[i] = v.y;
       out.landing[i] = 0;
     }
-    model->trackMotion(ctx, nullptr);
-  } else {
-    const WorldView wv = w.worldView();
-    const WishParams wp = w.wishParams(s, dt);
-    const bool lanes = lanesAvailable() && w.streamGroups.empty() && !w.fields.built;
-    const auto phase3 = [&](std::size_t b, std::size_t e) { wishes(w, wv, wp, lanes, b, e); };
-    // (A lambda of one reference fits in std::function's own storage;
-    // phase3 itself would be copied to the heap every step.)
-    model->trackMotion(ctx, [&phase3](std::size_t b, std::size_t e) { phase3(b, e); });
+    st.model.trackMotion(st.ctx, nullptr);
+    return;
   }
-  // 4. the model's own phases: new velocities and jam flags.
-  model->solve(ctx);
-  // 5. integrate, land, gates.
-  integrate(w, dt);
+  const WorldView wv = w.worldView();
+  const WishParams wp = w.wishParams(st.s, st.dt);
+  const bool lanes = lanesAvailable() && w.streamGroups.empty() && !w.fields.built;
+  StepBuffers& out = w.buffers;
+  const auto chunk = [&](std::size_t b, std::size_t e) { wishes(w, out, wv, wp, lanes, b, e); };
+  // (A lambda of one reference fits in std::function's own storage; chunk
+  // itself would be copied to the heap every step.)
+  st.model.trackMotion(st.ctx, [&chunk](std::size_t b, std::size_t e) { chunk(b, e); });
+}
+
+void runPhase(CpuStep& st, StepPhase phase) {
+  switch (phase) {
+    case StepPhase::Fields:  // first: the wishes read them
+      buildFields(st.w, st.s);
+      return;
+    case StepPhase::Wishes:
+      wishPhase(st);
+      return;
+    case StepPhase::Solve:  // new velocities and jam flags into World::buffers
+      st.model.solve(st.ctx);
+      return;
+    case StepPhase::Integrate:
+      integrate(st.w, st.dt);
+      return;
+  }
+}
+
+double msBetween(std::chrono::steady_clock::time_point a, std::chrono::steady_clock::time_point b) {
+  return std::chrono::duration<double, std::milli>(b - a).count();
+}
+
+}  // namespace
+
+void stepCpu(World& w, const Settings& s, float dt, const WishClosure& closure) {
+  w.pool(s.threads);
+  Model* const model = modelFor(w, s.model);
+  w.buffers.resize(w.size());
+  CpuStep st{w, s, dt, closure, *model, StepContext{w, s, dt}};
+  using Clock = std::chrono::steady_clock;
+  StepProfile profile;
+  const Clock::time_point start = Clock::now();
+  Clock::time_point before = start;
+  for (const StepPhaseEntry& entry : kStepPlan) {
+    runPhase(st, entry.phase);
+    const Clock::time_point after = Clock::now();
+    profile.ms[static_cast<std::size_t>(entry.phase)] = msBetween(before, after);
+    before = after;
+  }
+  profile.totalMs = msBetween(start, before);
+  profile.measured = true;
+  w.profile = profile;
 }
 
 AgentExplain explainAgent(World& w, const Settings& s, float dt, std::size_t i, const WishClosure& closure) {

@@ -1,7 +1,7 @@
 #pragma once
-// The step: one named sequence of phases, the same on the CPU (here) and on
-// CUDA (sim/cuda), each model supplying its own (core/model.hpp's design
-// note lists them).
+// The step: the plan of named phases (kStepPlan, throng/types.hpp), the
+// same on the CPU (here) and on CUDA (sim/cuda); core/model.hpp's design
+// note says what a model supplies.
 #include <functional>
 #include <string>
 
@@ -15,11 +15,12 @@ namespace throng {
 /// The user's preferred-velocity rule (Crowd::preferredVelocity), or empty.
 using WishClosure = std::function<Vec2(const Agent&)>;
 
-/// One step of dt seconds on the CPU, on s.threads workers. The caller
-/// advances w.step and w.time.
+/// One step of dt seconds on the CPU, on s.threads workers: kStepPlan's
+/// phases in order, each timed into w.profile. The caller advances w.step
+/// and w.time.
 void stepCpu(World& w, const Settings& s, float dt, const WishClosure& closure);
 
-/// Phase 2: the fields, refreshed every s.fieldInterval steps (and when
+/// The fields phase: the fields, refreshed every s.fieldInterval steps (and when
 /// none were built) while fieldsWanted(s); cleared when not.
 void buildFields(World& w, const Settings& s);
 

@@ -81,6 +81,16 @@ void SceneRun::emit() {
   arrivedById_.resize(std::as_const(crowd_).world().nextId, 0);
 }
 
+StepProfile SceneRun::meanProfile() const {
+  StepProfile mean;
+  if (profiled_ == 0) return mean;
+  const auto steps = static_cast<double>(profiled_);
+  for (std::size_t k = 0; k < kStepPhases; ++k) mean.ms[k] = profileSum_.ms[k] / steps;
+  mean.totalMs = profileSum_.totalMs / steps;
+  mean.measured = true;
+  return mean;
+}
+
 void SceneRun::step() {
   // 1. sources
   emit();
@@ -93,6 +103,12 @@ void SceneRun::step() {
   const auto t0 = std::chrono::steady_clock::now();
   crowd_.advance(dt_);
   lastStepMs_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  const StepProfile profile = crowd_.profile();
+  if (profile.measured) {
+    for (std::size_t k = 0; k < kStepPhases; ++k) profileSum_.ms[k] += profile.ms[k];
+    profileSum_.totalMs += profile.totalMs;
+    ++profiled_;
+  }
   const StepStats stats = crowd_.lastStats();
   jammedAgentSteps_ += stats.jammed;
   infeasibleSteps_ += stats.jammed > 0 ? 1 : 0;

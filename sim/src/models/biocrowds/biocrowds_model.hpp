@@ -1,6 +1,6 @@
 #pragma once
 // BioCrowds on the CPU (the math is biocrowds.hpp's, the markers
-// markers.hpp's): phase 4 of the step in three parallel passes:
+// markers.hpp's): the step's solve phase in three parallel passes:
 //   1. the agent grid (cells at least R wide) and the marker field fitted
 //      to the walkers (laid only when its inputs change or it must grow);
 //   2. every marker's owner, cell by cell (ownersOfCell);
@@ -26,7 +26,7 @@ class BioCrowdsModel final : public Model {
   void explain(StepContext& ctx, std::size_t i, AgentExplain& out) override;
   MarkerView markers() const override;
 
-  /// Phase 4's first two passes (the teaching view's too): the grid, the
+  /// The solve phase's first two passes (the teaching view's too): the grid, the
   /// field, the owners, and the step's parameters. Public for the tests
   /// and the host mirror of the device step.
   void prepare(World& w, const Settings& s, float dt);

@@ -5,7 +5,7 @@
 // CUDA kernel calls it once per thread, the teaching view for one walker.
 //
 // Design note.
-// The fields (fields/field_math.hpp) are built in the step's phase 2, every
+// The fields (fields/field_math.hpp) are built in the step's fields phase, every
 // fieldInterval steps; the wish (core/wish.hpp) of a walker with a target
 // already points down its potential at its cruising speed (with the step's
 // shake). This model sets the pace: the walker moves along its wish at

@@ -1,6 +1,6 @@
 #pragma once
 // Continuum Crowds on the CPU (the math is continuum.hpp's, the fields
-// fields/'s, built by the step's phase 2): phase 4 in three parallel
+// fields/'s, built by the step's fields phase): the solve phase in three parallel
 // passes and the push's rounds: the agent grid (columns wide enough for
 // any pair that could meet in this step's push), every walker's desired
 // velocity (continuumDesired), kPushRounds rounds of the push (pushRound),

@@ -643,7 +643,7 @@ void OrcaModel::solve(StepContext& ctx) {
     takeOrder(w, split, lasting);
   if (!w.obstacles.vertices.empty() && n > 0) w.obstacles.fitToReach(w.obstacleReach(s));
 
-  // 3-4. neighbours and ORCA, in the grid's order for locality; writes the
+  // Neighbours, then ORCA, in the grid's order for locality; writes the
   // new velocities by agent.
   StepBuffers& out = w.buffers;
   AgentsView av = w.view();

@@ -1,14 +1,14 @@
 #pragma once
 // ORCA on the CPU (optimal reciprocal collision avoidance, RVO2's
 // formulation; the math is orca.hpp's, one walker's solve solve.hpp's):
-// phase 4 of the step, and its own take on phase 1.
+// the step's solve phase, and its own take on the first pass.
 //
 // Design note. The solve is exact and its cost is the neighbour search and
 // the linear programs, so the CPU step keeps, beside the world's agent
 // grid, what makes both cheap without changing a bit of the answer:
 //  - candidate lists (neighbors/near_lists.hpp): each walker's neighbours
 //    proved from a list kept across steps; the grid is built only when a
-//    list fails. Phase 1's pass measures how far everyone moved, globally
+//    list fails. The first pass measures how far everyone moved, globally
 //    and per square tile (relative motion: a ring's walkers, walking alike,
 //    keep their lists far longer);
 //  - the solve's order: the grid's, split by the threads' shares of agent
@@ -122,7 +122,7 @@ class OrcaModel final : public Model {
 
   /// Builds w.grid for this step (and refits the motion tiles to it).
   void buildGrid(World& w, const Settings& s);
-  /// Phase 1: how far agents moved since the last step (for the candidate
+  /// The first pass: how far agents moved since the last step (for the candidate
   /// lists; resets them when the agent count changed). Calls `alongside`
   /// (if any) over every agent once, in the same pass, chunk by chunk.
   void trackMotion(World& w, bool lists, const ChunkFn& alongside);
@@ -141,7 +141,7 @@ class OrcaModel final : public Model {
   bool indicesFollowGrid(const World& w) const;
   /// Makes every list's relative sum unknown (its steps were not counted).
   void forgetRelativeMotion();
-  /// Phase 4, first half: walker i's neighbours into ss from its candidate
+  /// The solve phase, first half: walker i's neighbours into ss from its candidate
   /// list, when that proves the answer (returns the count); else -1, with
   /// the bound (squared) a rebuild starts from in `base`. Needs no grid.
   /// `slot`: where its list is kept this step; `hintRow`: the grid scan's
