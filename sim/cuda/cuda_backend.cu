@@ -156,6 +156,23 @@ __global__ void throngPrepKernel(std::int32_t n, const DeviceScalars* sc, WorldV
   }
 }
 
+/// The pace (core/pace.hpp) over the model's grid: any grid's shape finds
+/// the same headway, so the CPU's own grid and this one give the same bits.
+__global__ void throngPaceKernel(std::int32_t n, AgentsView a, const DeviceScalars* sc,
+                                 const std::int32_t* cellStart, const std::int32_t* sortedIndex, const float* sx,
+                                 const float* sy, PaceParams pp, float* wishX, float* wishY,
+                                 std::uint8_t* landing) {
+  const std::int32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const AgentGridView g = gridViewOf(sc->grid, cellStart, sortedIndex, sx, sy);
+  bool slowed;
+  const Vec2 v = pacedWish(a, g, pp, i, Vec2{wishX[i], wishY[i]}, slowed);
+  if (!slowed) return;
+  wishX[i] = v.x;
+  wishY[i] = v.y;
+  landing[i] = 0;
+}
+
 __global__ void throngCellStartsKernel(std::int32_t n, const DeviceScalars* sc, const std::uint64_t* sortedKeys,
                                        const std::int32_t* sortedIndex, const float* px, const float* py,
                                        std::int32_t* cellStart, float* sx, float* sy) {
@@ -455,6 +472,7 @@ class CudaBackend final : public Backend {
     switch (phase) {
       case StepPhase::Fields: return fieldsPhase(r);
       case StepPhase::Wishes: return wishesPhase(r);
+      case StepPhase::Pace: return pacePhase(r);
       case StepPhase::Solve: return solvePhase(r);
       case StepPhase::Integrate: return integratePhase(r);
     }
@@ -513,6 +531,24 @@ class CudaBackend final : public Backend {
     throngCellStartsKernel<<<blocksFor(static_cast<std::int64_t>(n) + 1, kBlock), kBlock, 0, st>>>(
         n, scalars_, sortedKeys_.get(), sortedIndex_.get(), px_.get(), py_.get(), cellStart_.get(), sx_.get(),
         sy_.get());
+    return THRONG_CUDA_CHECK(cudaGetLastError());
+  }
+
+  /// Every wish slowed to the room ahead, over the grid the wishes phase
+  /// built.
+  bool pacePhase(DeviceStepRun& r) {
+    if (!paceOn(r.s)) return true;
+    const World& w = r.w;
+    float maxRadius = 0;  // the host's radii are the device's (uploaded with the walkers)
+    for (const float rad : w.radius) maxRadius = std::max(maxRadius, rad);
+    AgentsView av = w.view();
+    av.px = px_.get(); av.py = py_.get(); av.vx = vx_.get(); av.vy = vy_.get();
+    av.radius = radius_.get(); av.maxSpeed = maxSpeed_.get(); av.id = id_.get();
+    av.count = r.n;
+    av.kin = nullptr;
+    throngPaceKernel<<<blocksFor(r.n, kBlock), kBlock, 0, stream_>>>(
+        r.n, av, scalars_, cellStart_.get(), sortedIndex_.get(), sx_.get(), sy_.get(), paceParams(r.s, maxRadius),
+        wishX_.get(), wishY_.get(), landing_.get());
     return THRONG_CUDA_CHECK(cudaGetLastError());
   }
 

@@ -207,6 +207,42 @@ constexpr SettingInfo kTable[] = {
      .ui = {0, 40, true},
      .field = &Settings::slowingRadius,
      .choices = nullptr},
+    {.name = "maxAccel",
+     .unit = "world units/s²",
+     .kind = SettingKind::Real,
+     .limits = {0, kHuge},
+     .help = "the largest acceleration speeding up or turning (the kinematic envelope); 0 = no limit",
+     .models = kOrcaOnly,
+     .ui = {0, 40, true},
+     .field = &Settings::maxAccel,
+     .choices = nullptr},
+    {.name = "maxDecel",
+     .unit = "world units/s²",
+     .kind = SettingKind::Real,
+     .limits = {0, kHuge},
+     .help = "the largest deceleration braking; 0 = maxAccel's; read only when maxAccel is above 0",
+     .models = kOrcaOnly,
+     .ui = {0, 80, true},
+     .field = &Settings::maxDecel,
+     .choices = nullptr},
+    {.name = "paceLength",
+     .unit = "world units",
+     .kind = SettingKind::Real,
+     .limits = {0, kHuge},
+     .help = "a: the spacing, centre to centre, at which a walker stops behind another (pace: v = (s - a) / T)",
+     .models = {},
+     .ui = {0, 5, true},
+     .field = &Settings::paceLength,
+     .choices = nullptr},
+    {.name = "paceTimeGap",
+     .unit = "s",
+     .kind = SettingKind::Real,
+     .limits = {0, 1e3},
+     .help = "T: the time gap a walker keeps to the one ahead in its path; 0 = no pace",
+     .models = {},
+     .ui = {0, 3},
+     .field = &Settings::paceTimeGap,
+     .choices = nullptr},
     {.name = "jitter",
      .unit = "× maxSpeed",
      .kind = SettingKind::Real,
@@ -317,6 +353,23 @@ std::string floatText(float f) {
 }
 
 }  // namespace
+
+Settings Settings::pedestrian() {
+  Settings s;
+  s.timeHorizon = 1;
+  s.obstacleTimeHorizon = 0.5f;
+  s.perceptionRadius = 3;
+  s.maxNeighbors = 10;
+  s.maxStep = 0.05;
+  // The envelope: 1.34 m/s from a standstill in 0.67 s; braking twice as hard.
+  s.maxAccel = 2;
+  s.maxDecel = 4;
+  // The pace: Seyfried et al.'s a = 0.36 m (2005); T = 1.2 s, calibrated
+  // on Weidmann's fundamental diagram (core/pace.hpp).
+  s.paceLength = 0.36f;
+  s.paceTimeGap = 1.2f;
+  return s;
+}
 
 std::span<const SettingInfo> settingsTable() { return kTable; }
 

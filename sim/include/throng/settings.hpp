@@ -45,6 +45,23 @@ struct Settings {
   /// Distance from the goal at which a walker starts to slow, world units;
   /// 0 walks at full speed onto the goal. [Limit: [0, 1e30]]
   float slowingRadius = 0;
+  // The kinematic envelope (ORCA; see models/orca/envelope.hpp). maxAccel
+  // 0: none, as in the seed.
+  /// The largest acceleration speeding up or turning, |v - v_prev| / dt
+  /// off the braking direction, world units/s²; 0: no limit. [Limit: [0, 1e30]]
+  float maxAccel = 0;
+  /// The largest deceleration braking, against the previous velocity,
+  /// world units/s²; 0 takes maxAccel's; read only when maxAccel > 0.
+  /// [Limit: [0, 1e30]]
+  float maxDecel = 0;
+  // The empirical pace (core/pace.hpp): a walker wishes no faster than
+  // (s - a) / T, s the headway to the nearest walker in its path.
+  /// a, the spacing at which a walker stops behind another, centre to
+  /// centre, world units. [Limit: [0, 1e30]]
+  float paceLength = 0;
+  /// T, the time gap kept to the walker ahead, s; 0: no pace, as in the
+  /// seed. [Limit: [0, 1000]]
+  float paceTimeGap = 0;
   /// Shake of each moving walker's wish per step, as a fraction of its top
   /// speed; 0 gives a run with no randomness. [Limit: [0, 1]]
   float jitter = 0.05f;
@@ -97,6 +114,13 @@ struct Settings {
   /// A walker's speed on a slope of slopeMax and steeper, as a fraction of
   /// its top speed. [Limit: (0, 1]]
   float slopeSpeed = 0.2f;
+
+  /// A metric crowd that walks like people (world units are metres; give
+  /// walkers a radius near 0.2 m and a speed near 1.34 m/s): the empirical
+  /// pace and the kinematic envelope on, ORCA's horizons and range for
+  /// people, a 0.05 s step. The figures and their sources are in the
+  /// README ("Walking like people"). Settings{} stays the seed's crowd.
+  static Settings pedestrian();
 };
 
 /// The names routing takes: "goals", "field".

@@ -86,6 +86,9 @@ enum class StepPhase : std::uint8_t {
   /// (ORCA tracks how far each moved) and the device's neighbour grid ride
   /// in the same pass.
   Wishes,
+  /// Every wish slowed to the room ahead of its walker (core/pace.hpp),
+  /// while Settings::paceTimeGap is above 0.
+  Pace,
   /// The model's own: from the state as it was before the step and the
   /// wishes, every walker's new velocity and jam flag.
   Solve,
@@ -101,6 +104,7 @@ struct StepPhaseEntry {
 inline constexpr StepPhaseEntry kStepPlan[] = {
     {StepPhase::Fields, "fields"},
     {StepPhase::Wishes, "wishes"},
+    {StepPhase::Pace, "pace"},
     {StepPhase::Solve, "solve"},
     {StepPhase::Integrate, "integrate"},
 };

@@ -119,6 +119,19 @@ WishParams World::wishParams(const Settings& s, float dt) const {
   return wp;
 }
 
+PaceParams World::paceGridFor(const Settings& s) {
+  float maxRadius = 0, topSpeed = 0;
+  for (std::size_t i = 0; i < size(); ++i) {
+    maxRadius = std::max(maxRadius, radius[i]);
+    topSpeed = std::max(topSpeed, maxSpeed[i]);
+  }
+  const PaceParams p = paceParams(s, maxRadius);
+  // The grid's shape changes only how fast the pace scans (pacedWish):
+  // columns as wide as the farthest look ahead, rows split finely.
+  paceGrid.build(px.data(), py.data(), size(), paceReach(p, topSpeed), 2, pool());
+  return p;
+}
+
 float World::obstacleReach(const Settings& s) const {
   float reach = 0;
   for (std::size_t i = 0; i < size(); ++i) reach = std::max(reach, maxSpeed[i] * s.obstacleTimeHorizon + radius[i]);

@@ -14,6 +14,7 @@
 #include <memory>
 #include <vector>
 
+#include "core/pace.hpp"
 #include "core/wish.hpp"
 #include "fields/fields.hpp"
 #include "geometry/obstacles.hpp"
@@ -80,6 +81,8 @@ class World {
   StepBuffers buffers;
   /// The agent grid, built by the models that need it when they need it.
   AgentGrid grid;
+  /// The pace's grid (core/pace.hpp): scratch, built by paceGridFor.
+  AgentGrid paceGrid;
   /// The model the last step ran (pipeline/step.hpp makes it); null before
   /// the first.
   std::unique_ptr<Model> model;
@@ -102,6 +105,9 @@ class World {
   Agent agentAt(std::size_t i) const;
   /// What the wish reads of the settings for this step of dt seconds.
   WishParams wishParams(const Settings& s, float dt) const;
+  /// paceGrid built over the walkers as they are now, and the pace's
+  /// parameters for these settings.
+  PaceParams paceGridFor(const Settings& s);
   /// The farthest any walker looks for an obstacle edge: the largest
   /// maxSpeed * obstacleTimeHorizon + radius (0 with no walkers).
   float obstacleReach(const Settings& s) const;

@@ -9,6 +9,7 @@
 #include "base/lanes.hpp"
 #include "base/thread_pool.hpp"
 #include "core/integrate.hpp"
+#include "core/pace.hpp"
 #include "core/wish.hpp"
 #include "pipeline/registry.hpp"
 
@@ -169,6 +170,27 @@ void wishPhase(CpuStep& st) {
   st.model.trackMotion(st.ctx, [&chunk](std::size_t b, std::size_t e) { chunk(b, e); });
 }
 
+/// The pace phase: every wish slowed to the room ahead (core/pace.hpp); a
+/// slowed wish no longer lands.
+void pacePhase(CpuStep& st) {
+  World& w = st.w;
+  if (!paceOn(st.s) || w.size() == 0) return;
+  const PaceParams pp = w.paceGridFor(st.s);
+  const AgentsView av = w.view();
+  const AgentGridView g = w.paceGrid.view();
+  StepBuffers& out = w.buffers;
+  w.forEach(w.size(), [&](std::size_t b, std::size_t e) {
+    for (std::size_t i = b; i < e; ++i) {
+      bool slowed;
+      const Vec2 v = pacedWish(av, g, pp, static_cast<std::int32_t>(i), Vec2{out.wishX[i], out.wishY[i]}, slowed);
+      if (!slowed) continue;
+      out.wishX[i] = v.x;
+      out.wishY[i] = v.y;
+      out.landing[i] = 0;
+    }
+  }, kLightChunks);
+}
+
 void runPhase(CpuStep& st, StepPhase phase) {
   switch (phase) {
     case StepPhase::Fields:  // first: the wishes read them
@@ -176,6 +198,9 @@ void runPhase(CpuStep& st, StepPhase phase) {
       return;
     case StepPhase::Wishes:
       wishPhase(st);
+      return;
+    case StepPhase::Pace:
+      pacePhase(st);
       return;
     case StepPhase::Solve:  // new velocities and jam flags into World::buffers
       st.model.solve(st.ctx);
@@ -219,6 +244,11 @@ AgentExplain explainAgent(World& w, const Settings& s, float dt, std::size_t i, 
   if (!w.fields.built) buildFields(w, s);  // a crowd not yet stepped: the wish reads them
   AgentExplain out;
   out.preferred = wishOf(w, s, dt, i, closure);
+  if (paceOn(s)) {
+    const PaceParams pp = w.paceGridFor(s);
+    bool slowed;
+    out.preferred = pacedWish(w.view(), w.paceGrid.view(), pp, static_cast<std::int32_t>(i), out.preferred, slowed);
+  }
   model->explain(ctx, i, out);
   // The fields at the walker, whatever the model.
   const FieldRouting f = w.fields.routing();

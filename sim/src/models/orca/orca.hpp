@@ -52,7 +52,9 @@ inline constexpr float kOrcaEpsilon = 0.00001f;
 /// cos of the head-on turn (about 11.5 degrees), and its sine.
 inline constexpr float kHeadOnCos = 0.98f;
 inline constexpr float kHeadOnSin = 0.19899749f;  // sqrt(1 - 0.98^2)
-inline constexpr int kMaxLines = kMaxNeighbors + kMaxObstacleLines;
+/// Room for every line of one walker's program: its obstacle lines, the
+/// kinematic envelope's eight (envelope.hpp) and its agent lines.
+inline constexpr int kMaxLines = kMaxNeighbors + kMaxObstacleLines + 8;
 /// How much further past the agent lines than the least penetration a
 /// jammed walker may go to get nearer its wish, as a fraction of its top
 /// speed (see leanTowardWish).

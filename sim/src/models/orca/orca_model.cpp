@@ -82,6 +82,10 @@ SolveParams OrcaModel::solveParams(const Settings& s, float dt) {
   sp.perceptionRadiusSq = s.perceptionRadius * s.perceptionRadius;
   sp.maxNeighbors = s.maxNeighbors;
   sp.lineLanes = lanesAvailable();
+  if (s.maxAccel > 0) {
+    sp.accelStep = s.maxAccel * dt;
+    sp.brakeStep = (s.maxDecel > 0 ? s.maxDecel : s.maxAccel) * dt;
+  }
   return sp;
 }
 
@@ -330,9 +334,22 @@ class SolveBatch {
   /// arguments and spills would cost instructions for every walker.
   [[gnu::always_inline]] void add(std::int32_t i, Vec2 wish) {
     SolveScratch& s = ss_[fill_];
+    if (sp_.accelStep > 0.0f && !withinEnvelope(a_, sp_, i, wish)) {
+      // The envelope's rule (keepEnvelope): solved with it at once, on its own.
+      if (s.fromList) {
+        who_[fill_] = i;
+        keepInRange(fill_, nullptr);
+        orderNeighbors(a_, Vec2{a_.px[i], a_.py[i]}, s.neighbors, s.neighborCount, s.lines);
+      }
+      Vec2 out;
+      const bool ok = envelopeSolve(a_, ov_, sp_, i, wish, out, s);
+      keep_(i, out, ok);
+      return;
+    }
     if (!sp_.lineLanes) {
       Vec2 out;
-      const bool ok = solveWithNeighbors(a_, ov_, sp_, i, wish, out, s);
+      bool ok = solveWithNeighbors(a_, ov_, sp_, i, wish, out, s);
+      if (sp_.accelStep > 0.0f) ok = keepEnvelope(a_, ov_, sp_, i, wish, out, ok, s);
       keep_(i, out, ok);
       return;
     }
@@ -416,15 +433,32 @@ class SolveBatch {
         obstacleLines[w] = s.obstacleLineCount;
       }
       const unsigned jammed = solveVelocities8(lines, counts, obstacleLines, speeds, wish_, fill_, outs);
-      for (int w = 0; w < fill_; ++w) keep_(who_[w], outs[w], (jammed >> w & 1u) == 0);
+      for (int w = 0; w < fill_; ++w) keepWithin(w, outs[w], (jammed >> w & 1u) == 0, false);
     } else {
-      for (int w = 0; w < fill_; ++w) keep_(who_[w], outs[w], true);
+      for (int w = 0; w < fill_; ++w) keepWithin(w, outs[w], true, (unfiltered >> w & 1u) != 0);
       ++free_;
     }
     fill_ = 0;
   }
 
  private:
+  /// keep(walker w, velocity, ok), through the kinematic envelope when
+  /// there is one (keepEnvelope). `unfiltered`: w's list still stands in
+  /// for its neighbours (a free batch's), so they are taken from it and
+  /// ordered first.
+  void keepWithin(int w, Vec2 velocity, bool ok, bool unfiltered) {
+    const std::int32_t i = who_[w];
+    if (sp_.accelStep > 0.0f && !withinEnvelope(a_, sp_, i, velocity)) {
+      SolveScratch& s = ss_[w];
+      if (unfiltered) {
+        keepInRange(w, nullptr);
+        orderNeighbors(a_, Vec2{a_.px[i], a_.py[i]}, s.neighbors, s.neighborCount, s.lines);
+      }
+      ok = envelopeSolve(a_, ov_, sp_, i, wish_[w], velocity, s);
+    }
+    keep_(i, velocity, ok);
+  }
+
   /// Walker w's neighbours from its list (SolveScratch::fromList): those
   /// in range, in the list's order, as inRangeFromList gives them; with
   /// `lines` (its list's agent lines, in pair order in packed_), those

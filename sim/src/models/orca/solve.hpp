@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "geometry/obstacles.hpp"
+#include "models/orca/envelope.hpp"
 #include "models/orca/obstacle_lines.hpp"
 #include "models/orca/orca.hpp"
 #include "models/orca/orca_lanes.hpp"
@@ -39,6 +40,10 @@ struct SolveParams {
   float invTimeHorizon = 1, invObstacleTimeHorizon = 2, invDt = 60;
   float perceptionRadiusSq = 1e4f;
   std::int32_t maxNeighbors = 10;
+  /// The kinematic envelope (envelope.hpp): the most the velocity may
+  /// change in this step speeding up or turning (maxAccel * dt) and braking
+  /// (maxDecel * dt), world units/s; accelStep 0: no envelope.
+  float accelStep = 0, brakeStep = 0;
   /// Build the agent lines eight at a time (agentLines8, the same bits as
   /// agentLine; host code on a CPU where lanesAvailable(); the CUDA
   /// kernels ignore it).
@@ -88,20 +93,65 @@ THRONG_HD bool solveWithLines(const AgentsView& a, const SolveParams& sp, std::i
   return solveVelocity(s.lines, s.lineCount, s.obstacleLineCount, a.maxSpeed[i], preferred, out, sp.lineLanes);
 }
 
+/// Agent i's agent lines for its neighbours s.neighbors[0,
+/// s.neighborCount), into s.lines after its s.obstacleLineCount lines.
+THRONG_HD void agentLinesAfter(const AgentsView& a, const SolveParams& sp, std::int32_t i, SolveScratch& s) {
+  Line* const out = s.lines + s.obstacleLineCount;
+#if !defined(__CUDA_ARCH__)  // host code, the same in every compiler's host pass
+  if (sp.lineLanes) {
+    agentLines8(a, i, s.neighbors, s.neighborCount, sp.invTimeHorizon, sp.invDt, out);
+    return;
+  }
+#endif
+  agentLines(a, i, s.neighbors, s.neighborCount, sp.invTimeHorizon, sp.invDt, out);
+}
+
 /// ORCA for agent i once its neighbours are in s.neighbors[0,
 /// s.neighborCount), as selectNeighbors or nearestFromList chose them:
 /// solveAgent's second half.
 THRONG_HD bool solveWithNeighbors(const AgentsView& a, const ObstacleView& ov, const SolveParams& sp,
                                   std::int32_t i, Vec2 preferred, Vec2& out, SolveScratch& s) {
   obstacleLinesOf(a, ov, sp, i, s);
-  Line* const agentLineOut = s.lines + s.obstacleLineCount;
-#if !defined(__CUDA_ARCH__)  // host code, the same in every compiler's host pass
-  if (sp.lineLanes)
-    agentLines8(a, i, s.neighbors, s.neighborCount, sp.invTimeHorizon, sp.invDt, agentLineOut);
-  else
-#endif
-    agentLines(a, i, s.neighbors, s.neighborCount, sp.invTimeHorizon, sp.invDt, agentLineOut);
+  agentLinesAfter(a, sp, i, s);
   return solveWithLines(a, sp, i, preferred, out, s);
+}
+
+/// Agent i's program with the kinematic envelope (envelope.hpp), its
+/// neighbours nearest first in s.neighbors[0, s.neighborCount): the
+/// envelope's lines beside the obstacle lines (hard), then the agent
+/// lines. When the walls and the envelope leave no velocity within the top
+/// speed, the walls win: the program without the envelope. Returns false
+/// when jammed.
+THRONG_HD bool envelopeSolve(const AgentsView& a, const ObstacleView& ov, const SolveParams& sp, std::int32_t i,
+                             Vec2 preferred, Vec2& out, SolveScratch& s) {
+  obstacleLinesOf(a, ov, sp, i, s);
+  const int walls = s.obstacleLineCount;
+  envelopeLines(Vec2{a.vx[i], a.vy[i]}, sp.accelStep, sp.brakeStep, s.lines + walls);
+  const int hard = walls + kEnvelopeLines;
+  Vec2 probe;
+  if (linearProgram2(s.lines, hard, a.maxSpeed[i], preferred, false, probe) < hard)
+    return solveWithNeighbors(a, ov, sp, i, preferred, out, s);
+  s.obstacleLineCount = hard;
+  agentLinesAfter(a, sp, i, s);
+  return solveWithLines(a, sp, i, preferred, out, s);
+}
+
+/// Whether v lies in agent i's kinematic envelope for this step.
+THRONG_HD bool withinEnvelope(const AgentsView& a, const SolveParams& sp, std::int32_t i, Vec2 v) {
+  Line envelope[kEnvelopeLines];
+  envelopeLines(Vec2{a.vx[i], a.vy[i]}, sp.accelStep, sp.brakeStep, envelope);
+  return permittedByAll(envelope, kEnvelopeLines, v);
+}
+
+/// The envelope's rule for agent i, whatever finds its neighbours (the
+/// same bits on every path): a wish outside the envelope is solved with it
+/// (envelopeSolve) straight away; one inside, without it, and again with
+/// it only when the velocity found lies outside (a velocity inside is the
+/// envelope's optimum too). This is the second part: `out` and `ok` from
+/// the program without the envelope.
+THRONG_HD bool keepEnvelope(const AgentsView& a, const ObstacleView& ov, const SolveParams& sp, std::int32_t i,
+                            Vec2 preferred, Vec2& out, bool ok, SolveScratch& s) {
+  return withinEnvelope(a, sp, i, out) ? ok : envelopeSolve(a, ov, sp, i, preferred, out, s);
 }
 
 /// ORCA for agent i: returns false when the walker is jammed. `preferred`
@@ -114,7 +164,9 @@ THRONG_HD bool solveAgent(const AgentsView& a, const AgentGridView& g, const Obs
                           std::int32_t slot = -1) {
   s.neighborCount = selectNeighbors(g, a, Vec2{a.px[i], a.py[i]}, i, sp.perceptionRadiusSq, sp.maxNeighbors,
                                     s.neighbors, s.neighborDistSq, hint, hintCount, slot);
-  return solveWithNeighbors(a, ov, sp, i, preferred, out, s);
+  if (sp.accelStep > 0.0f && !withinEnvelope(a, sp, i, preferred)) return envelopeSolve(a, ov, sp, i, preferred, out, s);
+  const bool ok = solveWithNeighbors(a, ov, sp, i, preferred, out, s);
+  return sp.accelStep > 0.0f ? keepEnvelope(a, ov, sp, i, preferred, out, ok, s) : ok;
 }
 
 }  // namespace throng
