@@ -292,6 +292,33 @@ def case_gate_formats():
     expect(throng("check", by_walker, "--format", "xml"), 2, r"--format: xml not in", one_line=True)
 
 
+def case_envelope():
+    # The gate's kinematic check on every shipped scene with an envelope:
+    # 20 s exported, then judged against the scene's own bounds (1% over
+    # for the csv's rounding of positions); the same scene without the
+    # envelope fails the same check.
+    scenes = pathlib.Path(__file__).resolve().parents[2] / "assets" / "scenes"
+    judged = []
+    for f in sorted(scenes.glob("*.json")):
+        settings = json.loads(f.read_text()).get("settings", {})
+        accel = settings.get("maxAccel", 0)
+        if accel <= 0:
+            continue
+        decel = settings.get("maxDecel", 0) or accel
+        bounds = ["--max-accel", str(1.01 * accel), "--max-decel", str(1.01 * decel)]
+        out = work(f.stem + ".csv")
+        expect(throng("run", f.stem, "--seconds", "20", "-q", "--export", out), 0)
+        p = throng("check", out, "--scene", f.stem, *bounds)
+        expect(p, 0, stdout=r"^PASSED$")
+        check(re.search(r"^accel +max [0-9.]+ units/s\^2 .*: passed$", p.stdout, re.M), f"{f.stem}: accel judged", show(p))
+        judged.append(f.stem)
+    check({"corridor", "door", "evacuation", "rimea-1"} <= set(judged), "the metric ORCA scenes have an envelope", judged)
+    out = work("door-free.csv")
+    expect(throng("run", "door", "--seconds", "20", "-q", "--export", out, "--set", "maxAccel=0"), 0)
+    expect(throng("check", out, "--scene", "door", "--max-accel", "2.02", "--max-decel", "4.04"), 1,
+           stdout=r"^FAILED     acceleration: walker")
+
+
 def case_roundtrip():
     out, summ = work("door.csv"), work("door.json")
     p = throng("run", "door", "--seconds", "20", "--export", out, "--summary", summ)

@@ -42,7 +42,14 @@ TEST_CASE("headon: the two pass at the sum of their radii, each bowing out by th
   CHECK(run.gate().minGap < 0.02f);  // they touch as they pass
   CHECK(maxY0 > 0.2f);               // both gave way ...
   CHECK(std::fabs(maxY0 - maxY1) < 1e-3f);  // ... by the same amount
-  CHECK(run.jammedAgentSteps() == 0);
+  // The kinematic envelope lets each take its half of the change only at
+  // a·dt a step: the steps it cannot are counted jammed (and the gate holds
+  // them, above). A few, of some 300 agent-steps; none without it.
+  CHECK(run.jammedAgentSteps() <= 3);
+  SceneRun free(load("headon", {"maxAccel=0"}), SceneRun::Options{.gate = true});
+  scenetest::runUntilArrived(free, 12);
+  REQUIRE(free.allArrivedTime());
+  CHECK(free.jammedAgentSteps() == 0);
 }
 
 TEST_CASE("rimea-1: one walker covers the 40 m corridor in 26 to 34 s") {
