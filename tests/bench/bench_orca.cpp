@@ -3,7 +3,8 @@
 // walker per m² with its default markers (bioField). Each repetition
 // builds the scene afresh and times a fixed number of steps from the start
 // (about a second's work on one core), so every thread count times the
-// same states: a crowd's cost changes as it jams.
+// same states: a crowd's cost changes as it jams. `pedestrian` against
+// `pedestrian_plain` is the cost of the pace and the kinematic envelope.
 //   build/release/tests/bench/throng_bench --benchmark_filter=dense
 #include <benchmark/benchmark.h>
 
@@ -31,6 +32,12 @@ void circle(benchmark::State& state) {
 }
 void dense(benchmark::State& state) { run(state, bench::dense); }
 void biocrowds(benchmark::State& state) { run(state, bench::bioField, bench::kBioStep); }
+void people(benchmark::State& state) {
+  run(state, [](int n, int threads) { return bench::pedestrians(n, threads, true); }, bench::kBioStep);
+}
+void peopleOff(benchmark::State& state) {
+  run(state, [](int n, int threads) { return bench::pedestrians(n, threads, false); }, bench::kBioStep);
+}
 
 double median(const std::vector<double>& v) {
   std::vector<double> s(v);
@@ -58,6 +65,10 @@ int registerAll() {
   for (const auto& c : kCircle) add("circle", circle, c[0], c[1]);
   for (const auto& d : kDense) add("dense", dense, d[0], d[1]);
   for (const auto& b : kBio) add("biocrowds", biocrowds, b[0], b[1]);
+  // ORCA at 1 per m² with Settings::pedestrian(): with the pace and the
+  // envelope, and without them.
+  for (const auto& b : kBio) add("pedestrian", people, b[0], b[1]);
+  for (const auto& b : kBio) add("pedestrian_plain", peopleOff, b[0], b[1]);
   return 0;
 }
 const int registered = registerAll();

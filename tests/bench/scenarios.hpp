@@ -86,6 +86,21 @@ inline Crowd bioField(int n, int threads) {
   return c;
 }
 
+/// bioField's crowd under ORCA with Settings::pedestrian(): `human` with
+/// its pace and kinematic envelope, else the same settings without them
+/// (the cost of walking like people).
+inline Crowd pedestrians(int n, int threads, bool human) {
+  Crowd c = bioField(n, threads);
+  Settings s = Settings::pedestrian();
+  s.threads = threads;
+  if (!human) {
+    s.paceTimeGap = 0;
+    s.maxAccel = 0;
+  }
+  c.settings = s;
+  return c;
+}
+
 /// Continuum Crowds at 1 walker per m² in a square of side sqrt(n) m: the
 /// left half heads for a strip past the right edge (group 0), the right
 /// half for one past the left (group 1), two potentials; the field cell
