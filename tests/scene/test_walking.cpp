@@ -143,7 +143,8 @@ struct RingCorridor {
 std::vector<double> diagram(const std::string& model, bool pace = true) {
   const double densities[] = {0.5, 1, 2, 3, 4, 5};
   std::vector<double> v;
-  std::string table = model + ": density (1/m²), mean speed (m/s), Weidmann's, off by\n";
+  std::string table = model + (pace ? ", with the pace" : ", without the pace") +
+                      ": density (1/m²), mean speed (m/s), Weidmann's, off by\n";
   for (const double asked : densities) {
     const double d = RingCorridor::placed(asked);
     v.push_back(RingCorridor::meanSpeed(asked, model, pace));
@@ -254,7 +255,6 @@ TEST_CASE("walking: Settings{} keeps the seed's crowd: no pace, no envelope") {
 TEST_CASE("figures: the fundamental diagrams of BioCrowds and Continuum Crowds" * doctest::skip()) {
   for (const char* model : {"biocrowds", "continuum"}) {
     for (const bool pace : {true, false}) {
-      MESSAGE(model, pace ? ", with the pace" : ", without the pace");
       diagram(model, pace);
     }
   }

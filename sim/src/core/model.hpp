@@ -12,12 +12,14 @@
 //              World::buffers; taken inside the model's first pass over
 //              the walkers (trackMotion: ORCA measures how far everyone
 //              moved, for its lists)
+//   pace       while Settings::paceTimeGap > 0, every wish slowed to the
+//              room ahead of its walker (core/pace.hpp)
 //   solve      the model's own: from the state as it was and the wishes,
 //              every walker's new velocity and jam flag into
 //              World::buffers (nvx, nvy, njammed)
 //   integrate  every walker moved, landed, its gates passed
 //              (core/integrate.hpp)
-// Fields, wishes and integrate are shared and written once; a model
+// Fields, wishes, the pace and integrate are shared and written once; a model
 // supplies solve (and may take over the first pass), and keeps its own
 // state across steps. The pipeline chooses the model once per step, by its
 // name in Settings::model, and calls it through this interface once per
