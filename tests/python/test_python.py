@@ -557,7 +557,9 @@ def case_hostile():
         for key in ("summary", "trajectory"):
             f = (root / "out" / row[key]).resolve()
             check(f.is_file() and f.is_relative_to((root / "out").resolve()), f"the {key} stays in the folder", f)
-    escaped = [p for p in work(".").parent.rglob("*") if "pwned" in p.name or p.name == "x"]
+    # (Inside the folder, the names keep "pwned" when the work path is short enough.)
+    escaped = [p for p in work(".").parent.rglob("*")
+               if ("pwned" in p.name or p.name == "x") and not p.resolve().is_relative_to(root.resolve())]
     check(not escaped and not outside.exists(), "nothing written outside the campaign's folder", escaped)
     # A link planted in the campaign's folder is never followed: the run's folder, the manifest.
     victim = work("victim.txt")
