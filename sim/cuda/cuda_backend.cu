@@ -538,28 +538,28 @@ class CudaBackend final : public Backend {
   /// built.
   bool pacePhase(DeviceStepRun& r) {
     if (!paceOn(r.s)) return true;
-    const World& w = r.w;
-    float maxRadius = 0;  // the host's radii are the device's (uploaded with the walkers)
-    for (const float rad : w.radius) maxRadius = std::max(maxRadius, rad);
-    AgentsView av = w.view();
+    // (The host's radii are the device's: uploaded with the walkers.)
+    throngPaceKernel<<<blocksFor(r.n, kBlock), kBlock, 0, stream_>>>(
+        r.n, deviceAgents(r), scalars_, cellStart_.get(), sortedIndex_.get(), sx_.get(), sy_.get(),
+        r.w.paceParamsFor(r.s), wishX_.get(), wishY_.get(), landing_.get());
+    return THRONG_CUDA_CHECK(cudaGetLastError());
+  }
+
+  /// The walkers as the kernels read them: the host view's scalars, the
+  /// device's arrays.
+  AgentsView deviceAgents(const DeviceStepRun& r) const {
+    AgentsView av = r.w.view();
     av.px = px_.get(); av.py = py_.get(); av.vx = vx_.get(); av.vy = vy_.get();
     av.radius = radius_.get(); av.maxSpeed = maxSpeed_.get(); av.id = id_.get();
     av.count = r.n;
-    av.kin = nullptr;
-    throngPaceKernel<<<blocksFor(r.n, kBlock), kBlock, 0, stream_>>>(
-        r.n, av, scalars_, cellStart_.get(), sortedIndex_.get(), sx_.get(), sy_.get(), paceParams(r.s, maxRadius),
-        wishX_.get(), wishY_.get(), landing_.get());
-    return THRONG_CUDA_CHECK(cudaGetLastError());
+    av.kin = nullptr;  // the host step's records; the kernels build their lines one at a time
+    return av;
   }
 
   /// The model's kernels: new velocities and jam flags.
   bool solvePhase(DeviceStepRun& r) {
     const World& w = r.w;
-    AgentsView av = w.view();  // the host view's scalars, device pointers below
-    av.px = px_.get(); av.py = py_.get(); av.vx = vx_.get(); av.vy = vy_.get();
-    av.radius = radius_.get(); av.maxSpeed = maxSpeed_.get(); av.id = id_.get();
-    av.count = r.n;
-    av.kin = nullptr;  // the host step's records; the kernels build their lines one at a time
+    const AgentsView av = deviceAgents(r);
     const ObstacleSet& o = w.obstacles;
     ObstacleView ov;
     if (!o.vertices.empty()) {

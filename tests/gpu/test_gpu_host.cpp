@@ -519,10 +519,9 @@ void mirrorStep(World& w, const Settings& s, float dt, MirrorBackend& mb) {
         // Over a grid of another shape than the CPU step's (ORCA's
         // neighbour grid): the headway does not depend on it.
         const MirrorGrid g = mirrorGrid(w, s.perceptionRadius, s.maxNeighbors);
-        float maxRadius = 0;
-        for (const float r : w.radius) maxRadius = std::max(maxRadius, r);
-        const PaceParams pp = paceParams(s, maxRadius);
-        const AgentGridView gv = gridViewOf(g.params, g.cellStart.data(), g.sortedIndex.data(), g.sx.data(), g.sy.data());
+        const PaceParams pp = w.paceParamsFor(s);
+        const AgentGridView gv =
+            gridViewOf(g.params, g.cellStart.data(), g.sortedIndex.data(), g.sx.data(), g.sy.data());
         for (std::int32_t i = n - 1; i >= 0; --i) {  // any order: read old, write new
           bool slowed;
           const Vec2 v = pacedWish(w.view(), gv, pp, i, Vec2{wishX[i], wishY[i]}, slowed);

@@ -81,7 +81,8 @@ struct RingCorridor {
       }
       double gap = 1e9;  // the closest pair, centre to centre
       for (std::size_t i = 0; i < at.size(); ++i)
-        for (std::size_t j = i + 1; j < at.size(); ++j) gap = std::min(gap, static_cast<double>((at[i] - at[j]).length()));
+        for (std::size_t j = i + 1; j < at.size(); ++j)
+          gap = std::min(gap, static_cast<double>((at[i] - at[j]).length()));
       if (gap > bestGap) {
         bestGap = gap;
         best = at;

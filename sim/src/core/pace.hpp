@@ -5,30 +5,26 @@
 // bits.
 //
 // Design note. People walking in single file keep a spacing that grows
-// with their speed, d = a + T v (Seyfried, Steffen and Klingsch 2005:
-// a = 0.36 m, T = 1.06 s); Tordeux, Chraibi and Seyfried's collision-free
-// speed model (2016) turns it round, v = min(v0, max(0, (s - a) / T)), with
-// s the distance to the nearest person in one's path. Here s is the
-// distance along the wish, centre to centre, to the nearest walker ahead
-// in the walker's path, its centre within (r_i + r_j) / 2 of the line of
-// the wish (one radius, for walkers alike: it covers the walker's own
-// centre line), looked for only as far as a + T |wish| (past it the wish
-// is not slowed). The path is half the width at which two discs touch:
-// ORCA sidesteps a walker met off-centre, and with the full width a random
-// crowd at 2 per m² walks at half Weidmann's speed (the collision-free
-// speed model turns its walkers off one another's lines instead).
-// The pace follows: it counts a walker standing or heading within 45° of
-// the wish, as the time gap is a follower's. One crossing the path or
-// coming the other way is left to the model's avoidance (with them, four
-// crossing streams would halve their flow, and two walkers meeting head
-// on would stop face to face).
-// Calibrated on the fundamental diagram (docs/walking.md): a = 0.36 m,
-// Seyfried's, and T = 1.2 s (theirs is 1.06 s, fitted to single file). The wish keeps its direction and takes that speed;
-// the model then avoids as before. It is applied after every kind of wish
-// (goals, routes, streams, fields, the preferredVelocity closure and the
-// shake), and it slows a landing wish like any other, which then no longer
-// lands. Walls are not seen: the model's own wall avoidance slows a walker
-// there.
+// with their speed, d = a + T v (Seyfried, Steffen and Klingsch 2005);
+// Tordeux, Chraibi and Seyfried's collision-free speed model (2016) turns
+// it round, v = min(v0, max(0, (s - a) / T)), with s the distance to the
+// nearest person in one's path. Here s is the distance along the wish,
+// centre to centre, to the nearest walker ahead in the walker's path,
+// looked for only as far as a + T |wish| (past it the wish is not slowed).
+//  - The path: the other's centre within (r_i + r_j) / 2 of the line of
+//    the wish (one radius, for walkers alike), half the width at which two
+//    discs touch: ORCA sidesteps a walker met off-centre, where the
+//    collision-free speed model turns its walkers off one another's lines.
+//  - The pace follows: it counts a walker standing or heading within 45°
+//    of the wish, as the time gap is a follower's. One crossing the path
+//    or coming the other way is left to the model's avoidance.
+//  - a and T come from Settings (Settings::pedestrian() has them, and
+//    docs/walking.md their calibration on the fundamental diagram).
+// The wish keeps its direction and takes that speed; the model then avoids
+// as before. It is applied after every kind of wish (goals, routes,
+// streams, fields, the preferredVelocity closure and the shake), and it
+// slows a landing wish like any other, which then no longer lands. Walls
+// are not seen: the model's own wall avoidance slows a walker there.
 //
 // Determinism: s is a minimum of values each computed from one pair alone,
 // over the walkers inside a box round the path (whatever the grid's
@@ -77,7 +73,8 @@ THRONG_HD float paceSpeed(const PaceParams& p, float s) {
 
 /// Walker i's wish `wish` slowed to the room ahead of it (unchanged when
 /// nobody is within a + T |wish| in its path). `slowed` says whether it
-/// was; a NaN wish is left as it is. The grid is over the walkers' positions as the step began.
+/// was; a NaN wish is left as it is. The grid is over the walkers'
+/// positions as the step began.
 THRONG_HD Vec2 pacedWish(const AgentsView& a, const AgentGridView& g, const PaceParams& p, std::int32_t i,
                          Vec2 wish, bool& slowed) {
   slowed = false;

@@ -119,13 +119,16 @@ WishParams World::wishParams(const Settings& s, float dt) const {
   return wp;
 }
 
+PaceParams World::paceParamsFor(const Settings& s) const {
+  float maxRadius = 0;
+  for (const float r : radius) maxRadius = std::max(maxRadius, r);
+  return paceParams(s, maxRadius);
+}
+
 PaceParams World::paceGridFor(const Settings& s) {
-  float maxRadius = 0, topSpeed = 0;
-  for (std::size_t i = 0; i < size(); ++i) {
-    maxRadius = std::max(maxRadius, radius[i]);
-    topSpeed = std::max(topSpeed, maxSpeed[i]);
-  }
-  const PaceParams p = paceParams(s, maxRadius);
+  const PaceParams p = paceParamsFor(s);
+  float topSpeed = 0;
+  for (const float v : maxSpeed) topSpeed = std::max(topSpeed, v);
   // The grid's shape changes only how fast the pace scans (pacedWish):
   // columns as wide as the farthest look ahead, rows split finely.
   paceGrid.build(px.data(), py.data(), size(), paceReach(p, topSpeed), 2, pool());

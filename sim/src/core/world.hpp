@@ -105,8 +105,11 @@ class World {
   Agent agentAt(std::size_t i) const;
   /// What the wish reads of the settings for this step of dt seconds.
   WishParams wishParams(const Settings& s, float dt) const;
-  /// paceGrid built over the walkers as they are now, and the pace's
-  /// parameters for these settings.
+  /// The pace's parameters for these settings, with the largest walker
+  /// radius (every backend's pace phase takes them from here).
+  PaceParams paceParamsFor(const Settings& s) const;
+  /// paceGrid built over the walkers as they are now; returns
+  /// paceParamsFor(s).
   PaceParams paceGridFor(const Settings& s);
   /// The farthest any walker looks for an obstacle edge: the largest
   /// maxSpeed * obstacleTimeHorizon + radius (0 with no walkers).

@@ -15,7 +15,7 @@
 // the octagon gives up at most 8% (1 - cos 22.5°) of the bound.
 //
 // The envelope takes part only where it binds (models/orca/solve.hpp,
-// keepEnvelope): the program is first solved without it, and a velocity
+// solveWithinEnvelope): the program is first solved without it, and a velocity
 // already inside is the envelope's optimum too. When the walls and the
 // envelope leave no velocity at all (a wall closing in faster than the
 // walker can brake), the walls win and the envelope is given up for that
@@ -43,7 +43,8 @@ THRONG_HD void envelopeLines(Vec2 velocity, float accelStep, float brakeStep, Li
   const float back = brake0 < speed + accelStep ? brake0 : speed + accelStep;
   constexpr float c = 0.70710678f;  // cos 45°
   // Vertex k at 45k degrees from ahead: the circle ahead, the ellipse behind.
-  const float along[kEnvelopeLines] = {accelStep, c * accelStep, 0.0f, -c * back, -back, -c * back, 0.0f, c * accelStep};
+  const float along[kEnvelopeLines] = {accelStep, c * accelStep, 0.0f, -c * back, -back, -c * back, 0.0f,
+                                       c * accelStep};
   const float across[kEnvelopeLines] = {0.0f, c * accelStep, accelStep, c * accelStep, 0.0f, -c * accelStep, -accelStep,
                                         -c * accelStep};
   Vec2 vertex[kEnvelopeLines];

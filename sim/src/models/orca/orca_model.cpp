@@ -84,7 +84,7 @@ SolveParams OrcaModel::solveParams(const Settings& s, float dt) {
   sp.lineLanes = lanesAvailable();
   if (s.maxAccel > 0) {
     sp.accelStep = s.maxAccel * dt;
-    sp.brakeStep = (s.maxDecel > 0 ? s.maxDecel : s.maxAccel) * dt;
+    sp.brakeStep = s.maxDecel * dt;  // 0: envelopeLines takes accelStep
   }
   return sp;
 }
@@ -334,22 +334,13 @@ class SolveBatch {
   /// arguments and spills would cost instructions for every walker.
   [[gnu::always_inline]] void add(std::int32_t i, Vec2 wish) {
     SolveScratch& s = ss_[fill_];
-    if (sp_.accelStep > 0.0f && !withinEnvelope(a_, sp_, i, wish)) {
-      // The envelope's rule (keepEnvelope): solved with it at once, on its own.
-      if (s.fromList) {
-        who_[fill_] = i;
-        keepInRange(fill_, nullptr);
-        orderNeighbors(a_, Vec2{a_.px[i], a_.py[i]}, s.neighbors, s.neighborCount, s.lines);
-      }
+    // One at a time: without lanes, and under the envelope a wish outside
+    // it (solved with it at once, solveWithinEnvelope).
+    if (!sp_.lineLanes || (sp_.accelStep > 0.0f && !withinEnvelope(a_, sp_, i, wish))) {
+      who_[fill_] = i;
+      if (s.fromList) orderListed(fill_);
       Vec2 out;
-      const bool ok = envelopeSolve(a_, ov_, sp_, i, wish, out, s);
-      keep_(i, out, ok);
-      return;
-    }
-    if (!sp_.lineLanes) {
-      Vec2 out;
-      bool ok = solveWithNeighbors(a_, ov_, sp_, i, wish, out, s);
-      if (sp_.accelStep > 0.0f) ok = keepEnvelope(a_, ov_, sp_, i, wish, out, ok, s);
+      const bool ok = solveWithinEnvelope(a_, ov_, sp_, i, wish, out, s);
       keep_(i, out, ok);
       return;
     }
@@ -442,21 +433,26 @@ class SolveBatch {
   }
 
  private:
-  /// keep(walker w, velocity, ok), through the kinematic envelope when
-  /// there is one (keepEnvelope). `unfiltered`: w's list still stands in
-  /// for its neighbours (a free batch's), so they are taken from it and
-  /// ordered first.
+  /// keep(walker w, velocity, ok) for a velocity the batch found without
+  /// the kinematic envelope: one outside it is solved again with it
+  /// (solveWithinEnvelope's second part). `unfiltered`: w's list still
+  /// stands in for its neighbours (a free batch's).
   void keepWithin(int w, Vec2 velocity, bool ok, bool unfiltered) {
     const std::int32_t i = who_[w];
     if (sp_.accelStep > 0.0f && !withinEnvelope(a_, sp_, i, velocity)) {
-      SolveScratch& s = ss_[w];
-      if (unfiltered) {
-        keepInRange(w, nullptr);
-        orderNeighbors(a_, Vec2{a_.px[i], a_.py[i]}, s.neighbors, s.neighborCount, s.lines);
-      }
-      ok = envelopeSolve(a_, ov_, sp_, i, wish_[w], velocity, s);
+      if (unfiltered) orderListed(w);
+      ok = envelopeSolve(a_, ov_, sp_, i, wish_[w], velocity, ss_[w]);
     }
     keep_(i, velocity, ok);
+  }
+
+  /// Walker w's neighbours from the list that stands in for them, nearest
+  /// first, as a linear program reads them.
+  void orderListed(int w) {
+    SolveScratch& s = ss_[w];
+    const std::int32_t i = who_[w];
+    keepInRange(w, nullptr);
+    orderNeighbors(a_, Vec2{a_.px[i], a_.py[i]}, s.neighbors, s.neighborCount, s.lines);
   }
 
   /// Walker w's neighbours from its list (SolveScratch::fromList): those

@@ -42,7 +42,8 @@ struct SolveParams {
   std::int32_t maxNeighbors = 10;
   /// The kinematic envelope (envelope.hpp): the most the velocity may
   /// change in this step speeding up or turning (maxAccel * dt) and braking
-  /// (maxDecel * dt), world units/s; accelStep 0: no envelope.
+  /// (maxDecel * dt; 0 takes accelStep), world units/s; accelStep 0: no
+  /// envelope.
   float accelStep = 0, brakeStep = 0;
   /// Build the agent lines eight at a time (agentLines8, the same bits as
   /// agentLine; host code on a CPU where lanesAvailable(); the CUDA
@@ -143,14 +144,18 @@ THRONG_HD bool withinEnvelope(const AgentsView& a, const SolveParams& sp, std::i
   return permittedByAll(envelope, kEnvelopeLines, v);
 }
 
-/// The envelope's rule for agent i, whatever finds its neighbours (the
-/// same bits on every path): a wish outside the envelope is solved with it
-/// (envelopeSolve) straight away; one inside, without it, and again with
-/// it only when the velocity found lies outside (a velocity inside is the
-/// envelope's optimum too). This is the second part: `out` and `ok` from
-/// the program without the envelope.
-THRONG_HD bool keepEnvelope(const AgentsView& a, const ObstacleView& ov, const SolveParams& sp, std::int32_t i,
-                            Vec2 preferred, Vec2& out, bool ok, SolveScratch& s) {
+/// ORCA for agent i once its neighbours are nearest first in
+/// s.neighbors[0, s.neighborCount), under the envelope's rule when there
+/// is one (the same bits on every path that finds the neighbours): a wish
+/// outside the envelope is solved with it (envelopeSolve) straight away;
+/// one inside, without it, and again with it only when the velocity found
+/// lies outside (a velocity inside is the envelope's optimum too). False
+/// when jammed.
+THRONG_HD bool solveWithinEnvelope(const AgentsView& a, const ObstacleView& ov, const SolveParams& sp,
+                                   std::int32_t i, Vec2 preferred, Vec2& out, SolveScratch& s) {
+  if (!(sp.accelStep > 0.0f)) return solveWithNeighbors(a, ov, sp, i, preferred, out, s);
+  if (!withinEnvelope(a, sp, i, preferred)) return envelopeSolve(a, ov, sp, i, preferred, out, s);
+  const bool ok = solveWithNeighbors(a, ov, sp, i, preferred, out, s);
   return withinEnvelope(a, sp, i, out) ? ok : envelopeSolve(a, ov, sp, i, preferred, out, s);
 }
 
@@ -164,9 +169,7 @@ THRONG_HD bool solveAgent(const AgentsView& a, const AgentGridView& g, const Obs
                           std::int32_t slot = -1) {
   s.neighborCount = selectNeighbors(g, a, Vec2{a.px[i], a.py[i]}, i, sp.perceptionRadiusSq, sp.maxNeighbors,
                                     s.neighbors, s.neighborDistSq, hint, hintCount, slot);
-  if (sp.accelStep > 0.0f && !withinEnvelope(a, sp, i, preferred)) return envelopeSolve(a, ov, sp, i, preferred, out, s);
-  const bool ok = solveWithNeighbors(a, ov, sp, i, preferred, out, s);
-  return sp.accelStep > 0.0f ? keepEnvelope(a, ov, sp, i, preferred, out, ok, s) : ok;
+  return solveWithinEnvelope(a, ov, sp, i, preferred, out, s);
 }
 
 }  // namespace throng
