@@ -32,13 +32,15 @@ def passages(path):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--throng", default="build/release/app/throng")
+    ap.add_argument("--scene", default="door", help="a scene with doorWidth and density knobs")
+    ap.add_argument("--widths", default=",".join(map(str, WIDTHS)), help="comma-separated door widths, m")
     ap.add_argument("--set", action="append", default=[], dest="sets")
     args = ap.parse_args()
     print("width (m)  walkers through  flow (1/s)  specific flow (1/m/s)")
     with tempfile.TemporaryDirectory() as tmp:
-        for w in WIDTHS:
+        for w in [float(x) for x in args.widths.split(",")]:
             out = os.path.join(tmp, "door.csv")
-            cmd = [args.throng, "run", "door", "--seconds", "120", "-q", "--export", out,
+            cmd = [args.throng, "run", args.scene, "--seconds", "120", "-q", "--export", out,
                    "--set", f"doorWidth={w}", "--set", "density=1.5"]
             for s in args.sets:
                 cmd += ["--set", s]

@@ -315,7 +315,7 @@ Parsed<CheckOptions> parseCheck(int argc, const char* const* argv) {
   app.add_option("FILE", o.file, "a trajectory: csv, PedPy text or JuPedSim SQLite")->required();
   CLI::Option* radius = number(app, "--radius", o.radius, Bounds<double>{0, 1e6, true}, "R",
                                "every walker's radius, world units, R in {}\n"
-                               "(default 0.25, the shipped metric scenes')");
+                               "(default: the largest of --scene's walkers, else 0.25)");
   CLI::Option* scene = placeholder(
       app.add_option("--scene", o.scene, "also check intrusion into SCENE's obstacles and walls, and take its\n"
                                          "walkers' top speed for the teleport bound"),

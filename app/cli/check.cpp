@@ -58,6 +58,18 @@ int check(const CheckOptions& o) {
   }
   GateBounds bounds;
   bounds.radius = static_cast<float>(o.radius);
+  // Without --radius, a scene's walkers' (the largest, when they differ:
+  // the gate takes one radius for all).
+  std::string radiusNote = o.radiusGiven ? "" : " (default; see --radius)";
+  if (scene && !o.radiusGiven) {
+    float largest = 0;
+    for (const SceneAgent& a : scene->spec().agents) largest = std::max(largest, a.radius);
+    for (const SceneSource& s : scene->spec().sources) largest = std::max(largest, s.radius);
+    if (largest > 0) {
+      bounds.radius = largest;
+      radiusNote = " (scene " + o.scene + "'s)";
+    }
+  }
   bounds.tolerance = static_cast<float>(o.tolerance);
   if (scene) bounds.geometry = GateGeometry{scene->spec().obstacles, scene->spec().walls};
   // The scene's model's promise about overlaps (ORCA's without a scene).
@@ -95,7 +107,7 @@ int check(const CheckOptions& o) {
   const TrajectoryCheck& c = *checked;
   const GateReport& total = c.gate;
   std::printf("check      %s: %" PRIu64 " steps, %" PRIu64 " rows, %zu pair-steps, radius %g%s\n", file.c_str(),
-              c.steps, c.rows, total.pairsChecked, o.radius, o.radiusGiven ? "" : " (default; see --radius)");
+              c.steps, c.rows, total.pairsChecked, static_cast<double>(bounds.radius), radiusNote.c_str());
   std::printf("frames     %s, frames %" PRIu64 " to %" PRIu64 " at %s fps, %" PRIu64 " walkers%s%s\n", c.format.c_str(),
               c.firstFrame, c.lastFrame, num(c.frameRate).c_str(), c.walkers, c.unitNote.empty() ? "" : ", unit ",
               c.unitNote.c_str());

@@ -343,7 +343,8 @@ def case_roundtrip():
     for i, st in seen.items():
         check(st == list(range(st[0], st[0] + len(st))), f"id {i} is present in one unbroken run of steps")
     check(abs(float(body[-1][1]) - s["simTime"]) < 1e-6, "time column ends at simTime")
-    c = throng("check", out, "--radius", "0.25", "--scene", "door")
+    c = throng("check", out, "--scene", "door")
+    check(re.search(r"radius 0.2 \(scene door.s\)", c.stdout), "the radius is the scene's", show(c))
     expect(c, 0, stdout=r"PASSED")
     # the csv replays the in-process gate exactly (door has no sources)
     m = re.search(r"gap\s+min (\S+) over all pairs, (\S+) between unjammed", c.stdout)

@@ -917,7 +917,7 @@ TEST_CASE("fieldsOf: an element's fields with units and limits, absent keys with
   const DocField& radius = field(gen, "radius");
   CHECK(radius.unit == "world units");
   CHECK_FALSE(radius.inFile);
-  CHECK(radius.number->value == 0.25);  // agentDefaults
+  CHECK(radius.number->value == 0.2);  // agentDefaults
   CHECK(field(gen, "maxSpeed").unit == "world units/s");
   CHECK(field(gen, "route").text == "door");
   CHECK(field(gen, "type").text == "fill");

@@ -76,13 +76,13 @@ TEST_CASE("the settings table describes every Settings field once, with a field 
       CHECK((std::find(known.begin(), known.end(), m) != known.end() || m == "routing = field"));
     }
   }
-  // Every field of Settings: 28 of them, each a different member.
-  CHECK(names.size() == 28);
+  // Every field of Settings: 29 of them, each a different member.
+  CHECK(names.size() == 29);
   for (const char* n : {"model", "timeHorizon", "obstacleTimeHorizon", "perceptionRadius", "maxNeighbors",
                         "personalSpace", "markerDensity", "slowingRadius", "jitter", "maxStep", "seed", "threads",
                         "routing", "fieldCell", "fieldInterval", "costDistance", "costTime", "costDiscomfort",
                         "densityExponent", "densityMin", "densityMax", "slopeMin", "slopeMax", "slopeSpeed",
-                        "maxAccel", "maxDecel", "paceLength", "paceTimeGap"})
+                        "maxAccel", "maxDecel", "rightOfWay", "paceLength", "paceTimeGap"})
     CHECK_MESSAGE(findSetting(n) != nullptr, n);
   CHECK(findSetting("timehorizon") == nullptr);
   CHECK(d.model == "orca");

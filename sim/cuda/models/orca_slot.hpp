@@ -8,7 +8,9 @@ namespace throng {
 
 /// Solves the walker in grid slot `slot`: its neighbours from the grid,
 /// then ORCA (solveAgent), into d.nvx, d.nvy and d.njammed.
-THRONG_HD void orcaSolveSlot(const DeviceSolve& d, const SolveParams& sp, std::int32_t slot) {
+THRONG_HD void orcaSolveSlot(const DeviceSolve& d, SolveParams sp, std::int32_t slot) {
+  sp.wishX = d.wishX;  // right of way reads the others' wishes
+  sp.wishY = d.wishY;
   const AgentGridView g = gridViewOf(*d.shape, d.cellStart, d.sortedIndex, d.sx, d.sy);
   const std::int32_t i = d.sortedIndex[slot];
   SolveScratch ss;

@@ -54,6 +54,11 @@ struct Settings {
   /// world units/s²; 0 takes maxAccel's; read only when maxAccel > 0.
   /// [Limit: [0, 1e30]]
   float maxDecel = 0;
+  /// ORCA's right of way: of a pair in which one walks behind the other,
+  /// the share of the avoidance moved from the one ahead to the one behind
+  /// (models/orca/solve.hpp, wayShare); 0: RVO2's halves, as in the seed;
+  /// 1: the one behind takes it all. [Limit: [0, 1]]
+  float rightOfWay = 0;
   // The empirical pace (core/pace.hpp): a walker wishes no faster than
   // (s - a) / T, s the headway to the nearest walker in its path.
   /// a, the spacing at which a walker stops behind another, centre to

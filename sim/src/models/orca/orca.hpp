@@ -33,6 +33,9 @@
 //    a direction hashed from their two ids, opposite for each.
 //  - Jammed: linearProgram3's least-penetrating velocity ignores the wish;
 //    the walker then leans toward it within a small slack (leanTowardWish).
+//  - Right of way (opt-in, Settings::rightOfWay; solve.hpp's giveWay): of a
+//    pair one behind the other along both wishes, the one behind takes more
+//    than half of u, so a queue at a door lets its front row through.
 #include <cstdint>
 
 #include "base/hash.hpp"

@@ -86,6 +86,7 @@ SolveParams OrcaModel::solveParams(const Settings& s, float dt) {
     sp.accelStep = s.maxAccel * dt;
     sp.brakeStep = s.maxDecel * dt;  // 0: envelopeLines takes accelStep
   }
+  sp.rightOfWay = s.rightOfWay;  // the wishes are the caller's to point at
   return sp;
 }
 
@@ -106,8 +107,17 @@ void OrcaModel::explain(StepContext& ctx, std::size_t i, AgentExplain& out) {
   }
   if (!w.obstacles.vertices.empty() && w.obstacles.cols == 0) w.obstacles.rebuildGrid();
   auto ss = std::make_unique<SolveScratch>();
-  out.jammed = !solveAgent(w.view(), w.grid.view(), w.obstacles.view(), solveParams(s, ctx.dt),
-                           static_cast<std::int32_t>(i), out.preferred, out.chosen, *ss);
+  // Right of way reads the others' wishes of the last step (none before
+  // the first).
+  SolveParams sp = solveParams(s, ctx.dt);
+  if (w.buffers.wishX.size() == w.size()) {
+    sp.wishX = w.buffers.wishX.data();
+    sp.wishY = w.buffers.wishY.data();
+  } else {
+    sp.rightOfWay = 0;
+  }
+  out.jammed = !solveAgent(w.view(), w.grid.view(), w.obstacles.view(), sp, static_cast<std::int32_t>(i),
+                           out.preferred, out.chosen, *ss);
   out.neighbours.assign(ss->neighbors, ss->neighbors + ss->neighborCount);
   const auto half = [](const Line& l) { return HalfPlane{l.point, l.direction}; };
   for (int k = 0; k < ss->lineCount; ++k)
@@ -336,7 +346,7 @@ class SolveBatch {
     SolveScratch& s = ss_[fill_];
     // One at a time: without lanes, and under the envelope a wish outside
     // it (solved with it at once, solveWithinEnvelope).
-    if (!sp_.lineLanes || (sp_.accelStep > 0.0f && !withinEnvelope(a_, sp_, i, wish))) {
+    if (!sp_.lineLanes || sp_.rightOfWay > 0.0f || (sp_.accelStep > 0.0f && !withinEnvelope(a_, sp_, i, wish))) {
       who_[fill_] = i;
       if (s.fromList) orderListed(fill_);
       Vec2 out;
@@ -652,7 +662,9 @@ void OrcaModel::solve(StepContext& ctx) {
   AgentGrid& grid = w.grid;
   ThreadPool& pool = *w.pool();
   const bool lists = nearLists && s.maxNeighbors > 0;
-  const SolveParams sp = solveParams(s, dt);
+  SolveParams sp = solveParams(s, dt);
+  sp.wishX = w.buffers.wishX.data();
+  sp.wishY = w.buffers.wishY.data();
   const float *const px = w.px.data(), *const py = w.py.data();
   const int want = pool.size();
 

@@ -45,6 +45,12 @@ struct SolveParams {
   /// (maxDecel * dt; 0 takes accelStep), world units/s; accelStep 0: no
   /// envelope.
   float accelStep = 0, brakeStep = 0;
+  /// Right of way (Settings::rightOfWay, in [0, 1]; 0: RVO2's even
+  /// halves): the share of a pair's change moved from the walker ahead to
+  /// the walker behind (giveWay), with every walker's wish for this step
+  /// (read only when rightOfWay > 0).
+  float rightOfWay = 0;
+  const float *wishX = nullptr, *wishY = nullptr;
   /// Build the agent lines eight at a time (agentLines8, the same bits as
   /// agentLine; host code on a CPU where lanesAvailable(); the CUDA
   /// kernels ignore it).
@@ -94,6 +100,34 @@ THRONG_HD bool solveWithLines(const AgentsView& a, const SolveParams& sp, std::i
   return solveVelocity(s.lines, s.lineCount, s.obstacleLineCount, a.maxSpeed[i], preferred, out, sp.lineLanes);
 }
 
+/// Walker i's share of the change its pair with j needs, d = p_j - p_i:
+/// with j ahead of i along i's wish and i behind j along j's (or j
+/// standing), i is the one behind and takes 1/2 + rightOfWay/2; in the
+/// mirror case 1/2 - rightOfWay/2; otherwise (side by side, head on, two
+/// converging on one place) half. j asks with -d exactly, so the two
+/// shares always sum to one.
+THRONG_HD float wayShare(Vec2 d, Vec2 wishI, Vec2 wishJ, float rightOfWay) {
+  const float alongI = dot(d, wishI), alongJ = dot(d, wishJ);
+  if (alongI > 0.0f && alongJ >= 0.0f) return 0.5f + 0.5f * rightOfWay;
+  if (alongJ < 0.0f && alongI <= 0.0f) return 0.5f - 0.5f * rightOfWay;
+  return 0.5f;
+}
+
+/// Right of way for agent i's agent lines lines[0, count), built for
+/// neighbors[0, count) with RVO2's halves (line point v_i + u/2): each
+/// moved to v_i + share * u (wayShare), so people queueing at a door let
+/// the one ahead through rather than meeting it halfway, as the keep-apart
+/// limits' yielding does for the other models.
+THRONG_HD void giveWay(const AgentsView& a, const SolveParams& sp, std::int32_t i, const std::int32_t* neighbors,
+                       int count, Line* lines) {
+  const Vec2 p{a.px[i], a.py[i]}, v{a.vx[i], a.vy[i]}, wishI{sp.wishX[i], sp.wishY[i]};
+  for (int k = 0; k < count; ++k) {
+    const std::int32_t j = neighbors[k];
+    const float share = wayShare(Vec2{a.px[j], a.py[j]} - p, wishI, Vec2{sp.wishX[j], sp.wishY[j]}, sp.rightOfWay);
+    if (share != 0.5f) lines[k].point = v + (2.0f * share) * (lines[k].point - v);
+  }
+}
+
 /// Agent i's agent lines for its neighbours s.neighbors[0,
 /// s.neighborCount), into s.lines after its s.obstacleLineCount lines.
 THRONG_HD void agentLinesAfter(const AgentsView& a, const SolveParams& sp, std::int32_t i, SolveScratch& s) {
@@ -101,10 +135,12 @@ THRONG_HD void agentLinesAfter(const AgentsView& a, const SolveParams& sp, std::
 #if !defined(__CUDA_ARCH__)  // host code, the same in every compiler's host pass
   if (sp.lineLanes) {
     agentLines8(a, i, s.neighbors, s.neighborCount, sp.invTimeHorizon, sp.invDt, out);
-    return;
-  }
+  } else
 #endif
-  agentLines(a, i, s.neighbors, s.neighborCount, sp.invTimeHorizon, sp.invDt, out);
+  {
+    agentLines(a, i, s.neighbors, s.neighborCount, sp.invTimeHorizon, sp.invDt, out);
+  }
+  if (sp.rightOfWay > 0.0f) giveWay(a, sp, i, s.neighbors, s.neighborCount, out);
 }
 
 /// ORCA for agent i once its neighbours are in s.neighbors[0,
