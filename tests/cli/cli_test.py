@@ -293,10 +293,12 @@ def case_gate_formats():
 
 
 def case_envelope():
-    # The gate's kinematic check on every shipped scene with an envelope:
-    # 20 s exported, then judged against the scene's own bounds (1% over
-    # for the csv's rounding of positions); the same scene without the
-    # envelope fails the same check.
+    # The gate's kinematic check on every shipped scene with an envelope,
+    # under every model: 20 s exported, then judged against the scene's own
+    # bounds, 1% over for the csv's rounding of positions. BioCrowds gets
+    # 5%: where a wall's corner is nearer than a walker can brake for, the
+    # walls win, a few steps in door and evacuation (docs/walking.md). The
+    # same scene without the envelope fails the same check.
     scenes = pathlib.Path(__file__).resolve().parents[2] / "assets" / "scenes"
     judged = []
     for f in sorted(scenes.glob("*.json")):
@@ -305,18 +307,25 @@ def case_envelope():
         if accel <= 0:
             continue
         decel = settings.get("maxDecel", 0) or accel
-        bounds = ["--max-accel", str(1.01 * accel), "--max-decel", str(1.01 * decel)]
-        out = work(f.stem + ".csv")
-        expect(throng("run", f.stem, "--seconds", "20", "-q", "--export", out), 0)
-        p = throng("check", out, "--scene", f.stem, *bounds)
-        expect(p, 0, stdout=r"^PASSED$")
-        check(re.search(r"^accel +max [0-9.]+ units/s\^2 .*: passed$", p.stdout, re.M), f"{f.stem}: accel judged", show(p))
+        for model in ("orca", "biocrowds", "continuum"):
+            slack = 1.05 if model == "biocrowds" else 1.01
+            bounds = ["--max-accel", str(slack * accel), "--max-decel", str(slack * decel)]
+            out = work(f"{f.stem}-{model}.csv")
+            expect(throng("run", f.stem, "--seconds", "20", "-q", "--export", out, "--set", f"model={model}"), 0)
+            p = throng("check", out, "--scene", f.stem, "--set", f"model={model}", *bounds)
+            expect(p, 0, stdout=r"^PASSED$")
+            check(re.search(r"^accel +max [0-9.]+ units/s\^2.*: passed$", p.stdout, re.M), f"{f.stem}, {model}: accel judged",
+                  show(p))
+            out.unlink()
         judged.append(f.stem)
-    check({"corridor", "door", "evacuation", "rimea-1"} <= set(judged), "the metric ORCA scenes have an envelope", judged)
-    out = work("door-free.csv")
-    expect(throng("run", "door", "--seconds", "20", "-q", "--export", out, "--set", "maxAccel=0"), 0)
-    expect(throng("check", out, "--scene", "door", "--max-accel", "2.02", "--max-decel", "4.04"), 1,
-           stdout=r"^FAILED     acceleration: walker")
+    check({"corridor", "door", "evacuation", "rimea-1", "continuum-lanes", "continuum-dispersal"} <= set(judged),
+          "the metric scenes have an envelope", judged)
+    for model in ("orca", "biocrowds", "continuum"):
+        out = work(f"door-free-{model}.csv")
+        expect(throng("run", "door", "--seconds", "20", "-q", "--export", out, "--set", "maxAccel=0", "--set",
+                      f"model={model}"), 0)
+        expect(throng("check", out, "--scene", "door", "--set", f"model={model}", "--max-accel", "2.1", "--max-decel",
+                      "4.2"), 1, stdout=r"^FAILED     (acceleration|braking): walker")
 
 
 def case_roundtrip():

@@ -424,9 +424,11 @@ void mirrorModelPhase(World& w, const Settings& s, float dt, MirrorBackend& mb, 
     mb.lagSteps += uploaded ? 0 : 1;
     // The parameters are the CPU's, bit for bit.
     const BioParams want = BioCrowdsModel::params(w, s, dt), got = mb.bio->bp;
-    const float a[] = {want.radius, want.radiusSq, want.gain, want.dt, want.largestRadius, want.largestSpeed};
-    const float b[] = {got.radius, got.radiusSq, got.gain, got.dt, got.largestRadius, got.largestSpeed};
-    for (int k = 0; k < 6; ++k) REQUIRE(bitsOf(a[k]) == bitsOf(b[k]));
+    const float a[] = {want.radius,        want.radiusSq,     want.gain,      want.dt,
+                       want.largestRadius, want.largestSpeed, want.accelStep, want.brakeStep};
+    const float b[] = {got.radius,        got.radiusSq,     got.gain,      got.dt,
+                       got.largestRadius, got.largestSpeed, got.accelStep, got.brakeStep};
+    for (int k = 0; k < 8; ++k) REQUIRE(bitsOf(a[k]) == bitsOf(b[k]));
   }
   const MirrorGrid g = bio         ? mirrorGrid(w, s.personalSpace, kBioGridNeighbors)
                        : continuum ? mirrorGrid(w, continuumGridCell(reach), kContinuumGridNeighbors)
@@ -453,7 +455,7 @@ void mirrorModelPhase(World& w, const Settings& s, float dt, MirrorBackend& mb, 
     std::vector<float> sx(n, -1), sy(n, -1), qx[2] = {std::vector<float>(n, -1), std::vector<float>(n, -1)},
                                          qy[2] = {std::vector<float>(n, -1), std::vector<float>(n, -1)};
     ContinuumSolve c;
-    c.cv = continuumViewOf(d, reach);
+    c.cv = continuumViewOf(d, reach, s, dt);
     c.sx = sx.data();
     c.sy = sy.data();
     for (int b = 0; b < 2; ++b) {

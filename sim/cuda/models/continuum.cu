@@ -41,13 +41,13 @@ class ContinuumDevice final : public DeviceModel {
     reach_ = host_.reach(*h.world, h.uploaded, dt);
     return true;
   }
-  bool solve(const DeviceSolve& d, const Settings&, float, cudaStream_t stream) override {
+  bool solve(const DeviceSolve& d, const Settings& s, float dt, cudaStream_t stream) override {
     const auto n = static_cast<std::size_t>(d.n);
     if (!(sx_.reserve(n) && sy_.reserve(n) && qx_[0].reserve(n) && qy_[0].reserve(n) && qx_[1].reserve(n) &&
           qy_[1].reserve(n)))
       return false;
     ContinuumSolve c;
-    c.cv = continuumViewOf(d, reach_);
+    c.cv = continuumViewOf(d, reach_, s, dt);
     c.sx = sx_.get();
     c.sy = sy_.get();
     for (int b = 0; b < 2; ++b) {

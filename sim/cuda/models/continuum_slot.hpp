@@ -64,8 +64,17 @@ THRONG_HD void continuumDesiredSlot(const DeviceSolve& d, const ContinuumSolve& 
   const Vec2 v = continuumDesired(c.cv, i, p, Vec2{d.wishX[i], d.wishY[i]}, d.landing[i] != 0);
   c.sx[i] = v.x * dt;
   c.sy[i] = v.y * dt;
+  const Vec2 s{c.sx[i], c.sy[i]};
   bool blocked;
-  const Vec2 q = p + offWalls(d.obstacles, p, d.agents.radius[i], v.length() * dt, Vec2{c.sx[i], c.sy[i]}, blocked);
+  Vec2 q;
+  if (c.cv.envelope.on()) {
+    const AgentGridView g = gridViewOf(*d.shape, d.cellStart, d.sortedIndex, d.sx, d.sy);
+    const MovingWalkers a{d.agents.px, d.agents.py, d.agents.radius, d.agents.maxSpeed,
+                          d.wishX,     d.wishY,     d.agents.vx,     d.agents.vy};
+    q = p + keptApartMove(g, d.obstacles, a, c.cv, i, s);
+  } else {
+    q = p + offWalls(d.obstacles, p, d.agents.radius[i], v.length() * dt, s, blocked);
+  }
   c.qx[0][i] = q.x;
   c.qy[0][i] = q.y;
 }
@@ -77,7 +86,7 @@ THRONG_HD void continuumPushSlot(const DeviceSolve& d, const ContinuumSolve& c, 
   const std::int32_t i = d.sortedIndex[slot];
   const int from = round & 1;
   const ContinuumWalkers a{d.agents.px, d.agents.py, d.agents.radius, c.sx, c.sy, c.qx[from], c.qy[from]};
-  const Vec2 q = pushRound(g, d.obstacles, a, c.cv.reach, i, Vec2{c.sx[i], c.sy[i]});
+  const Vec2 q = pushRound(g, d.obstacles, a, c.cv.reach, i, Vec2{c.sx[i], c.sy[i]}, c.cv.envelope);
   c.qx[from ^ 1][i] = q.x;
   c.qy[from ^ 1][i] = q.y;
 }
@@ -90,20 +99,23 @@ THRONG_HD void continuumStepSlot(const DeviceSolve& d, const ContinuumSolve& c, 
   const ContinuumWalkers a{d.agents.px, d.agents.py, d.agents.radius, c.sx, c.sy,
                            c.qx[kContinuumFinalBuffer], c.qy[kContinuumFinalBuffer]};
   Vec2 v;
-  const bool moved = continuumStep(g, a, c.cv.reach, i, Vec2{c.sx[i], c.sy[i]}, d.landing[i] != 0, v);
+  const bool moved = continuumStep(g, a, c.cv.reach, i, Vec2{c.sx[i], c.sy[i]}, d.landing[i] != 0, v, c.cv.envelope.on());
   d.nvx[i] = v.x;
   d.nvy[i] = v.y;
   d.njammed[i] = moved ? 0 : 1;
 }
 
-/// What the passes read of a step's arrays and reach (the scratch arrays
-/// are the caller's to set).
-inline ContinuumView continuumViewOf(const DeviceSolve& d, const StepReach& reach) {
+/// What the passes read of a step's arrays, reach and envelope (the
+/// scratch arrays are the caller's to set).
+inline ContinuumView continuumViewOf(const DeviceSolve& d, const StepReach& reach, const Settings& s, float dt) {
   ContinuumView cv;
   cv.field = d.field;
   cv.group = d.group;
   cv.route = d.route;
   cv.reach = reach;
+  ContinuumModel::envelope(s, dt, cv);
+  cv.envelope.vx = d.agents.vx;
+  cv.envelope.vy = d.agents.vy;
   return cv;
 }
 

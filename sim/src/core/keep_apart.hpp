@@ -16,11 +16,16 @@
 //    gap, so discs apart stay apart and centres never cross or meet;
 //  - for each obstacle edge or wall within r_i + v_i dt: the tangent line
 //    of its nearest point, with r_i beyond it.
+// Under a kinematic envelope, walkers and walls are looked for as far as
+// the stopping distances too, and each limit's room is the step from which
+// the walker can still stop short of it (brakingRoom), so a walker brakes
+// for a neighbour or a wall within maxDecel rather than meet it at speed.
 // A step is taken as far as the limits allow, then slides along the limit
 // that stopped it (slideWithin).
 #include <cmath>
 #include <cstdint>
 
+#include "core/envelope.hpp"
 #include "geometry/obstacles.hpp"
 #include "neighbors/agent_grid.hpp"
 #include "neighbors/near_lists.hpp"
@@ -56,12 +61,31 @@ struct StepReach {
   float dt = 1.0f / 60;     ///< s
   float largestRadius = 0;  ///< world units
   float largestSpeed = 0;   ///< units/s
+  /// Under a kinematic envelope, b·dt² (maxDecel dt², world units): the
+  /// walls are kept at braking distance (wallLimits); 0: none.
+  float brakeRoom = 0;
 };
+
+/// The most a step may close on a wall `room` away and still stop short
+/// of it braking at b (brakeRoom = b·dt²): s with s + (s/dt)²/(2b) = room,
+/// the step and the stopping distance after it. `room` itself with no
+/// envelope (brakeRoom 0).
+THRONG_HD float brakingRoom(float room, float brakeRoom) {
+  if (!(brakeRoom > 0.0f)) return room;
+  return brakeRoom * (std::sqrt(1.0f + 2.0f * room / brakeRoom) - 1.0f);
+}
+
+/// How far beyond its step a walker at `speed` looks for walls: its
+/// stopping distance under the envelope (0 without one).
+THRONG_HD float stoppingReach(float speed, float dt, float brakeRoom) {
+  return brakeRoom > 0.0f ? speed * speed * dt * dt / (2.0f * brakeRoom) : 0.0f;
+}
 
 /// The walkers as the limits read them (the state before the step).
 struct MovingWalkers {
   const float *px = nullptr, *py = nullptr, *radius = nullptr, *maxSpeed = nullptr;
   const float *wishX = nullptr, *wishY = nullptr;  ///< the step's wishes
+  const float *vx = nullptr, *vy = nullptr;  ///< velocities as the step began (read under an envelope only)
 };
 
 /// Whether the walker at p with wish g has the walker at q ahead of it
@@ -79,8 +103,11 @@ struct StepLimit {
 /// The limits of the walls and obstacle edges within `wallReach` of a disc
 /// of radius ri at p, appended to out[] after `count`: the tangent line of
 /// each one's nearest point, with ri beyond it (a centre on a wall may not
-/// move). The new count, or -1 past kKeepApartLimits.
-THRONG_HD int wallLimits(const ObstacleView& ov, Vec2 p, float ri, float wallReach, StepLimit* out, int count) {
+/// move); under an envelope (brakeRoom > 0), only as near as the walker
+/// can still stop from (brakingRoom). The new count, or -1 past
+/// kKeepApartLimits.
+THRONG_HD int wallLimits(const ObstacleView& ov, Vec2 p, float ri, float wallReach, StepLimit* out, int count,
+                         float brakeRoom = 0.0f) {
   const EdgeCells r = edgeCellsAround(ov, Vec2{p.x - wallReach, p.y - wallReach}, Vec2{p.x + wallReach, p.y + wallReach});
   const float reachSq = wallReach * wallReach;
   for (int cy = r.y0; cy <= r.y1; ++cy)
@@ -104,7 +131,7 @@ THRONG_HD int wallLimits(const ObstacleView& ov, Vec2 p, float ri, float wallRea
           continue;
         }
         const float d = std::sqrt(dSq);
-        out[count++] = {Vec2{away.x / d, away.y / d}, d > ri ? kGapShare * (d - ri) : 0.0f};
+        out[count++] = {Vec2{away.x / d, away.y / d}, d > ri ? brakingRoom(kGapShare * (d - ri), brakeRoom) : 0.0f};
       }
     }
   return count;
@@ -112,13 +139,16 @@ THRONG_HD int wallLimits(const ObstacleView& ov, Vec2 p, float ri, float wallRea
 
 /// Walker i's limits into out[] (at most kKeepApartLimits): one per walker that
 /// could touch it this step, then one per obstacle edge or wall within
-/// r_i + v_i dt. The count, or -1 with more than that within reach.
+/// r_i + v_i dt. The count, or -1 with more than that within reach;
+/// `firstWall` (optional) takes the index of the first wall's.
 THRONG_HD int stepLimits(const AgentGridView& g, const ObstacleView& ov, const MovingWalkers& a, const StepReach& bp,
-                         std::int32_t i, StepLimit* out) {
+                         std::int32_t i, StepLimit* out, int* firstWall = nullptr) {
   const Vec2 p{a.px[i], a.py[i]};
   const float ri = a.radius[i], vi = a.maxSpeed[i];
   std::uint64_t keys[kKeepApartNeighbors];
-  const float reach = ri + bp.largestRadius + (vi + bp.largestSpeed) * bp.dt;
+  float reach = ri + bp.largestRadius + (vi + bp.largestSpeed) * bp.dt;
+  if (bp.brakeRoom > 0.0f)  // under an envelope: as far as both can take to stop
+    reach += stoppingReach(vi, bp.dt, bp.brakeRoom) + stoppingReach(bp.largestSpeed, bp.dt, bp.brakeRoom);
   const int found = gatherNear(g, p, i, reach, keys, kKeepApartNeighbors);
   if (found < 0) return -1;
   int count = 0;
@@ -126,7 +156,9 @@ THRONG_HD int stepLimits(const AgentGridView& g, const ObstacleView& ov, const M
     const std::int32_t j = static_cast<std::int32_t>(static_cast<std::uint32_t>(keys[k]));
     const float dSq = floatFromBits(static_cast<std::uint32_t>(keys[k] >> 32));
     const float sum = ri + a.radius[j];
-    const float touch = sum + (vi + a.maxSpeed[j]) * bp.dt;  // the same from either side
+    float touch = sum + (vi + a.maxSpeed[j]) * bp.dt;  // the same from either side
+    if (bp.brakeRoom > 0.0f)  // one sum, the same bits from either side
+      touch += (stoppingReach(vi, bp.dt, bp.brakeRoom) + stoppingReach(a.maxSpeed[j], bp.dt, bp.brakeRoom));
     if (!(dSq < touch * touch)) continue;
     const float d = std::sqrt(dSq);
     if (!(d > 0.0f)) continue;  // coincident: no side to keep to
@@ -143,10 +175,11 @@ THRONG_HD int stepLimits(const AgentGridView& g, const ObstacleView& ov, const M
     const bool iYields = jAhead && !(iAhead && i < j);
     const bool jYields = iAhead && !(jAhead && j < i);
     const float share = iYields ? 0.0f : (jYields ? 1.0f : ri / sum);
-    const float room = d > sum ? kGapShare * (d - sum) * share : 0.0f;
+    const float room = d > sum ? brakingRoom(kGapShare * (d - sum) * share, bp.brakeRoom) : 0.0f;
     out[count++] = {u, room, iYields};
   }
-  return wallLimits(ov, p, ri, ri + vi * bp.dt, out, count);
+  if (firstWall) *firstWall = count;
+  return wallLimits(ov, p, ri, ri + vi * bp.dt + stoppingReach(vi, bp.dt, bp.brakeRoom), out, count, bp.brakeRoom);
 }
 
 /// The step s made to keep within the limits: taken as far as they allow,
@@ -175,6 +208,73 @@ THRONG_HD Vec2 slideWithin(const StepLimit* limits, int count, Vec2 s) {
     rest = rest - n * dot(rest, n);  // slide along the limit that stopped it
   }
   return total;
+}
+
+/// How many times slideWithinEnvelope brings a step into the envelope and
+/// keeps it within the limits, by turns, before it looks along lines to
+/// steps the envelope surely holds.
+inline constexpr int kEnvelopeTurns = 16;
+
+/// The nearest step to `from` on the segment from `from` to `to` that keeps
+/// limits[0, count), into `out`; false when no point of it does.
+THRONG_HD bool nearestWithin(const StepLimit* limits, int count, Vec2 from, Vec2 to, Vec2& out) {
+  float lo = 0, hi = 1;
+  const Vec2 span = to - from;
+  for (int k = 0; k < count; ++k) {
+    // dot(from + t span, n) + room >= 0, linear in t.
+    const float at = dot(from, limits[k].normal) + limits[k].room, slope = dot(span, limits[k].normal);
+    if (slope > 0.0f) {
+      const float t = -at / slope;
+      lo = t > lo ? t : lo;
+    } else if (slope < 0.0f) {
+      const float t = at / -slope;
+      hi = t < hi ? t : hi;
+    } else if (at < 0.0f) {
+      return false;
+    }
+  }
+  if (lo > hi) return false;
+  out = from + span * lo;
+  return true;
+}
+
+/// A step s of dt seconds kept within limits[0, count) and, under walker
+/// i's envelope, within it too where the limits leave one: s brought into
+/// the envelope and slid within the limits by turns (both are convex, so
+/// the turns close in on a step in both). One still outside is looked for
+/// on the lines from the last turn's step in the envelope to three the
+/// envelope surely holds, keeping the velocity, braking hardest and turning
+/// hardest away from the limit it breaks most: the point nearest it that
+/// keeps the limits (in the envelope, which is convex). Otherwise the
+/// limits win. slideWithin(s) without an envelope.
+THRONG_HD Vec2 slideWithinEnvelope(const StepLimit* limits, int count, Vec2 s, const StepEnvelope& envelope,
+                                   std::int32_t i, float dt) {
+  Vec2 taken = slideWithin(limits, count, s);
+  if (!envelope.on()) return taken;
+  const float perStep = 1.0f / dt;
+  Vec2 kept = envelope.into(i, taken * perStep) * dt;
+  for (int turn = 0; turn < kEnvelopeTurns && !(kept == taken); ++turn) {
+    taken = slideWithin(limits, count, kept);
+    kept = envelope.into(i, taken * perStep) * dt;
+  }
+  if (kept == taken) return taken;
+  Vec2 found;
+  const Vec2 before{envelope.vx[i], envelope.vy[i]};
+  if (nearestWithin(limits, count, kept, before * dt, found)) return found;
+  if (nearestWithin(limits, count, kept, envelope.into(i, Vec2{}) * dt, found)) return found;
+  // The limit the last turn's step breaks most: the envelope's step that
+  // turns away from it hardest.
+  int worst = -1;
+  float deepest = 0;
+  for (int k = 0; k < count; ++k) {
+    const float room = dot(kept, limits[k].normal) + limits[k].room;
+    if (room < deepest) deepest = room, worst = k;
+  }
+  if (worst >= 0) {
+    const Vec2 away = envelope.into(i, before + limits[worst].normal * envelope.accelStep) * dt;
+    if (nearestWithin(limits, count, kept, away, found)) return found;
+  }
+  return taken;
 }
 
 }  // namespace throng

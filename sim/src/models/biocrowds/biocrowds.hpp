@@ -35,9 +35,19 @@
 // as grains do, and the one behind giving way opens them. A walker that
 // wants to move and has no usable marker, M ≈ 0, or no step at all stands
 // and is jammed for that step: jammed means stuck here too.
+//
+// Envelope (Settings::maxAccel, opt-in): each step wanted, the back-off
+// too, is brought into the kinematic envelope (core/envelope.hpp) before
+// the limits cut it, and a walker that would stand brakes to a stop. The
+// envelope wins: a step the limits cut past it (a neighbour stepping in
+// closer than the walker can brake for) is brought back into it, and the
+// walker is jammed for that step, so unjammed walkers still never meet.
+// The walls win over the envelope: one closing in faster than the walker
+// can brake stops it all the same.
 #include <cmath>
 #include <cstdint>
 
+#include "core/envelope.hpp"
 #include "core/keep_apart.hpp"
 #include "geometry/obstacles.hpp"
 #include "models/biocrowds/markers.hpp"
@@ -87,6 +97,9 @@ struct BioParams {
   float dt = 1.0f / 60;  ///< s
   float largestRadius = 0;  ///< over the walkers, world units
   float largestSpeed = 0;   ///< top speed over the walkers, units/s
+  /// The kinematic envelope (core/envelope.hpp): maxAccel * dt and
+  /// maxDecel * dt, units/s; accelStep 0: none.
+  float accelStep = 0, brakeStep = 0;
 };
 
 
@@ -198,8 +211,9 @@ THRONG_HD void ownersOfCell(const MarkerGridView& mg, const AgentGridView& g, co
 
 /// Walker i's limits (stepLimits) with BioCrowds' step and reach.
 THRONG_HD int bioLimits(const AgentGridView& g, const ObstacleView& ov, const BioWalkers& a, const BioParams& bp,
-                        std::int32_t i, BioLimit* out) {
-  return stepLimits(g, ov, a, StepReach{bp.dt, bp.largestRadius, bp.largestSpeed}, i, out);
+                        std::int32_t i, BioLimit* out, int* firstWall = nullptr) {
+  return stepLimits(g, ov, a, StepReach{bp.dt, bp.largestRadius, bp.largestSpeed, bp.brakeStep * bp.dt}, i, out,
+                    firstWall);
 }
 
 /// Calls visit(k, offset, weight, usable) for every marker k owned by
@@ -263,26 +277,58 @@ THRONG_HD bool bioVelocity(const MarkerGridView& mg, const std::int32_t* owner, 
   });
   const Vec2 M = sum > 0.0f ? Vec2{mx / sum, my / sum} : Vec2{};
   if (motion) *motion = {M, owned, usable};
+  // Under the envelope every step wanted is brought into it before the
+  // limits cut it, and a walker that would stand brakes to a stop instead.
+  // A cut step that leaves the envelope (braking harder than it may) is
+  // brought back into it, and the walker is jammed for the step: the
+  // envelope wins, as ORCA's does.
+  const bool envelope = bp.accelStep > 0.0f;
+  const Vec2 before = envelope ? Vec2{a.vx[i], a.vy[i]} : Vec2{};
   const float want = wish.length();
-  if (want == 0.0f) return true;  // standing by choice is not stuck
+  if (want == 0.0f && !(envelope && (before.x != 0.0f || before.y != 0.0f)))
+    return true;  // standing by choice is not stuck
   BioLimit limits[kBioLimits];
-  const int count = bioLimits(g, ov, a, bp, i, limits);
-  if (count < 0) return false;
+  int firstWall = 0;
+  const int count = bioLimits(g, ov, a, bp, i, limits, &firstWall);
+  if (count < 0) {
+    if (envelope) out = intoEnvelope(before, Vec2{}, bp.accelStep, bp.brakeStep);
+    return false;
+  }
+  // A step of this step's length brought into the envelope (itself
+  // without one).
+  const auto reachable = [&](Vec2 step) {
+    return envelope ? intoEnvelope(before, step / bp.dt, bp.accelStep, bp.brakeStep) * bp.dt : step;
+  };
+  // The step taken as its velocity, and whether it kept the limits.
+  const auto settle = [&](Vec2 taken) {
+    out = taken / bp.dt;
+    if (!envelope) return true;
+    if (intoEnvelope(before, out, bp.accelStep, bp.brakeStep) == out) return true;
+    // Into the envelope, within the walls only (they still win).
+    const StepEnvelope e{bp.accelStep, bp.brakeStep, a.vx, a.vy};
+    out = slideWithinEnvelope(limits + firstWall, count - firstWall, taken, e, i, bp.dt) / bp.dt;
+    return false;
+  };
+  const auto brakeToStop = [&] { return !envelope || settle(slideWithin(limits, count, reachable(Vec2{}))); };
+  if (want == 0.0f) return brakeToStop();
   // The landing step is exact when no limit cuts it.
   if (landing && want <= a.maxSpeed[i]) {
     const Vec2 s = wish * bp.dt;
     const Vec2 taken = slideWithin(limits, count, s);
-    if (taken.x == s.x && taken.y == s.y) {
+    if (taken.x == s.x && taken.y == s.y && (!envelope || intoEnvelope(before, wish, bp.accelStep, bp.brakeStep) == wish)) {
       out = wish;
       return true;
     }
   }
   const float reach = M.length();
-  if (usable == 0 || !(reach * bp.gain > kStuckFraction)) return false;
+  if (usable == 0 || !(reach * bp.gain > kStuckFraction)) {
+    brakeToStop();
+    return false;
+  }
   float speed = want * reach * bp.gain;
   speed = speed < want ? speed : want;
   speed = speed < a.maxSpeed[i] ? speed : a.maxSpeed[i];
-  const Vec2 s = M * (speed * bp.dt / reach);
+  const Vec2 s = reachable(M * (speed * bp.dt / reach));
   Vec2 taken = slideWithin(limits, count, s);
   if (!(taken.length() > kStuckFraction * s.length())) {
     // Wedged. Touching walkers ahead of it (an arch at a door, a queue
@@ -292,12 +338,17 @@ THRONG_HD bool bioVelocity(const MarkerGridView& mg, const std::int32_t* owner, 
     for (int k = 0; k < count; ++k)
       if (limits[k].yields) away = away + limits[k].normal;
     const float awayLength = away.length();
-    if (!(awayLength > 0.0f)) return false;
-    taken = slideWithin(limits, count, away * (kBackOff * s.length() / awayLength));
-    if (!(taken.length() > kStuckFraction * s.length())) return false;
+    if (!(awayLength > 0.0f)) {
+      brakeToStop();
+      return false;
+    }
+    taken = slideWithin(limits, count, reachable(away * (kBackOff * s.length() / awayLength)));
+    if (!(taken.length() > kStuckFraction * s.length())) {
+      brakeToStop();
+      return false;
+    }
   }
-  out = taken / bp.dt;
-  return true;
+  return settle(taken);
 }
 
 }  // namespace throng

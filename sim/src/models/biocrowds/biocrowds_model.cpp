@@ -15,6 +15,10 @@ BioParams BioCrowdsModel::params(const Settings& s, float dt, float largestRadiu
   p.dt = dt;
   p.largestRadius = largestRadius;
   p.largestSpeed = largestSpeed;
+  if (s.maxAccel > 0) {
+    p.accelStep = s.maxAccel * dt;
+    p.brakeStep = (s.maxDecel > 0 ? s.maxDecel : s.maxAccel) * dt;
+  }
   return p;
 }
 
@@ -78,7 +82,8 @@ void BioCrowdsModel::solve(StepContext& ctx) {
   const AgentGridView gv = w.grid.view();
   const ObstacleView ov = w.obstacles.view();
   StepBuffers& b = w.buffers;
-  const BioWalkers a{w.px.data(), w.py.data(), w.radius.data(), w.maxSpeed.data(), b.wishX.data(), b.wishY.data()};
+  const BioWalkers a{w.px.data(),     w.py.data(),     w.radius.data(), w.maxSpeed.data(),
+                     b.wishX.data(),  b.wishY.data(),  w.vx.data(),     w.vy.data()};
   const std::int32_t* const own = owner.data();
   w.forEach(w.size(), [&](std::size_t first, std::size_t end) {
     for (std::size_t i = first; i < end; ++i) {
@@ -118,8 +123,8 @@ void BioCrowdsModel::explain(StepContext& ctx, std::size_t i, AgentExplain& out)
   const MarkerGridView mg = field.view();
   const AgentGridView gv = w.grid.view();
   const ObstacleView ov = w.obstacles.view();
-  const BioWalkers a{w.px.data(), w.py.data(), w.radius.data(), w.maxSpeed.data(), explainWishX_.data(),
-                     explainWishY_.data()};
+  const BioWalkers a{w.px.data(),          w.py.data(),          w.radius.data(), w.maxSpeed.data(),
+                     explainWishX_.data(), explainWishY_.data(), w.vx.data(),     w.vy.data()};
   const auto self = static_cast<std::int32_t>(i);
   BioMotion motion;
   out.jammed = !bioVelocity(mg, owner.data(), gv, ov, a, bp, self, out.preferred, false, out.chosen, &motion);

@@ -28,9 +28,19 @@
 // A walker that wants to move and makes no headway along its step, or is
 // left overlapping a neighbour by more than kContinuumOverlap, is jammed
 // for the step.
+//
+// Envelope (Settings::maxAccel, opt-in): the desired velocity is brought
+// into it (core/envelope.hpp); the first move is kept from neighbours and
+// walls at braking distance by the keep-apart limits (keptApartMove), and
+// each round's move with its push is brought into the envelope too, so
+// the next round's neighbours push against where it can be; the walls
+// come last and win. The push then parts the crowd only as fast as its
+// walkers can move; a walker left overlapping past kContinuumOverlap, or
+// closing within the step deeper than the gate allows, is jammed.
 #include <cmath>
 #include <cstdint>
 
+#include "core/envelope.hpp"
 #include "core/keep_apart.hpp"
 #include "fields/field_math.hpp"
 #include "neighbors/agent_grid.hpp"
@@ -47,6 +57,7 @@ struct ContinuumView {
   FieldRouting field;                  ///< grid.cols == 0: no fields
   const std::int32_t *group = nullptr, *route = nullptr;
   StepReach reach;
+  StepEnvelope envelope;  ///< none by default (ContinuumModel::envelope)
 };
 
 /// The speed factor of the field at p along unit direction dir: the
@@ -71,7 +82,8 @@ struct ContinuumMotion {
 
 /// Pass 1: walker i at p, with its wish (landing: it lands exactly on its
 /// goal this step), desires its wish at the field's pace: |v_field| / f_max
-/// on its potential, else its cell's speed along the wish.
+/// on its potential, else its cell's speed along the wish; under the
+/// envelope, that velocity brought into it.
 THRONG_HD Vec2 continuumDesired(const ContinuumView& cv, std::int32_t i, Vec2 p, Vec2 wish, bool landing,
                                 ContinuumMotion* motion = nullptr) {
   float pace = 1.0f;
@@ -91,7 +103,7 @@ THRONG_HD Vec2 continuumDesired(const ContinuumView& cv, std::int32_t i, Vec2 p,
     pace = cellPace(cv.field, p, wish / want);
   }
   if (motion) *motion = {flow, pace};
-  return wish * pace;
+  return cv.envelope.into(i, wish * pace);
 }
 
 /// The overlap the push leaves, as a fraction of r_A + r_B, which the
@@ -126,23 +138,46 @@ struct ContinuumWalkers {
 inline constexpr float kHeadOnSine = 0.1f;
 
 /// Walker i's move from p_i by `move`, kept off the walls within its
-/// reach this step (ri + its step + its most push): as far as the walls'
-/// limits allow, then sliding along them. `move` itself when none is near.
-THRONG_HD Vec2 offWalls(const ObstacleView& ov, Vec2 p, float ri, float stepLength, Vec2 move, bool& blocked) {
+/// reach this step (ri + its step + its most push, and under an envelope
+/// its stopping distance: wallLimits): as far as the walls' limits allow,
+/// then sliding along them, and under walker i's envelope kept within it
+/// where the walls allow (slideWithinEnvelope). `move` itself when none is
+/// near.
+THRONG_HD Vec2 offWalls(const ObstacleView& ov, Vec2 p, float ri, float stepLength, Vec2 move, bool& blocked,
+                        const StepEnvelope& envelope = {}, float dt = 0.0f, std::int32_t i = 0) {
   StepLimit limits[kKeepApartLimits];
-  const int count = wallLimits(ov, p, ri, ri + stepLength + kMostPush * ri, limits, 0);
+  const float brakeRoom = envelope.on() ? envelope.brakeStep * dt : 0.0f;
+  float reach = ri + stepLength + kMostPush * ri;
+  if (brakeRoom > 0.0f) reach += stoppingReach(stepLength / dt, dt, brakeRoom);
+  const int count = wallLimits(ov, p, ri, reach, limits, 0, brakeRoom);
   blocked = count < 0;
   if (blocked) return Vec2{};
-  return slideWithin(limits, count, move);
+  return slideWithinEnvelope(limits, count, move, envelope, i, dt);
+}
+
+/// Under the envelope, walker i's first move from its step s: kept from
+/// its neighbours and the walls at braking distance by the keep-apart
+/// limits (core/keep_apart.hpp, as BioCrowds keeps them) and within the
+/// envelope, so a walker brakes for a body ahead in time rather than meet
+/// it at speed and leave the push to part them. Standing when more are
+/// within reach than the limits hold.
+THRONG_HD Vec2 keptApartMove(const AgentGridView& g, const ObstacleView& ov, const MovingWalkers& a,
+                             const ContinuumView& cv, std::int32_t i, Vec2 s) {
+  StepReach reach = cv.reach;
+  reach.brakeRoom = cv.envelope.brakeStep * reach.dt;
+  StepLimit limits[kKeepApartLimits];
+  const int count = stepLimits(g, ov, a, reach, i, limits);
+  if (count < 0) return cv.envelope.into(i, Vec2{}) * reach.dt;
+  return slideWithinEnvelope(limits, count, s, cv.envelope, i, reach.dt);
 }
 
 /// One round of the push for walker i: from q_i, half the overlap with
 /// every disc it overlaps at the q's pushed off each, the push since its
-/// unpushed step s_i kept within kMostPush radii, and the whole move from
-/// p_i kept off the walls (so its neighbours' next round sees where it
-/// can be).
+/// unpushed step s_i kept within kMostPush radii, the whole move from p_i
+/// brought into the envelope (when there is one) and kept off the walls
+/// (so its neighbours' next round sees where it can be).
 THRONG_HD Vec2 pushRound(const AgentGridView& g, const ObstacleView& ov, const ContinuumWalkers& a, const StepReach& r,
-                         std::int32_t i, Vec2 s) {
+                         std::int32_t i, Vec2 s, const StepEnvelope& envelope = {}) {
   const Vec2 p{a.px[i], a.py[i]};
   const Vec2 q{a.qx[i], a.qy[i]};
   const float ri = a.radius[i];
@@ -166,17 +201,22 @@ THRONG_HD Vec2 pushRound(const AgentGridView& g, const ObstacleView& ov, const C
   Vec2 pushed = q + shove - (p + s);
   const float most = kMostPush * ri, length = pushed.length();
   if (length > most) pushed = pushed * (most / length);
+  Vec2 move = s + pushed;
+  if (envelope.on()) move = envelope.into(i, move * (1.0f / r.dt)) * r.dt;
   bool blocked;
-  return p + offWalls(ov, p, ri, s.length(), s + pushed, blocked);
+  return p + offWalls(ov, p, ri, s.length(), move, blocked, envelope, r.dt, i);
 }
 
 /// Walker i's step to its pushed position q_i as a velocity into `out`;
 /// `s` is its unpushed step (landing: exact, kept when nothing cut it).
 /// False when it is jammed: it wanted to move and made no headway along s,
 /// or the push left it overlapping a neighbour by more than
-/// kContinuumOverlap (crushed).
+/// kContinuumOverlap (crushed); with `swept` (under the envelope, whose
+/// push parts a crowd more slowly), also when its pair with a neighbour
+/// closes within the step deeper than the gate allows (verify.hpp: past
+/// kContinuumOverlap from apart, deeper than it started when deeper).
 THRONG_HD bool continuumStep(const AgentGridView& g, const ContinuumWalkers& a, const StepReach& r, std::int32_t i,
-                             Vec2 s, bool landing, Vec2& out) {
+                             Vec2 s, bool landing, Vec2& out, bool swept = false) {
   const Vec2 p{a.px[i], a.py[i]};
   const Vec2 q{a.qx[i], a.qy[i]};
   const Vec2 taken = q - p;
@@ -195,6 +235,17 @@ THRONG_HD bool continuumStep(const AgentGridView& g, const ContinuumWalkers& a, 
     const float near = (1.0f - kContinuumOverlap) * (ri + a.radius[j]);
     const float dx = q.x - a.qx[j], dy = q.y - a.qy[j];
     if (dx * dx + dy * dy < near * near) return false;
+    if (!swept) continue;
+    // The pair's nearest along both straight steps, against its start.
+    const float sum = ri + a.radius[j];
+    const Vec2 from{p.x - a.px[j], p.y - a.py[j]};
+    const Vec2 closing = Vec2{dx, dy} - from;
+    const float lengthSq = closing.lengthSquared();
+    float t = lengthSq > 0.0f ? -dot(from, closing) / lengthSq : 0.0f;
+    t = t < 0.0f ? 0.0f : (t > 1.0f ? 1.0f : t);
+    const float startGap = from.length() - sum, nearestGap = (from + closing * t).length() - sum;
+    const float floor = -kContinuumOverlap * sum;
+    if (nearestGap < (startGap >= 0.0f || startGap > floor ? floor : startGap)) return false;
   }
   return true;
 }

@@ -17,12 +17,21 @@ StepReach ContinuumModel::reach(const World& w, float dt) {
   return r;
 }
 
-ContinuumView ContinuumModel::view(const World& w, float dt) {
+void ContinuumModel::envelope(const Settings& s, float dt, ContinuumView& cv) {
+  if (!(s.maxAccel > 0)) return;
+  cv.envelope.accelStep = s.maxAccel * dt;
+  cv.envelope.brakeStep = (s.maxDecel > 0 ? s.maxDecel : s.maxAccel) * dt;
+}
+
+ContinuumView ContinuumModel::view(const World& w, const Settings& s, float dt) {
   ContinuumView v;
   v.field = w.fields.routing();
   v.group = w.group.data();
   v.route = w.route.data();
   v.reach = reach(w, dt);
+  envelope(s, dt, v);
+  v.envelope.vx = w.vx.data();
+  v.envelope.vy = w.vy.data();
   return v;
 }
 
@@ -33,7 +42,7 @@ void ContinuumModel::buildGrid(World& w, const StepReach& r) {
   if (!w.obstacles.vertices.empty()) w.obstacles.fitToReach(r.largestRadius + r.largestSpeed * r.dt);
 }
 
-void ContinuumModel::push(World& w, const StepReach& r, std::vector<float>& qx, std::vector<float>& qy,
+void ContinuumModel::push(World& w, const ContinuumView& cv, std::vector<float>& qx, std::vector<float>& qy,
                           const std::vector<float>& sx, const std::vector<float>& sy) {
   const std::size_t n = w.size();
   const AgentGridView gv = w.grid.view();
@@ -46,7 +55,7 @@ void ContinuumModel::push(World& w, const StepReach& r, std::vector<float>& qx, 
     const ContinuumWalkers a{w.px.data(), w.py.data(), w.radius.data(), sx.data(), sy.data(), qx.data(), qy.data()};
     w.forEach(n, [&](std::size_t first, std::size_t end) {
       for (std::size_t i = first; i < end; ++i) {
-        const Vec2 q = pushRound(gv, ov, a, r, static_cast<std::int32_t>(i), Vec2{sx[i], sy[i]});
+        const Vec2 q = pushRound(gv, ov, a, cv.reach, static_cast<std::int32_t>(i), Vec2{sx[i], sy[i]}, cv.envelope);
         nx[i] = q.x;
         ny[i] = q.y;
       }
@@ -58,7 +67,7 @@ void ContinuumModel::push(World& w, const StepReach& r, std::vector<float>& qx, 
 
 void ContinuumModel::solve(StepContext& ctx) {
   World& w = ctx.world;
-  const ContinuumView cv = view(w, ctx.dt);
+  const ContinuumView cv = view(w, ctx.settings, ctx.dt);
   buildGrid(w, cv.reach);
   StepBuffers& b = w.buffers;
   const std::size_t n = w.size();
@@ -67,6 +76,9 @@ void ContinuumModel::solve(StepContext& ctx) {
   stepY_.resize(n);
   qx_.resize(n);
   qy_.resize(n);
+  const AgentGridView gv = w.grid.view();
+  const MovingWalkers walkers{w.px.data(), w.py.data(), w.radius.data(), w.maxSpeed.data(),
+                              b.wishX.data(), b.wishY.data(), w.vx.data(), w.vy.data()};
   w.forEach(n, [&](std::size_t first, std::size_t end) {
     for (std::size_t i = first; i < end; ++i) {
       const Vec2 d = continuumDesired(cv, static_cast<std::int32_t>(i), Vec2{w.px[i], w.py[i]},
@@ -74,21 +86,22 @@ void ContinuumModel::solve(StepContext& ctx) {
       stepX_[i] = d.x * ctx.dt;
       stepY_[i] = d.y * ctx.dt;
       const Vec2 p{w.px[i], w.py[i]};
+      const Vec2 s{stepX_[i], stepY_[i]};
       bool blocked;
-      const Vec2 q = p + offWalls(ov, p, w.radius[i], d.length() * ctx.dt, Vec2{stepX_[i], stepY_[i]}, blocked);
+      const Vec2 q = p + (cv.envelope.on() ? keptApartMove(gv, ov, walkers, cv, static_cast<std::int32_t>(i), s)
+                                           : offWalls(ov, p, w.radius[i], d.length() * ctx.dt, s, blocked));
       qx_[i] = q.x;
       qy_[i] = q.y;
     }
   }, kLightChunks);
-  push(w, cv.reach, qx_, qy_, stepX_, stepY_);
-  const AgentGridView gv = w.grid.view();
+  push(w, cv, qx_, qy_, stepX_, stepY_);
   const ContinuumWalkers a{w.px.data(), w.py.data(), w.radius.data(), stepX_.data(), stepY_.data(), qx_.data(),
                            qy_.data()};
   w.forEach(n, [&](std::size_t first, std::size_t end) {
     for (std::size_t i = first; i < end; ++i) {
       Vec2 v;
       const bool moved = continuumStep(gv, a, cv.reach, static_cast<std::int32_t>(i), Vec2{stepX_[i], stepY_[i]},
-                                       b.landing[i] != 0, v);
+                                       b.landing[i] != 0, v, cv.envelope.on());
       b.nvx[i] = v.x;
       b.nvy[i] = v.y;
       b.njammed[i] = !moved;
@@ -98,30 +111,41 @@ void ContinuumModel::solve(StepContext& ctx) {
 
 void ContinuumModel::explain(StepContext& ctx, std::size_t i, AgentExplain& out) {
   World& w = ctx.world;
-  const ContinuumView cv = view(w, ctx.dt);
+  const ContinuumView cv = view(w, ctx.settings, ctx.dt);
   buildGrid(w, cv.reach);
   // Everyone's step as the step takes it (the push reads the neighbours');
   // walker i's from the caller's wish.
   const WishParams wp = w.wishParams(ctx.settings, ctx.dt);
   const WorldView wv = w.worldView();
   const std::size_t n = w.size();
-  std::vector<float> sx(n), sy(n), qx(n), qy(n);
+  std::vector<float> sx(n), sy(n), qx(n), qy(n), wx(n), wy(n);
+  std::vector<Vec2> desired(n);
   for (std::size_t k = 0; k < n; ++k) {
     bool landing = false;
     const Vec2 wish = k == i ? out.preferred : wishAt(wv, wp, static_cast<std::int32_t>(k), landing);
-    const Vec2 d = continuumDesired(cv, static_cast<std::int32_t>(k), Vec2{w.px[k], w.py[k]}, wish, landing);
-    sx[k] = d.x * ctx.dt;
-    sy[k] = d.y * ctx.dt;
-    const Vec2 p{w.px[k], w.py[k]};
+    wx[k] = wish.x;
+    wy[k] = wish.y;
+    desired[k] = continuumDesired(cv, static_cast<std::int32_t>(k), Vec2{w.px[k], w.py[k]}, wish, landing);
+    sx[k] = desired[k].x * ctx.dt;
+    sy[k] = desired[k].y * ctx.dt;
+  }
+  const MovingWalkers walkers{w.px.data(), w.py.data(), w.radius.data(), w.maxSpeed.data(),
+                              wx.data(),   wy.data(),   w.vx.data(),     w.vy.data()};
+  for (std::size_t k = 0; k < n; ++k) {
+    const Vec2 p{w.px[k], w.py[k]}, s{sx[k], sy[k]};
     bool blocked;
-    const Vec2 q = p + offWalls(w.obstacles.view(), p, w.radius[k], d.length() * ctx.dt, Vec2{sx[k], sy[k]}, blocked);
+    const Vec2 q = p + (cv.envelope.on() ? keptApartMove(w.grid.view(), w.obstacles.view(), walkers, cv,
+                                                         static_cast<std::int32_t>(k), s)
+                                         : offWalls(w.obstacles.view(), p, w.radius[k],
+                                                    desired[k].length() * ctx.dt, s, blocked));
     qx[k] = q.x;
     qy[k] = q.y;
   }
-  push(w, cv.reach, qx, qy, sx, sy);
+  push(w, cv, qx, qy, sx, sy);
   const ContinuumWalkers a{w.px.data(), w.py.data(), w.radius.data(), sx.data(), sy.data(), qx.data(), qy.data()};
   const Vec2 s{sx[i], sy[i]};
-  out.jammed = !continuumStep(w.grid.view(), a, cv.reach, static_cast<std::int32_t>(i), s, false, out.chosen);
+  out.jammed = !continuumStep(w.grid.view(), a, cv.reach, static_cast<std::int32_t>(i), s, false, out.chosen,
+                              cv.envelope.on());
   out.motion = Vec2{qx[i] - w.px[i] - s.x, qy[i] - w.py[i] - s.y};  // the push
 }
 

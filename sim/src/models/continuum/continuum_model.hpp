@@ -25,13 +25,16 @@ class ContinuumModel final : public Model {
   /// The step's reach (how far the limits look) for the walkers of w.
   static StepReach reach(const World& w, float dt);
   /// What continuumVelocity reads of w (its fields as they are).
-  static ContinuumView view(const World& w, float dt);
+  static ContinuumView view(const World& w, const Settings& s, float dt);
+  /// The envelope's steps of a step of dt seconds into cv (the velocities
+  /// are the caller's to point at).
+  static void envelope(const Settings& s, float dt, ContinuumView& cv);
   /// The agent grid for this step's limits, into w.grid.
   static void buildGrid(World& w, const StepReach& r);
 
  private:
   /// The push's rounds from (qx, qy), the unpushed steps (sx, sy) given.
-  void push(World& w, const StepReach& r, std::vector<float>& qx, std::vector<float>& qy,
+  void push(World& w, const ContinuumView& cv, std::vector<float>& qx, std::vector<float>& qy,
             const std::vector<float>& sx, const std::vector<float>& sy);
   // Scratch, by walker: the unpushed steps, the pushed positions, a round's output.
   std::vector<float> stepX_, stepY_, qx_, qy_, scratchX_, scratchY_;
