@@ -46,6 +46,9 @@ inline constexpr float kTouchGap = 0.02f;
 /// stands, jammed (reached only far beyond a crush's density).
 inline constexpr int kKeepApartNeighbors = 48;
 inline constexpr int kKeepApartLimits = 64;
+/// Wishes within this cosine of each other's (45°) walk the same way
+/// (stepLimits' crossingOnly).
+inline constexpr float kSameWayCos = 0.70710678f;
 /// How many times a step cut by a limit slides along it (slideWithin).
 inline constexpr int kSlides = 3;
 
@@ -140,9 +143,11 @@ THRONG_HD int wallLimits(const ObstacleView& ov, Vec2 p, float ri, float wallRea
 /// Walker i's limits into out[] (at most kKeepApartLimits): one per walker that
 /// could touch it this step, then one per obstacle edge or wall within
 /// r_i + v_i dt. The count, or -1 with more than that within reach;
-/// `firstWall` (optional) takes the index of the first wall's.
+/// `firstWall` (optional) takes the index of the first wall's. With
+/// `crossingOnly`, walkers whose wishes lie within kSameWayCos of each
+/// other's are left out (a pair agrees on it: the test is symmetric).
 THRONG_HD int stepLimits(const AgentGridView& g, const ObstacleView& ov, const MovingWalkers& a, const StepReach& bp,
-                         std::int32_t i, StepLimit* out, int* firstWall = nullptr) {
+                         std::int32_t i, StepLimit* out, int* firstWall = nullptr, bool crossingOnly = false) {
   const Vec2 p{a.px[i], a.py[i]};
   const float ri = a.radius[i], vi = a.maxSpeed[i];
   std::uint64_t keys[kKeepApartNeighbors];
@@ -160,6 +165,10 @@ THRONG_HD int stepLimits(const AgentGridView& g, const ObstacleView& ov, const M
     if (bp.brakeRoom > 0.0f)  // one sum, the same bits from either side
       touch += (stoppingReach(vi, bp.dt, bp.brakeRoom) + stoppingReach(a.maxSpeed[j], bp.dt, bp.brakeRoom));
     if (!(dSq < touch * touch)) continue;
+    if (crossingOnly) {
+      const Vec2 wi{a.wishX[i], a.wishY[i]}, wj{a.wishX[j], a.wishY[j]};
+      if (dot(wi, wj) > kSameWayCos * (wi.length() * wj.length())) continue;
+    }
     const float d = std::sqrt(dSq);
     if (!(d > 0.0f)) continue;  // coincident: no side to keep to
     const Vec2 pj{a.px[j], a.py[j]};

@@ -166,7 +166,7 @@ THRONG_HD Vec2 keptApartMove(const AgentGridView& g, const ObstacleView& ov, con
   StepReach reach = cv.reach;
   reach.brakeRoom = cv.envelope.brakeStep * reach.dt;
   StepLimit limits[kKeepApartLimits];
-  const int count = stepLimits(g, ov, a, reach, i, limits);
+  const int count = stepLimits(g, ov, a, reach, i, limits, nullptr, true);
   if (count < 0) return cv.envelope.into(i, Vec2{}) * reach.dt;
   return slideWithinEnvelope(limits, count, s, cv.envelope, i, reach.dt);
 }
