@@ -538,10 +538,17 @@ class CudaBackend final : public Backend {
   /// built.
   bool pacePhase(DeviceStepRun& r) {
     if (!paceOn(r.s)) return true;
-    // (The host's radii are the device's: uploaded with the walkers.)
+    // The largest radius (World::paceParamsFor's), taken again only when
+    // the host's walkers were uploaded for this step: the host's radii are
+    // the device's, and change only with the host's edits.
+    if (r.walkersChanged || !havePaceRadius_) {
+      paceRadius_ = 0;
+      for (const float radius : r.w.radius) paceRadius_ = std::max(paceRadius_, radius);
+      havePaceRadius_ = true;
+    }
     throngPaceKernel<<<blocksFor(r.n, kBlock), kBlock, 0, stream_>>>(
         r.n, deviceAgents(r), scalars_, cellStart_.get(), sortedIndex_.get(), sx_.get(), sy_.get(),
-        r.w.paceParamsFor(r.s), wishX_.get(), wishY_.get(), landing_.get());
+        paceParams(r.s, paceRadius_), wishX_.get(), wishY_.get(), landing_.get());
     return THRONG_CUDA_CHECK(cudaGetLastError());
   }
 
@@ -652,6 +659,8 @@ class CudaBackend final : public Backend {
   DeviceBuffer<ObstacleVertex> dVertices_;
   DeviceBuffer<std::int32_t> dObstacleStart_, dObstacleEdges_;
   bool uploadedObstacles_ = false;
+  bool havePaceRadius_ = false;
+  float paceRadius_ = 0;  ///< the largest radius, as of the last upload (pacePhase)
   std::uint64_t obstacleVersion_ = 0;
   float obstacleCell_ = 0;
   std::int32_t obstacleCols_ = 0, obstacleRows_ = 0;
