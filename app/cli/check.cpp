@@ -58,17 +58,22 @@ int check(const CheckOptions& o) {
   }
   GateBounds bounds;
   bounds.radius = static_cast<float>(o.radius);
-  // Without --radius, a scene's walkers' (the largest, when they differ:
+  // A scene's walkers, placed and made: their largest radius and top speed.
+  float largest = 0, fastest = 0;
+  const auto walker = [&](float radius, float maxSpeed) {
+    largest = std::max(largest, radius);
+    fastest = std::max(fastest, maxSpeed);
+  };
+  if (scene) {
+    for (const SceneAgent& a : scene->spec().agents) walker(a.radius, a.maxSpeed);
+    for (const SceneSource& s : scene->spec().sources) walker(s.radius, s.maxSpeed);
+  }
+  // Without --radius, the scene's walkers' (the largest, when they differ:
   // the gate takes one radius for all).
   std::string radiusNote = o.radiusGiven ? "" : " (default; see --radius)";
-  if (scene && !o.radiusGiven) {
-    float largest = 0;
-    for (const SceneAgent& a : scene->spec().agents) largest = std::max(largest, a.radius);
-    for (const SceneSource& s : scene->spec().sources) largest = std::max(largest, s.radius);
-    if (largest > 0) {
-      bounds.radius = largest;
-      radiusNote = " (scene " + o.scene + "'s)";
-    }
+  if (!o.radiusGiven && largest > 0) {
+    bounds.radius = largest;
+    radiusNote = " (scene " + o.scene + "'s)";
   }
   bounds.tolerance = static_cast<float>(o.tolerance);
   if (scene) bounds.geometry = GateGeometry{scene->spec().obstacles, scene->spec().walls};
@@ -78,12 +83,7 @@ int check(const CheckOptions& o) {
   // formats in metres; throng's csv without a scene is in units unknown.
   // (set below, once the format is known).
   bounds.maxSpeed = 0;
-  if (scene) {
-    float fastest = 0;
-    for (const SceneAgent& a : scene->spec().agents) fastest = std::max(fastest, a.maxSpeed);
-    for (const SceneSource& s : scene->spec().sources) fastest = std::max(fastest, s.maxSpeed);
-    if (fastest > 0) bounds.maxSpeed = 1.5 * fastest;
-  }
+  if (fastest > 0) bounds.maxSpeed = 1.5 * fastest;
   if (o.maxSpeed > 0) bounds.maxSpeed = o.maxSpeed;
   bounds.maxAccel = o.maxAccel;
   bounds.maxDecel = o.maxDecel;

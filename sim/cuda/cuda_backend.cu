@@ -542,8 +542,7 @@ class CudaBackend final : public Backend {
     // the host's walkers were uploaded for this step: the host's radii are
     // the device's, and change only with the host's edits.
     if (r.walkersChanged || !havePaceRadius_) {
-      paceRadius_ = 0;
-      for (const float radius : r.w.radius) paceRadius_ = std::max(paceRadius_, radius);
+      paceRadius_ = r.w.largestRadius();
       havePaceRadius_ = true;
     }
     throngPaceKernel<<<blocksFor(r.n, kBlock), kBlock, 0, stream_>>>(

@@ -64,17 +64,10 @@ THRONG_HD void continuumDesiredSlot(const DeviceSolve& d, const ContinuumSolve& 
   const Vec2 v = continuumDesired(c.cv, i, p, Vec2{d.wishX[i], d.wishY[i]}, d.landing[i] != 0);
   c.sx[i] = v.x * dt;
   c.sy[i] = v.y * dt;
-  const Vec2 s{c.sx[i], c.sy[i]};
-  bool blocked;
-  Vec2 q;
-  if (c.cv.envelope.on()) {
-    const AgentGridView g = gridViewOf(*d.shape, d.cellStart, d.sortedIndex, d.sx, d.sy);
-    const MovingWalkers a{d.agents.px, d.agents.py, d.agents.radius, d.agents.maxSpeed,
-                          d.wishX,     d.wishY,     d.agents.vx,     d.agents.vy};
-    q = p + keptApartMove(g, d.obstacles, a, c.cv, i, s);
-  } else {
-    q = p + offWalls(d.obstacles, p, d.agents.radius[i], v.length() * dt, s, blocked);
-  }
+  const AgentGridView g = gridViewOf(*d.shape, d.cellStart, d.sortedIndex, d.sx, d.sy);
+  const MovingWalkers a{d.agents.px, d.agents.py, d.agents.radius, d.agents.maxSpeed,
+                        d.wishX,     d.wishY,     d.agents.vx,     d.agents.vy};
+  const Vec2 q = p + firstMove(g, d.obstacles, a, c.cv, i, Vec2{c.sx[i], c.sy[i]}, v.length() * dt);
   c.qx[0][i] = q.x;
   c.qy[0][i] = q.y;
 }
@@ -113,7 +106,7 @@ inline ContinuumView continuumViewOf(const DeviceSolve& d, const StepReach& reac
   cv.group = d.group;
   cv.route = d.route;
   cv.reach = reach;
-  ContinuumModel::envelope(s, dt, cv);
+  cv.envelope = stepEnvelope(s, dt);
   cv.envelope.vx = d.agents.vx;
   cv.envelope.vy = d.agents.vy;
   return cv;

@@ -18,6 +18,7 @@
 #include <cstdint>
 
 #include "throng/hd.hpp"
+#include "throng/settings.hpp"
 #include "throng/vec2.hpp"
 
 namespace throng {
@@ -53,10 +54,25 @@ struct StepEnvelope {
   float accelStep = 0, brakeStep = 0;  ///< a·dt and b·dt, units/s
   const float *vx = nullptr, *vy = nullptr;
   THRONG_HD bool on() const { return accelStep > 0.0f; }
+  /// b·dt² for a step of dt seconds, world units (the keep-apart limits'
+  /// StepReach::brakeRoom); 0 without an envelope.
+  THRONG_HD float brakeRoom(float dt) const { return on() ? brakeStep * dt : 0.0f; }
   /// Walker i's `wanted` velocity brought into its envelope (itself with none).
   THRONG_HD Vec2 into(std::int32_t i, Vec2 wanted) const {
     return on() ? intoEnvelope(Vec2{vx[i], vy[i]}, wanted, accelStep, brakeStep) : wanted;
   }
 };
+
+/// The envelope's bounds for a step of dt seconds under s (maxDecel 0
+/// takes maxAccel's); none when maxAccel is 0. The velocities are the
+/// caller's to point at.
+inline StepEnvelope stepEnvelope(const Settings& s, float dt) {
+  StepEnvelope e;
+  if (s.maxAccel > 0) {
+    e.accelStep = s.maxAccel * dt;
+    e.brakeStep = (s.maxDecel > 0 ? s.maxDecel : s.maxAccel) * dt;
+  }
+  return e;
+}
 
 }  // namespace throng

@@ -119,11 +119,13 @@ WishParams World::wishParams(const Settings& s, float dt) const {
   return wp;
 }
 
-PaceParams World::paceParamsFor(const Settings& s) const {
-  float maxRadius = 0;
-  for (const float r : radius) maxRadius = std::max(maxRadius, r);
-  return paceParams(s, maxRadius);
+float World::largestRadius() const {
+  float largest = 0;
+  for (const float r : radius) largest = std::max(largest, r);
+  return largest;
 }
+
+PaceParams World::paceParamsFor(const Settings& s) const { return paceParams(s, largestRadius()); }
 
 PaceParams World::paceGridFor(const Settings& s) {
   const PaceParams p = paceParamsFor(s);

@@ -105,8 +105,11 @@ class World {
   Agent agentAt(std::size_t i) const;
   /// What the wish reads of the settings for this step of dt seconds.
   WishParams wishParams(const Settings& s, float dt) const;
+  /// The largest walker radius, world units (0 with no walkers).
+  float largestRadius() const;
   /// The pace's parameters for these settings, with the largest walker
-  /// radius (every backend's pace phase takes them from here).
+  /// radius (the CPU's pace phase and the teaching view; the CUDA backend
+  /// keeps largestRadius() from its last upload).
   PaceParams paceParamsFor(const Settings& s) const;
   /// paceGrid built over the walkers as they are now; returns
   /// paceParamsFor(s).

@@ -212,7 +212,8 @@ THRONG_HD void ownersOfCell(const MarkerGridView& mg, const AgentGridView& g, co
 /// Walker i's limits (stepLimits) with BioCrowds' step and reach.
 THRONG_HD int bioLimits(const AgentGridView& g, const ObstacleView& ov, const BioWalkers& a, const BioParams& bp,
                         std::int32_t i, BioLimit* out, int* firstWall = nullptr) {
-  return stepLimits(g, ov, a, StepReach{bp.dt, bp.largestRadius, bp.largestSpeed, bp.brakeStep * bp.dt}, i, out,
+  const StepEnvelope e{bp.accelStep, bp.brakeStep};
+  return stepLimits(g, ov, a, StepReach{bp.dt, bp.largestRadius, bp.largestSpeed, e.brakeRoom(bp.dt)}, i, out,
                     firstWall);
 }
 
@@ -282,30 +283,27 @@ THRONG_HD bool bioVelocity(const MarkerGridView& mg, const std::int32_t* owner, 
   // A cut step that leaves the envelope (braking harder than it may) is
   // brought back into it, and the walker is jammed for the step: the
   // envelope wins, as ORCA's does.
-  const bool envelope = bp.accelStep > 0.0f;
-  const Vec2 before = envelope ? Vec2{a.vx[i], a.vy[i]} : Vec2{};
+  const StepEnvelope e{bp.accelStep, bp.brakeStep, a.vx, a.vy};
+  const bool envelope = e.on();
   const float want = wish.length();
-  if (want == 0.0f && !(envelope && (before.x != 0.0f || before.y != 0.0f)))
+  if (want == 0.0f && !(envelope && (a.vx[i] != 0.0f || a.vy[i] != 0.0f)))
     return true;  // standing by choice is not stuck
   BioLimit limits[kBioLimits];
   int firstWall = 0;
   const int count = bioLimits(g, ov, a, bp, i, limits, &firstWall);
   if (count < 0) {
-    if (envelope) out = intoEnvelope(before, Vec2{}, bp.accelStep, bp.brakeStep);
+    if (envelope) out = e.into(i, Vec2{});
     return false;
   }
   // A step of this step's length brought into the envelope (itself
   // without one).
-  const auto reachable = [&](Vec2 step) {
-    return envelope ? intoEnvelope(before, step / bp.dt, bp.accelStep, bp.brakeStep) * bp.dt : step;
-  };
+  const auto reachable = [&](Vec2 step) { return envelope ? e.into(i, step / bp.dt) * bp.dt : step; };
   // The step taken as its velocity, and whether it kept the limits.
   const auto settle = [&](Vec2 taken) {
     out = taken / bp.dt;
     if (!envelope) return true;
-    if (intoEnvelope(before, out, bp.accelStep, bp.brakeStep) == out) return true;
+    if (e.into(i, out) == out) return true;
     // Into the envelope, within the walls only (they still win).
-    const StepEnvelope e{bp.accelStep, bp.brakeStep, a.vx, a.vy};
     out = slideWithinEnvelope(limits + firstWall, count - firstWall, taken, e, i, bp.dt) / bp.dt;
     return false;
   };
@@ -315,7 +313,7 @@ THRONG_HD bool bioVelocity(const MarkerGridView& mg, const std::int32_t* owner, 
   if (landing && want <= a.maxSpeed[i]) {
     const Vec2 s = wish * bp.dt;
     const Vec2 taken = slideWithin(limits, count, s);
-    if (taken.x == s.x && taken.y == s.y && (!envelope || intoEnvelope(before, wish, bp.accelStep, bp.brakeStep) == wish)) {
+    if (taken.x == s.x && taken.y == s.y && e.into(i, wish) == wish) {
       out = wish;
       return true;
     }

@@ -15,10 +15,9 @@ BioParams BioCrowdsModel::params(const Settings& s, float dt, float largestRadiu
   p.dt = dt;
   p.largestRadius = largestRadius;
   p.largestSpeed = largestSpeed;
-  if (s.maxAccel > 0) {
-    p.accelStep = s.maxAccel * dt;
-    p.brakeStep = (s.maxDecel > 0 ? s.maxDecel : s.maxAccel) * dt;
-  }
+  const StepEnvelope e = stepEnvelope(s, dt);
+  p.accelStep = e.accelStep;
+  p.brakeStep = e.brakeStep;
   return p;
 }
 

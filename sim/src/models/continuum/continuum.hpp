@@ -57,7 +57,7 @@ struct ContinuumView {
   FieldRouting field;                  ///< grid.cols == 0: no fields
   const std::int32_t *group = nullptr, *route = nullptr;
   StepReach reach;
-  StepEnvelope envelope;  ///< none by default (ContinuumModel::envelope)
+  StepEnvelope envelope;  ///< none by default (stepEnvelope)
 };
 
 /// The speed factor of the field at p along unit direction dir: the
@@ -146,7 +146,7 @@ inline constexpr float kHeadOnSine = 0.1f;
 THRONG_HD Vec2 offWalls(const ObstacleView& ov, Vec2 p, float ri, float stepLength, Vec2 move, bool& blocked,
                         const StepEnvelope& envelope = {}, float dt = 0.0f, std::int32_t i = 0) {
   StepLimit limits[kKeepApartLimits];
-  const float brakeRoom = envelope.on() ? envelope.brakeStep * dt : 0.0f;
+  const float brakeRoom = envelope.brakeRoom(dt);
   float reach = ri + stepLength + kMostPush * ri;
   if (brakeRoom > 0.0f) reach += stoppingReach(stepLength / dt, dt, brakeRoom);
   const int count = wallLimits(ov, p, ri, reach, limits, 0, brakeRoom);
@@ -164,11 +164,21 @@ THRONG_HD Vec2 offWalls(const ObstacleView& ov, Vec2 p, float ri, float stepLeng
 THRONG_HD Vec2 keptApartMove(const AgentGridView& g, const ObstacleView& ov, const MovingWalkers& a,
                              const ContinuumView& cv, std::int32_t i, Vec2 s) {
   StepReach reach = cv.reach;
-  reach.brakeRoom = cv.envelope.brakeStep * reach.dt;
+  reach.brakeRoom = cv.envelope.brakeRoom(reach.dt);
   StepLimit limits[kKeepApartLimits];
   const int count = stepLimits(g, ov, a, reach, i, limits, nullptr, true);
   if (count < 0) return cv.envelope.into(i, Vec2{}) * reach.dt;
   return slideWithinEnvelope(limits, count, s, cv.envelope, i, reach.dt);
+}
+
+/// Walker i's first move from its unpushed step s (of length
+/// `stepLength`), before the push: keptApartMove under the envelope, else
+/// kept off the walls (offWalls).
+THRONG_HD Vec2 firstMove(const AgentGridView& g, const ObstacleView& ov, const MovingWalkers& a,
+                         const ContinuumView& cv, std::int32_t i, Vec2 s, float stepLength) {
+  if (cv.envelope.on()) return keptApartMove(g, ov, a, cv, i, s);
+  bool blocked;
+  return offWalls(ov, Vec2{a.px[i], a.py[i]}, a.radius[i], stepLength, s, blocked);
 }
 
 /// One round of the push for walker i: from q_i, half the overlap with
@@ -245,7 +255,7 @@ THRONG_HD bool continuumStep(const AgentGridView& g, const ContinuumWalkers& a, 
     t = t < 0.0f ? 0.0f : (t > 1.0f ? 1.0f : t);
     const float startGap = from.length() - sum, nearestGap = (from + closing * t).length() - sum;
     const float floor = -kContinuumOverlap * sum;
-    if (nearestGap < (startGap >= 0.0f || startGap > floor ? floor : startGap)) return false;
+    if (nearestGap < (startGap > floor ? floor : startGap)) return false;
   }
   return true;
 }

@@ -17,11 +17,6 @@ StepReach ContinuumModel::reach(const World& w, float dt) {
   return r;
 }
 
-void ContinuumModel::envelope(const Settings& s, float dt, ContinuumView& cv) {
-  if (!(s.maxAccel > 0)) return;
-  cv.envelope.accelStep = s.maxAccel * dt;
-  cv.envelope.brakeStep = (s.maxDecel > 0 ? s.maxDecel : s.maxAccel) * dt;
-}
 
 ContinuumView ContinuumModel::view(const World& w, const Settings& s, float dt) {
   ContinuumView v;
@@ -29,7 +24,7 @@ ContinuumView ContinuumModel::view(const World& w, const Settings& s, float dt) 
   v.group = w.group.data();
   v.route = w.route.data();
   v.reach = reach(w, dt);
-  envelope(s, dt, v);
+  v.envelope = stepEnvelope(s, dt);
   v.envelope.vx = w.vx.data();
   v.envelope.vy = w.vy.data();
   return v;
@@ -86,10 +81,8 @@ void ContinuumModel::solve(StepContext& ctx) {
       stepX_[i] = d.x * ctx.dt;
       stepY_[i] = d.y * ctx.dt;
       const Vec2 p{w.px[i], w.py[i]};
-      const Vec2 s{stepX_[i], stepY_[i]};
-      bool blocked;
-      const Vec2 q = p + (cv.envelope.on() ? keptApartMove(gv, ov, walkers, cv, static_cast<std::int32_t>(i), s)
-                                           : offWalls(ov, p, w.radius[i], d.length() * ctx.dt, s, blocked));
+      const Vec2 q = p + firstMove(gv, ov, walkers, cv, static_cast<std::int32_t>(i), Vec2{stepX_[i], stepY_[i]},
+                                   d.length() * ctx.dt);
       qx_[i] = q.x;
       qy_[i] = q.y;
     }
@@ -132,12 +125,9 @@ void ContinuumModel::explain(StepContext& ctx, std::size_t i, AgentExplain& out)
   const MovingWalkers walkers{w.px.data(), w.py.data(), w.radius.data(), w.maxSpeed.data(),
                               wx.data(),   wy.data(),   w.vx.data(),     w.vy.data()};
   for (std::size_t k = 0; k < n; ++k) {
-    const Vec2 p{w.px[k], w.py[k]}, s{sx[k], sy[k]};
-    bool blocked;
-    const Vec2 q = p + (cv.envelope.on() ? keptApartMove(w.grid.view(), w.obstacles.view(), walkers, cv,
-                                                         static_cast<std::int32_t>(k), s)
-                                         : offWalls(w.obstacles.view(), p, w.radius[k],
-                                                    desired[k].length() * ctx.dt, s, blocked));
+    const Vec2 p{w.px[k], w.py[k]};
+    const Vec2 q = p + firstMove(w.grid.view(), w.obstacles.view(), walkers, cv, static_cast<std::int32_t>(k),
+                                 Vec2{sx[k], sy[k]}, desired[k].length() * ctx.dt);
     qx[k] = q.x;
     qy[k] = q.y;
   }

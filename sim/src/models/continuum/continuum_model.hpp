@@ -26,9 +26,6 @@ class ContinuumModel final : public Model {
   static StepReach reach(const World& w, float dt);
   /// What continuumVelocity reads of w (its fields as they are).
   static ContinuumView view(const World& w, const Settings& s, float dt);
-  /// The envelope's steps of a step of dt seconds into cv (the velocities
-  /// are the caller's to point at).
-  static void envelope(const Settings& s, float dt, ContinuumView& cv);
   /// The agent grid for this step's limits, into w.grid.
   static void buildGrid(World& w, const StepReach& r);
 
