@@ -296,6 +296,10 @@ Parsed<RunOptions> parseRun(int argc, const char* const* argv) {
                   ->needs(exportPath),
               "F");
   placeholder(app.add_option("--summary", o.summaryPath, "write the summary as JSON"), "FILE");
+  placeholder(app.add_option("--measure", o.measurePath,
+                             "write the scene's measurement lines and areas, step by step, to FILE\n"
+                             "(CSV; complete or absent, even on Ctrl-C)"),
+              "FILE");
   app.add_flag("-q,--quiet", o.quiet, "no progress bar and no summary on stdout");
   return parse(app, "throng run", argc, argv, o, kNoCheck);
 }

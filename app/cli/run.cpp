@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cinttypes>
+#include <cerrno>
 #include <cmath>
 #include <csignal>
 #include <cstring>
@@ -16,6 +17,7 @@
 #include "run_core.hpp"
 #include "signals.hpp"
 #include "throng/backend.hpp"
+#include "throng/output_file.hpp"
 #include "throng/scene.hpp"
 
 namespace throng::cli {
@@ -81,6 +83,12 @@ int run(const RunOptions& o) {
     return 2;
   }
   const std::uint64_t total = *planned;
+  if (!o.measurePath.empty() && scene->spec().measurements.empty()) {
+    std::fputs(usageError("throng run", "--measure: scene " + scene->name() +
+                                            " has no \"measurements\" (lines or areas) to write").c_str(),
+               stderr);
+    return 2;
+  }
   SceneRun run(*scene, SceneRun::Options{.gate = true});
   if (o.backend != BackendKind::Cpu) {
     std::string msg;
@@ -105,6 +113,15 @@ int run(const RunOptions& o) {
       std::fprintf(stderr, "throng run: note: scene %s is in %s, PedPy expects metres\n", scene->name().c_str(),
                    scene->spec().units.c_str());
   }
+  // The measurements' file, opened now so that an unwritable path fails
+  // before the run; written whole once it ends.
+  OutputFile measureFile;
+  if (!o.measurePath.empty()) {
+    if (!measureFile.open(o.measurePath, &err)) {
+      std::fprintf(stderr, "throng run: %s\n", err.c_str());
+      return 1;
+    }
+  }
   Progress progress(!o.quiet);
   std::vector<double> ms;
   ms.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(total, kMaxKeptStepTimes)));
@@ -123,12 +140,21 @@ int run(const RunOptions& o) {
   if (interrupted || stopRequested()) {
     exporter.discard();
     std::fprintf(stderr, "throng run: interrupted at step %" PRIu64 "%s\n", run.steps(),
-                 o.exportPath.empty() ? "" : "; no export written");
+                 o.exportPath.empty() && o.measurePath.empty() ? "" : "; no export written");
     return 130;
   }
   if (exporter.isOpen() && !exporter.commit(&err)) {
     std::fprintf(stderr, "throng run: %s\n", err.c_str());
     return 1;
+  }
+  if (measureFile.isOpen()) {
+    const std::string csv = measureCsv(run.crowd().measurements());
+    if (std::fwrite(csv.data(), 1, csv.size(), measureFile.file()) != csv.size() || !measureFile.commit(&err)) {
+      if (err.empty()) err = "writing " + measureFile.partialPath() + " failed: " + std::strerror(errno);
+      measureFile.discard();
+      std::fprintf(stderr, "throng run: %s\n", err.c_str());
+      return 1;
+    }
   }
   const double wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
 
@@ -160,8 +186,18 @@ int run(const RunOptions& o) {
     std::printf("phases    ");
     for (const StepPhaseEntry& e : kStepPlan) std::printf(" %s %.3g", e.name, profile.of(e.phase));
     std::printf(" ms/step mean\n");
+    for (const MeasureFigures& f : measureFigures(run.crowd().measurements())) {
+      const char* u = scene->spec().units.c_str();
+      if (f.kind == MeasureKind::Line)
+        std::printf("line       %s: %zu forward, %zu backward; %.3g/s mean, %.3g/s peak over 5 s; 95%% by %.4g s\n",
+                    f.name.c_str(), f.forward, f.backward, f.meanFlow, f.peakFlow, f.time95);
+      else
+        std::printf("area       %s: density %.3g/%s² peak, %.3g mean; speed %.3g %s/s; specific flow %.3g /%s/s\n",
+                    f.name.c_str(), f.peakDensity, u, f.meanDensity, f.meanSpeed, u, f.meanSpecificFlow, u);
+    }
     std::printf("hash       %s\n", hex16(hash).c_str());
     if (!o.exportPath.empty()) std::printf("export     %s\n", o.exportPath.c_str());
+    if (!o.measurePath.empty()) std::printf("measure    %s\n", o.measurePath.c_str());
     if (!g.passed())
       std::printf("GATE       FAILED: walkers %" PRIu64 " and %" PRIu64 " at step %" PRIu64 " (gap %s)\n", g.worstA,
                   g.worstB, g.step, gap(g.minGapUnjammed).c_str());

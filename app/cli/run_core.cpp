@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <charconv>
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
@@ -131,7 +132,73 @@ std::string summaryJson(const Scene& scene, const SceneRun& run, const std::vect
   for (const Knob& k : scene.knobs()) knobs[k.name] = k.value;
   j["knobs"] = knobs;
   j["gatePassed"] = g.passed();
+  nlohmann::ordered_json measured = nlohmann::ordered_json::array();
+  for (const MeasureFigures& f : measureFigures(run.crowd().measurements())) {
+    nlohmann::ordered_json m;
+    m["name"] = f.name;
+    if (f.kind == MeasureKind::Line) {
+      m["kind"] = "line";
+      m["forward"] = f.forward;
+      m["backward"] = f.backward;
+      m["firstTime"] = f.firstTime;
+      m["lastTime"] = f.lastTime;
+      m["meanFlow"] = f.meanFlow;
+      m["peakFlow"] = f.peakFlow;
+      m["time95"] = f.time95;
+    } else {
+      m["kind"] = "area";
+      m["peakDensity"] = f.peakDensity;
+      m["meanDensity"] = f.meanDensity;
+      m["meanSpeed"] = f.meanSpeed;
+      m["meanSpecificFlow"] = f.meanSpecificFlow;
+    }
+    measured.push_back(std::move(m));
+  }
+  j["measurements"] = measured;
   return j.dump(2);
+}
+
+std::string measureCsv(const MeasureSeries& s) {
+  std::string out = "time,measurement,kind,forward,backward,crossed,inside,density,mean_speed,specific_flow\n";
+  const auto num = [&out](double v) {
+    char b[32];
+    const auto r = std::to_chars(b, b + sizeof b, v);
+    out.append(b, r.ptr);
+  };
+  const std::size_t n = s.measurements.size();
+  std::vector<std::uint64_t> crossed(n, 0);
+  for (std::size_t k = 0; k < s.steps(); ++k) {
+    for (std::size_t m = 0; m < n; ++m) {
+      const MeasureSample& a = s.at(k, m);
+      num(s.time[k]);
+      // Names are the scene's: quoted, with quotes doubled (RFC 4180).
+      out += ",\"";
+      for (char c : s.measurements[m].name) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+      out += '"';
+      if (s.measurements[m].kind == MeasureKind::Line) {
+        crossed[m] += a.forward + a.backward;
+        out += ",line,";
+        num(a.forward);
+        out += ',';
+        num(a.backward);
+        out += ',';
+        num(static_cast<double>(crossed[m]));
+        out += ",,,,\n";
+      } else {
+        const double rho = s.density(k, m);
+        out += ",area,,,,";
+        num(a.inside);
+        out += ',';
+        num(rho);
+        out += ',';
+        num(a.meanSpeed);
+        out += ',';
+        num(rho * a.meanSpeed);
+        out += '\n';
+      }
+    }
+  }
+  return out;
 }
 
 bool writeAtomically(const std::string& path, const std::string& text, std::string* error) {

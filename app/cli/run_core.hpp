@@ -62,6 +62,15 @@ double percentile(std::vector<double> v, double q);
 /// collected them.
 std::string summaryJson(const Scene& scene, const SceneRun& run, const std::vector<double>& ms);
 
+/// The measurements' series as CSV (`throng run --measure`), a row per
+/// step and measurement:
+///   time,measurement,kind,forward,backward,crossed,inside,density,mean_speed,specific_flow
+/// A line fills forward and backward (its crossings in the step) and
+/// crossed (every crossing so far, either way: N(t)); an area fills inside,
+/// density (per square unit), mean_speed and specific_flow (density times
+/// mean speed). The other kind's columns are empty.
+std::string measureCsv(const MeasureSeries& series);
+
 /// Writes text and a newline to a fresh partial beside path, then renames it
 /// to path (throng::writeFileWhole); on failure removes the partial and
 /// returns false with *error ("cannot write ...").

@@ -383,6 +383,68 @@ class Run {
   }
 
   /// The fields of the last refresh (copies), or None when none was built.
+  /// The measurements by name (Crowd::measurements), arrays copied.
+  py::dict measurements() {
+    RunState& s = use();
+    const MeasureSeries& m = s.run.crowd().measurements();
+    const std::size_t steps = m.steps(), n = m.measurements.size();
+    const py::ssize_t k = static_cast<py::ssize_t>(steps);
+    py::dict out;
+    for (std::size_t j = 0; j < n; ++j) {
+      const Measurement& def = m.measurements[j];
+      py::dict d;
+      std::vector<double> pts;
+      for (const Vec2& p : def.points) pts.insert(pts.end(), {p.x, p.y});
+      d["points"] = ownedCopy(pts.data(), pts.size(), {static_cast<py::ssize_t>(def.points.size()), 2});
+      d["time"] = ownedCopy(m.time.data(), steps, {k});
+      if (def.kind == MeasureKind::Line) {
+        std::vector<std::int64_t> fwd(steps), back(steps), crossed(steps);
+        std::int64_t total = 0;
+        for (std::size_t t = 0; t < steps; ++t) {
+          fwd[t] = m.at(t, j).forward;
+          back[t] = m.at(t, j).backward;
+          crossed[t] = total += fwd[t] + back[t];
+        }
+        d["kind"] = "line";
+        d["forward"] = ownedCopy(fwd.data(), steps, {k});
+        d["backward"] = ownedCopy(back.data(), steps, {k});
+        d["crossed"] = ownedCopy(crossed.data(), steps, {k});
+        std::vector<double> when;
+        std::vector<std::uint64_t> who;
+        std::vector<std::int8_t> way;
+        for (const Crossing& c : m.crossings) {
+          if (c.measurement != j) continue;
+          when.push_back(c.time);
+          who.push_back(c.id);
+          way.push_back(c.direction);
+        }
+        const py::ssize_t c = static_cast<py::ssize_t>(when.size());
+        py::dict cr;
+        cr["time"] = ownedCopy(when.data(), when.size(), {c});
+        cr["id"] = ownedCopy(who.data(), who.size(), {c});
+        cr["direction"] = ownedCopy(way.data(), way.size(), {c});
+        d["crossings"] = cr;
+      } else {
+        std::vector<std::int64_t> inside(steps);
+        std::vector<double> density(steps), speed(steps), flow(steps);
+        for (std::size_t t = 0; t < steps; ++t) {
+          inside[t] = m.at(t, j).inside;
+          density[t] = m.density(t, j);
+          speed[t] = m.at(t, j).meanSpeed;
+          flow[t] = density[t] * speed[t];
+        }
+        d["kind"] = "area";
+        d["area"] = m.area[j];
+        d["inside"] = ownedCopy(inside.data(), steps, {k});
+        d["density"] = ownedCopy(density.data(), steps, {k});
+        d["mean_speed"] = ownedCopy(speed.data(), steps, {k});
+        d["specific_flow"] = ownedCopy(flow.data(), steps, {k});
+      }
+      out[py::str(def.name)] = d;
+    }
+    return out;
+  }
+
   py::object fields(int target) {
     RunState& s = use();
     const FieldView f = s.run.crowd().fields(target);
@@ -608,7 +670,8 @@ PYBIND11_MODULE(_throng, m) {
       .def("summary_json", &Run::summary)
       .def("export", &Run::exportTo, py::arg("path"), py::arg("format"))
       .def("trajectory", &Run::trajectory)
-      .def("fields", &Run::fields, py::arg("target") = 0);
+      .def("fields", &Run::fields, py::arg("target") = 0)
+      .def("measurements", &Run::measurements);
 
   m.def("run_scene", &runScene, py::arg("scene"), py::arg("steps"), py::arg("seconds"), py::arg("backend"),
         py::arg("export_path"), py::arg("format"), py::arg("summary_path"));

@@ -326,6 +326,16 @@ class Run:
                              "x": t["x"].astype(np.float64), "y": t["y"].astype(np.float64)})
         return pedpy.TrajectoryData(data=data, frame_rate=1.0 / self.dt)
 
+    def measurements(self) -> Dict[str, Dict[str, Any]]:
+        """The scene's measurement lines and areas since the start, by name,
+        as numpy arrays (copies), a value per step: ``time`` (s, each step's
+        end) and ``points``; a line's ``forward``, ``backward`` (crossings in
+        the step) and ``crossed`` (every crossing so far, N(t)), with
+        ``crossings`` (``time``, ``id``, ``direction``: +1 forward, from the
+        line's left to its right); an area's ``inside``, ``density`` (per
+        square unit), ``mean_speed`` and ``specific_flow``, with its ``area``."""
+        return self._core.measurements()
+
     def fields(self, target: int = 0) -> Optional[Dict[str, Any]]:
         """The fields of the last refresh (continuum, or routing = field) as 2-D
         arrays (copies): density, velocity_x, velocity_y, height, discomfort,

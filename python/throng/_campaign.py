@@ -56,7 +56,7 @@ SPEC_KEYS = {
 #: The summary's fields a manifest row carries as its figures.
 FIGURES = ("steps", "simTime", "agents", "arrived", "allArrivedTime", "minGap", "minGapUnjammed", "maxOverlap",
            "unjammedOverlaps", "jammedAgentSteps", "infeasibleSteps", "maxWallIntrusion", "msPerStepMedian",
-           "msPerStepP95", "gatePassed", "backend")
+           "msPerStepP95", "gatePassed", "backend", "measurements")
 
 
 class SpecError(ValueError):

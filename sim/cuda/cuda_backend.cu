@@ -45,6 +45,10 @@
 //    integrate  World::integrate per walker (landing, gates) with block
 //               counts of jammed and arrived walkers, then an async copy of
 //               the two counts to pinned memory.
+//    measure    while the crowd measures anything: the walkers' starts
+//               kept before integrate, then a thread a walker
+//               (device_measure.hpp); the tally and the crossings come
+//               back, a round trip per step.
 //  The fields live on the device between refreshes; World::fields holds
 //  their fixed parts and is brought up to date on pull() (and by fields()),
 //  so a switch to the CPU between refreshes steps on the device's fields,
@@ -86,6 +90,7 @@
 #include "block_bounds.cuh"
 #include "cuda_check.cuh"
 #include "device_buffer.hpp"
+#include "device_measure.hpp"
 #include "device_model.hpp"
 #include "device_step.hpp"
 #include "field_refresh.hpp"
@@ -475,6 +480,7 @@ class CudaBackend final : public Backend {
       case StepPhase::Pace: return pacePhase(r);
       case StepPhase::Solve: return solvePhase(r);
       case StepPhase::Integrate: return integratePhase(r);
+      case StepPhase::Measure: return measurePhase(r);
     }
     return false;
   }
@@ -597,10 +603,18 @@ class CudaBackend final : public Backend {
     StepOutputs out;
     out.wishX = wishX_.get(); out.wishY = wishY_.get(); out.landing = landing_.get();
     out.nvx = nvx_.get(); out.nvy = nvy_.get(); out.njammed = njammed_.get();
+    if (r.w.measure.on() && !measure_.keepStarts(px_.get(), py_.get(), r.n, st)) return false;
     throngIntegrateKernel<<<blocksFor(r.n, kBlock), kBlock, 0, st>>>(r.n, r.wv, m, out, r.dt, scalars_);
     return THRONG_CUDA_CHECK(cudaGetLastError()) &&
            THRONG_CUDA_CHECK(cudaMemcpyAsync(hostStats_, &scalars_->jammed, sizeof(HostStats),
                                              cudaMemcpyDeviceToHost, st));
+  }
+
+  /// The measurements' tally and crossings (device_measure.hpp), while
+  /// the crowd measures anything.
+  bool measurePhase(DeviceStepRun& r) {
+    return !r.w.measure.on() ||
+           measure_.step(r.w, px_.get(), py_.get(), vx_.get(), vy_.get(), r.n, r.dt, stream_);
   }
 
   /// The device form of the model named `name`, made when the name changes.
@@ -643,6 +657,7 @@ class CudaBackend final : public Backend {
   /// first phase, then after each.
   cudaEvent_t phaseEvents_[kStepPhases + 1] = {};
   bool profileReady_ = false;  ///< the last device step recorded them all
+  DeviceMeasure measure_;
 
   // the SoA mirror of World
   DeviceBuffer<float> px_, py_, vx_, vy_, radius_, maxSpeed_, prefSpeed_, gx_, gy_;

@@ -271,6 +271,9 @@ void Crowd::advance(double by) {
     ++world_->step;
     ++world_->version;
     world_->time += dt;
+    // The measure phase stamps its row with the step's float dt; the row's
+    // end is the crowd's own time.
+    if (world_->measure.on()) world_->measure.series.time.back() = world_->time;
   }
 }
 
@@ -385,6 +388,15 @@ void Crowd::setTerrain(Terrain terrain) {
   w.fields.clear();  // the next step refreshes them
 }
 const Terrain& Crowd::terrain() const { return world_->terrain; }
+
+std::size_t Crowd::addMeasurement(Measurement m) {
+  const std::string why = measurementProblem(m);
+  if (!why.empty()) invalid("addMeasurement", "\"" + m.name + "\": " + why);
+  world_->measure.add(std::move(m));
+  return world_->measure.series.measurements.size() - 1;
+}
+void Crowd::clearMeasurements() { world_->measure.clear(); }
+const MeasureSeries& Crowd::measurements() const { return world_->measure.series; }
 FieldView Crowd::fields(int target) const {
   synced();
   return backend_->fields(*world_, target);

@@ -4,11 +4,13 @@
 // builds the scene afresh and times a fixed number of steps from the start
 // (about a second's work on one core), so every thread count times the
 // same states: a crowd's cost changes as it jams. `pedestrian` against
-// `pedestrian_plain` is the cost of the pace and the kinematic envelope.
+// `pedestrian_plain` is the cost of the pace and the kinematic envelope;
+// `measured` the measure phase's share of a step with a dozen measurements.
 //   build/release/tests/bench/throng_bench --benchmark_filter=dense
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <cmath>
 #include <vector>
 
 #include "scenarios.hpp"
@@ -42,6 +44,32 @@ void peopleOff(benchmark::State& state) {
   run(state, [](int n, int threads) { return bench::pedestrians(n, threads, false); }, bench::kBioStep, 2.0);
 }
 
+// ORCA's pedestrians (without the pace and envelope) measured as a study
+// of a building would be: six lines 4 m long across their way and six
+// areas of 4 m x 4 m, spread over the square. The measure phase's share of
+// the step, from the crowd's own profile, beside the time per step.
+void measured(benchmark::State& state) {
+  const int n = static_cast<int>(state.range(0));
+  Crowd c = bench::pedestrians(n, static_cast<int>(state.range(1)), false);
+  const float side = std::ceil(std::sqrt(static_cast<float>(n)));
+  for (int k = 0; k < 6; ++k) {
+    const float x = side * static_cast<float>(k + 1) / 7, y = side * static_cast<float>(6 - k) / 7;
+    c.addMeasurement({"line", MeasureKind::Line, {{x, y - 2}, {x, y + 2}}});
+    c.addMeasurement({"area", MeasureKind::Area, {{y - 2, x - 2}, {y + 2, x - 2}, {y + 2, x + 2}, {y - 2, x + 2}}});
+  }
+  c.advance(bench::kBioStep);
+  c.advance(2.0);
+  double measure = 0, total = 0;
+  for (auto _ : state) {
+    c.advance(bench::kBioStep);
+    const StepProfile p = c.profile();
+    measure += p.of(StepPhase::Measure);
+    total += p.totalMs;
+  }
+  state.counters["agents"] = n;
+  state.counters["measure_share"] = total > 0 ? measure / total : 0;
+}
+
 double median(const std::vector<double>& v) {
   std::vector<double> s(v);
   std::sort(s.begin(), s.end());
@@ -72,6 +100,7 @@ int registerAll() {
   // envelope, and without them.
   for (const auto& b : kBio) add("pedestrian", people, b[0], b[1]);
   for (const auto& b : kBio) add("pedestrian_plain", peopleOff, b[0], b[1]);
+  for (const auto& b : kBio) add("measured", measured, b[0], b[1]);
   return 0;
 }
 const int registered = registerAll();

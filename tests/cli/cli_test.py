@@ -387,12 +387,12 @@ def case_summary():
     check(s["agents"] >= s["arrived"] and s["agents"] > 20, "agents counts every walker ever present", s)
     check(s["msPerStepP95"] >= s["msPerStepMedian"] > 0, "step timings", s)
     phases = s["msPerPhaseMean"]
-    check(list(phases) == ["fields", "wishes", "pace", "solve", "integrate"], "the profile names the plan's phases, in order",
+    check(list(phases) == ["fields", "wishes", "pace", "solve", "integrate", "measure"], "the profile names the plan's phases, in order",
           phases)
     check(all(v >= 0 for v in phases.values()) and phases["solve"] > 0 and phases["wishes"] > 0,
           "every phase timed; the solve and the wishes took time", phases)
     expect(throng("run", "corridor", "--seconds", "1"), 0,
-           stdout=r"^phases +fields NUM wishes NUM pace NUM solve NUM integrate NUM ms/step mean$".replace("NUM", NUMRE))
+           stdout=r"^phases +fields NUM wishes NUM pace NUM solve NUM integrate NUM measure NUM ms/step mean$".replace("NUM", NUMRE))
     expect(throng("run", "headon", "--summary", summ, "--quiet"), 0)
     s = summary(summ)
     check(s["allArrivedTime"] is not None and s["arrived"] == 2 and s["agents"] == 2, "headon: both arrive", s)
@@ -581,7 +581,9 @@ def case_backend():
 def case_interrupt():
     for sig in (signal.SIGINT, signal.SIGTERM):
         out = work(f"big-{sig.name}.csv")
-        proc = subprocess.Popen([ARGS.throng, "run", "evacuation", "--steps", "2000000", "--export", str(out)],
+        meas = work(f"big-{sig.name}-measure.csv")
+        proc = subprocess.Popen([ARGS.throng, "run", "evacuation", "--steps", "2000000", "--export", str(out),
+                                 "--measure", str(meas)],
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ARGS.work)
         t0 = time.time()
         while time.time() - t0 < 60 and not (partials(out.name) and partials(out.name)[0].stat().st_size > 2_000_000):
@@ -595,6 +597,35 @@ def case_interrupt():
               stderr)
         check(not partials(out.name), f"{sig.name}: the partial is removed")
         check(not out.exists(), f"{sig.name}: no truncated file is left")
+        check(not meas.exists() and not partials(meas.name), f"{sig.name}: no measurements file, nor its partial")
+
+
+def case_measure():
+    meas, summ = work("m.csv"), work("s.json")
+    expect(throng("run", "door", "--seconds", "30", "--measure", meas, "--summary", summ), 0,
+           stdout=r"^line +door: \d+ forward, \d+ backward; .*/s mean, .*/s peak over 5 s; 95% by .* s$")
+    s = summary(summ)
+    with open(meas, newline="") as f:
+        rows = list(csv.DictReader(f))
+    check(list(rows[0]) == ["time", "measurement", "kind", "forward", "backward", "crossed", "inside", "density",
+                            "mean_speed", "specific_flow"], "the measurements' columns", list(rows[0]))
+    check(len(rows) == 2 * s["steps"], "a row per step and measurement", len(rows), s["steps"])
+    door = [r for r in rows if r["measurement"] == "door"]
+    area = [r for r in rows if r["measurement"] == "before the door"]
+    fig = {m["name"]: m for m in s["measurements"]}
+    check(sum(int(r["forward"]) for r in door) == fig["door"]["forward"] > 20, "the rows' crossings are the summary's",
+          fig["door"])
+    check(int(door[-1]["crossed"]) == fig["door"]["forward"] + fig["door"]["backward"], "crossed is N(t)", door[-1])
+    check(all(r["inside"] == "" and r["kind"] == "line" for r in door), "a line leaves the area columns empty")
+    check(all(abs(float(r["density"]) - int(r["inside"]) / 6) < 1e-9 for r in area), "density is inside / 6 m²")
+    check(abs(max(float(r["density"]) for r in area) - fig["before the door"]["peakDensity"]) < 1e-9,
+          "the summary's peak density is the series'", fig["before the door"])
+    check(abs(float(door[-1]["time"]) - 30) < 1e-9, "the last row is at the run's end", door[-1])
+    # a scene with nothing to measure, and a file that cannot be written: refused before the run, nothing left
+    none = work("none.csv")
+    expect(throng("run", "ring", "--measure", none), 2, r'--measure: scene ring has no "measurements"', one_line=True)
+    check(not none.exists() and not partials("none.csv"), "nothing written")
+    expect(throng("run", "door", "--measure", work("nodir/m.csv")), 1, r"cannot write .*nodir/m\.csv")
 
 
 def case_pedpy():

@@ -69,6 +69,11 @@ std::uint32_t bitsOf(float f) {
   std::memcpy(&u, &f, 4);
   return u;
 }
+std::uint64_t bitsOf(double d) {
+  std::uint64_t u;
+  std::memcpy(&u, &d, 8);
+  return u;
+}
 float floatOf(std::uint32_t u) {
   float f;
   std::memcpy(&f, &u, 4);
@@ -500,6 +505,7 @@ void mirrorStep(World& w, const Settings& s, float dt, MirrorBackend& mb) {
   WorldView wv;
   std::vector<float> wishX(n), wishY(n), nvx(n), nvy(n);
   std::vector<std::uint8_t> landing(n), njammed(n);
+  std::vector<float> ox, oy;  // where the walkers began the step, for the measure phase
   const auto phase = [&](StepPhase p) {
     switch (p) {
       case StepPhase::Fields:  // before the model's obstacle fit
@@ -537,6 +543,8 @@ void mirrorStep(World& w, const Settings& s, float dt, MirrorBackend& mb) {
                          njammed.data(), wv.field);
         return;
       case StepPhase::Integrate: {
+        ox = w.px;
+        oy = w.py;
         MutableState m;
         m.px = w.px.data(); m.py = w.py.data(); m.vx = w.vx.data(); m.vy = w.vy.data();
         m.jammed = w.jammed.data(); m.gate = w.gate.data();
@@ -551,6 +559,22 @@ void mirrorStep(World& w, const Settings& s, float dt, MirrorBackend& mb) {
         }
         w.stats.jammed = jammed;
         w.stats.arrived = arrived;
+        return;
+      }
+      case StepPhase::Measure: {
+        // As the kernel adds into one tally and appends crossings in any
+        // order: walkers met last to first.
+        if (!w.measure.on()) return;
+        MeasureTally tally(w.measure.series.measurements.size());
+        std::vector<MeasureEvent> events(static_cast<std::size_t>(n) * tally.forward.size());
+        ArrayMeasureSink sink = tally.sink(events);
+        const MeasureShapesView v = w.measure.shapes.view();
+        for (std::int32_t i = n - 1; i >= 0; --i) {
+          sink.walker = i;
+          measureWalker(v, ox[i], oy[i], w.px[i], w.py[i], w.vx[i], w.vy[i], sink);
+        }
+        events.resize(sink.found);
+        w.measure.record(tally, events, w.id.data(), w.step, w.time, dt);
         return;
       }
     }
@@ -572,6 +596,7 @@ void mirrorAdvance(Crowd& c, MirrorBackend& mb, double dt = 1.0 / 60) {
   ++w.step;
   ++w.version;
   w.time += dt;
+  if (w.measure.on()) w.measure.series.time.back() = w.time;  // as Crowd::advance stamps the row
   mb.version = w.version;
 }
 
@@ -819,6 +844,60 @@ TEST_CASE("the host mirror of the device step equals the CPU step, scene by scen
     cpu.settings.threads = 2;
     REQUIRE(cpu.stateHash() == mirror.stateHash());
     CHECK(firstDivergence(cpu, mirror, cs.steps, mb) == -1);
+  }
+}
+
+TEST_CASE("measurements: the host mirror's tally and crossings are the CPU step's, bit for bit") {
+  // Lines across the crowd's box both ways and an area over its middle.
+  const auto measure = [](Crowd& c) {
+    const FrameView f = c.frame();
+    float x0 = f.px[0], x1 = x0, y0 = f.py[0], y1 = y0;
+    for (std::size_t i = 0; i < f.px.size(); ++i) {
+      x0 = std::min(x0, f.px[i]), x1 = std::max(x1, f.px[i]);
+      y0 = std::min(y0, f.py[i]), y1 = std::max(y1, f.py[i]);
+    }
+    const float mx = (x0 + x1) / 2, my = (y0 + y1) / 2, w = x1 - x0, h = y1 - y0;
+    c.addMeasurement({"across", MeasureKind::Line, {{mx, y0 - h}, {mx, y1 + h}}});
+    c.addMeasurement({"along", MeasureKind::Line, {{x1 + w, my}, {x0 - w, my}}});
+    c.addMeasurement({"quarter", MeasureKind::Line, {{x0 + w / 4, y0}, {x0 + w / 4, my}}});
+    c.addMeasurement({"middle", MeasureKind::Area, {{mx - w / 4, my - h / 4}, {mx + w / 4, my - h / 4},
+                                                    {mx + w / 4, my + h / 4}, {mx - w / 4, my + h / 4}}});
+  };
+  using Build = void (*)(Crowd&);
+  for (const auto& [name, build] : {std::pair<const char*, Build>{"door", [](Crowd& c) { gpuscenes::door(c); }},
+                                    {"crossing", [](Crowd& c) { gpuscenes::crossing(c); }}}) {
+    CAPTURE(name);
+    Crowd cpu, mirror;
+    MirrorBackend mb;
+    build(cpu);
+    build(mirror);
+    measure(cpu);
+    measure(mirror);
+    cpu.settings.threads = 2;
+    CHECK(firstDivergence(cpu, mirror, 300, mb) == -1);
+    const MeasureSeries &a = cpu.measurements(), &b = mirror.measurements();
+    REQUIRE(a.steps() == 300);
+    REQUIRE(b.steps() == 300);
+    CHECK(a.time == b.time);
+    std::size_t crossed = 0, inside = 0;
+    for (std::size_t k = 0; k < a.samples.size(); ++k) {
+      CHECK(a.samples[k].forward == b.samples[k].forward);
+      CHECK(a.samples[k].backward == b.samples[k].backward);
+      CHECK(a.samples[k].inside == b.samples[k].inside);
+      CHECK(bitsOf(a.samples[k].meanSpeed) == bitsOf(b.samples[k].meanSpeed));
+      inside += a.samples[k].inside;
+    }
+    REQUIRE(a.crossings.size() == b.crossings.size());
+    for (std::size_t k = 0; k < a.crossings.size(); ++k) {
+      CHECK(a.crossings[k].id == b.crossings[k].id);
+      CHECK(a.crossings[k].measurement == b.crossings[k].measurement);
+      CHECK(a.crossings[k].direction == b.crossings[k].direction);
+      CHECK(bitsOf(a.crossings[k].time) == bitsOf(b.crossings[k].time));
+      ++crossed;
+    }
+    MESSAGE(name << ": " << crossed << " crossings, " << inside << " walker-steps in the area");
+    CHECK(crossed > 0);  // the comparison compared something
+    CHECK(inside > 0);
   }
 }
 

@@ -314,6 +314,32 @@ except KeyboardInterrupt:
     print(p.stdout.strip())
 
 
+def case_measurements():
+    import numpy as np
+    import throng
+    run = throng.Run("door", seed=2)
+    run.advance(40)
+    m = run.measurements()
+    check(list(m) == ["door", "before the door"], "the scene's measurements, in file order", list(m))
+    door, area = m["door"], m["before the door"]
+    steps = run.step_count
+    check(door["kind"] == "line" and door["points"].shape == (2, 2), "a line of two points", door["points"])
+    check(door["time"].shape == (steps,) and abs(door["time"][-1] - run.time) < 1e-12, "a value per step, to now")
+    check(np.array_equal(door["crossed"], np.cumsum(door["forward"] + door["backward"])), "crossed is N(t)")
+    c = door["crossings"]
+    check(len(c["time"]) == door["crossed"][-1] > 20, "a crossing listed for each counted", door["crossed"][-1])
+    net = int(door["forward"].sum() - door["backward"].sum())
+    check(len(set(c["id"][c["direction"] > 0])) >= net, "no walker out twice without coming back", net)
+    check(np.all(np.diff(c["time"]) >= 0), "crossings in time order")
+    figures = {f["name"]: f for f in run.summary()["measurements"]}
+    check(figures["door"]["forward"] == int(door["forward"].sum()), "the summary's count", figures["door"])
+    check(area["kind"] == "area" and abs(area["area"] - 6) < 1e-9, "a 2 m x 3 m area", area["area"])
+    check(np.allclose(area["density"], area["inside"] / 6), "density = inside / area")
+    check(np.allclose(area["specific_flow"], area["density"] * area["mean_speed"]), "specific flow = density x speed")
+    check(throng.Run("ring").step(2).measurements() == {}, "a scene without measurements has none")
+    print(f"measurements: {door['crossed'][-1]} crossings, peak density {area['density'].max():.2f}/m²")
+
+
 def case_fields():
     import numpy as np
     import throng

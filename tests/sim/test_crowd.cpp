@@ -589,7 +589,7 @@ TEST_CASE("outside a jam the seed's ring overlaps only within ORCA's contact ove
 TEST_CASE("profile: the last step's phases, by the plan's names, timed") {
   std::vector<std::string> names;
   for (const StepPhaseEntry& e : kStepPlan) names.emplace_back(e.name);
-  CHECK(names == std::vector<std::string>{"fields", "wishes", "pace", "solve", "integrate"});
+  CHECK(names == std::vector<std::string>{"fields", "wishes", "pace", "solve", "integrate", "measure"});
   Crowd c = ring(60);
   CHECK_FALSE(c.profile().measured);  // before the first step
   c.advance();

@@ -37,6 +37,7 @@
 #include "throng/types.hpp"
 #include "throng/backend.hpp"
 #include "throng/fields.hpp"
+#include "throng/measure.hpp"
 #include "throng/settings.hpp"
 #include "throng/vec2.hpp"
 
@@ -139,6 +140,14 @@ class Crowd {
   /// field was built: the model and routing use none, or before the first
   /// step. On CUDA the fields are copied back on each call.
   FieldView fields(int target = 0) const;
+  /// A measurement line or area (throng/measure.hpp), measured from the
+  /// next step on; returns its index. Adding one starts every series over.
+  /// [Limit: measurementProblem(m) is empty]
+  std::size_t addMeasurement(Measurement m);
+  void clearMeasurements();
+  /// The measurements and what they measured, step by step, since the last
+  /// was added. Not part of the state: stateHash() never reads it.
+  const MeasureSeries& measurements() const;
   /// A 64-bit hash of the whole state (positions, velocities, flags, ids).
   std::uint64_t stateHash() const;
 

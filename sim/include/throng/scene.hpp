@@ -51,6 +51,14 @@
 //   "routes": { "door": {"gates": [ [[x, y], [x, y]] ], "goal": [x, y],
 //                        "goalRegion": [x, y, w, h]} },
 //   "streams": [ {"group": 1, "velocity": [1.3, 0]} ], // constant wish
+//   "measurements": [ {"name": "door", "line": [[x, y], [x, y]]},
+//                     {"name": "queue", "rect": [x, y, w, h]},
+//                     {"name": "hall", "outline": [[x, y], ...]} ],
+//                                // lines count crossings, forward from the
+//                                // line's left to its right; areas count
+//                                // walkers, density and speed
+//                                // (throng/measure.hpp); names unique,
+//                                // "measurement N" by default
 //   "routing": "goals",          // settings.routing, one of routingNames():
 //                                // "field" walks down the targets' potentials
 //   "targets": [ {"name": "exits", "regions": [[x, y, w, h], ...],
@@ -181,6 +189,7 @@ struct SceneSpec {
   std::vector<std::pair<int, Vec2>> streams;  ///< group, constant velocity
   std::vector<SceneSource> sources;
   std::vector<SceneSink> sinks;
+  std::vector<Measurement> measurements;  ///< lines and areas, in file order
   /// Targets (the file's, the routes', the sinks'), discomfort (regions
   /// and the painted map), hills and the height map; a target's route
   /// indexes `routes`.

@@ -94,6 +94,10 @@ enum class StepPhase : std::uint8_t {
   Solve,
   /// Every walker moved, landed on its goal, its gates passed; the counts.
   Integrate,
+  /// The measurement lines' crossings and the areas' counts and speeds
+  /// (throng/measure.hpp), from where each walker began and ended the step;
+  /// nothing while the crowd has no measurement.
+  Measure,
 };
 
 struct StepPhaseEntry {
@@ -107,6 +111,7 @@ inline constexpr StepPhaseEntry kStepPlan[] = {
     {StepPhase::Pace, "pace"},
     {StepPhase::Solve, "solve"},
     {StepPhase::Integrate, "integrate"},
+    {StepPhase::Measure, "measure"},
 };
 inline constexpr std::size_t kStepPhases = sizeof(kStepPlan) / sizeof(kStepPlan[0]);
 

@@ -14,6 +14,7 @@
 #include <memory>
 #include <vector>
 
+#include "core/measure.hpp"
 #include "core/pace.hpp"
 #include "core/wish.hpp"
 #include "fields/fields.hpp"
@@ -79,6 +80,8 @@ class World {
   FieldState fields;
 
   StepBuffers buffers;
+  /// The measurement lines and areas and their series (the measure phase).
+  MeasureState measure;
   /// The agent grid, built by the models that need it when they need it.
   AgentGrid grid;
   /// The pace's grid (core/pace.hpp): scratch, built by paceGridFor.

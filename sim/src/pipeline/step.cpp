@@ -5,10 +5,12 @@
 #include <atomic>
 #include <chrono>
 #include <memory>
+#include <mutex>
 
 #include "base/lanes.hpp"
 #include "base/thread_pool.hpp"
 #include "core/integrate.hpp"
+#include "core/measure.hpp"
 #include "core/pace.hpp"
 #include "core/wish.hpp"
 #include "pipeline/registry.hpp"
@@ -191,6 +193,51 @@ void pacePhase(CpuStep& st) {
   }, kLightChunks);
 }
 
+/// Where every walker begins the step, for the measure phase (only while
+/// the crowd measures anything).
+void keepStarts(World& w) {
+  if (!w.measure.on()) return;
+  w.measure.ox = w.px;
+  w.measure.oy = w.py;
+}
+
+/// The measure phase: each chunk's tally and crossings (measureWalker),
+/// summed (integers: in any order), then the step's row of the series. A
+/// chunk with more crossings than room measures again with room for all.
+void measurePhase(CpuStep& st) {
+  World& w = st.w;
+  MeasureState& ms = w.measure;
+  if (!ms.on()) return;
+  const MeasureShapesView v = ms.shapes.view();
+  const std::size_t n = ms.series.measurements.size();
+  MeasureTally total(n);
+  std::vector<MeasureEvent> events;
+  std::mutex merge;
+  const float *ox = ms.ox.data(), *oy = ms.oy.data(), *px = w.px.data(), *py = w.py.data(), *vx = w.vx.data(),
+              *vy = w.vy.data();
+  w.forEach(w.size(), [&](std::size_t b, std::size_t e) {
+    MeasureTally tally(n);
+    std::vector<MeasureEvent> found(64);
+    for (;;) {
+      ArrayMeasureSink sink = tally.sink(found);
+      for (std::size_t i = b; i < e; ++i) {
+        sink.walker = static_cast<std::int32_t>(i);
+        measureWalker(v, ox[i], oy[i], px[i], py[i], vx[i], vy[i], sink);
+      }
+      if (sink.found <= found.size()) {
+        found.resize(sink.found);
+        break;
+      }
+      found.resize(sink.found);
+      tally = MeasureTally(n);
+    }
+    const std::lock_guard<std::mutex> lock(merge);
+    total.add(tally);
+    events.insert(events.end(), found.begin(), found.end());
+  }, kLightChunks);
+  ms.record(total, events, w.id.data(), w.step, w.time, st.dt);
+}
+
 void runPhase(CpuStep& st, StepPhase phase) {
   switch (phase) {
     case StepPhase::Fields:  // first: the wishes read them
@@ -206,7 +253,11 @@ void runPhase(CpuStep& st, StepPhase phase) {
       st.model.solve(st.ctx);
       return;
     case StepPhase::Integrate:
+      keepStarts(st.w);
       integrate(st.w, st.dt);
+      return;
+    case StepPhase::Measure:
+      measurePhase(st);
       return;
   }
 }

@@ -169,6 +169,7 @@ class Resolver {
   void knobs(const Json& j, const Path& p);
   void settings(const Json& j, const Path& p);
   void geometry();
+  void measurements();
   void routes(const Json& j, const Path& p);
   Props props(const Json& j, const Path& p, const Props& base) const;
   SceneAgent makeAgent(Vec2 at, const Props& pr, std::size_t serial, std::uint64_t what, std::uint64_t which,
@@ -374,6 +375,40 @@ void Resolver::geometry() {
     const Path p = Path{} / "walls";
     const Json& arr = array(root_["walls"], p);
     for (std::size_t i = 0; i < arr.size(); ++i) spec_.walls.push_back(points(arr[i], p / i, 2));
+  }
+}
+
+void Resolver::measurements() {
+  if (!root_.contains("measurements")) return;
+  const Path p = Path{} / "measurements";
+  const Json& arr = array(root_["measurements"], p);
+  for (std::size_t i = 0; i < arr.size(); ++i) {
+    const Path mp = p / i;
+    const Json& o = object(arr[i], mp, detail::sceneKeys("/measurements/#"));
+    const int shapes = int{o.contains("line")} + int{o.contains("rect")} + int{o.contains("outline")};
+    if (shapes != 1) fail(mp, "expected exactly one of \"line\", \"rect\" or \"outline\"");
+    Measurement m;
+    m.name = o.contains("name") ? string(o["name"], mp / "name") : "measurement " + std::to_string(i);
+    for (const Measurement& other : spec_.measurements)
+      if (other.name == m.name) fail(o.contains("name") ? mp / "name" : mp, "the name \"" + m.name + "\" is taken");
+    Path shape = mp;
+    if (o.contains("line")) {
+      shape = mp / "line";
+      m.points = points(o["line"], shape, 2);
+      if (m.points.size() != 2) fail(shape, "expected a line [[x, y], [x, y]], got " + std::to_string(m.points.size()) + " points");
+    } else if (o.contains("rect")) {
+      shape = mp / "rect";
+      const Rect r = rect(o["rect"], shape);
+      m.kind = MeasureKind::Area;
+      m.points = {{r.x, r.y}, {r.x + r.width, r.y}, {r.x + r.width, r.y + r.height}, {r.x, r.y + r.height}};
+    } else {
+      shape = mp / "outline";
+      m.kind = MeasureKind::Area;
+      m.points = points(o["outline"], shape, 3);
+    }
+    const std::string why = measurementProblem(m);
+    if (!why.empty()) fail(shape, why);
+    spec_.measurements.push_back(std::move(m));
   }
 }
 
@@ -799,6 +834,7 @@ SceneSpec Resolver::run() {
     defaults_ = props(d, top / "agentDefaults", defaults_);
   }
   geometry();
+  measurements();
   if (root_.contains("routes")) routes(root_["routes"], top / "routes");
   if (root_.contains("streams")) {
     const Path p = top / "streams";

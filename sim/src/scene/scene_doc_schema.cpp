@@ -37,13 +37,16 @@ bool among(const std::string& s, std::initializer_list<std::string_view> list) {
 Slot slotOf(const std::string& p) {
   if (among(p, {"/agents/#/at", "/agents/#/goal", "/generators/#/goal", "/sources/#/goal", "/generators/#/center",
                 "/generators/#/origin", "/walls/#/#", "/obstacles/#/outline/#", "/routes/*/gates/#/#", "/routes/*/goal",
-                "/discomfort/#/outline/#", "/hills/#/at", "/heightMap/origin", "/discomfortMap/origin"}))
+                "/discomfort/#/outline/#", "/hills/#/at", "/heightMap/origin", "/discomfortMap/origin",
+                "/measurements/#/line/#", "/measurements/#/outline/#"}))
     return Slot::point;
   if (among(p, {"/obstacles/#/rect", "/generators/#/region", "/sources/#/region", "/sinks/#/region", "/targets/#/region",
                 "/targets/#/regions/#", "/discomfort/#/rect", "/routes/*/goalRegion", "/agents/#/goalRegion",
-                "/generators/#/goalRegion", "/sources/#/goalRegion"}))
+                "/generators/#/goalRegion", "/sources/#/goalRegion", "/measurements/#/rect"}))
     return Slot::rect;
-  if (among(p, {"/walls/#", "/obstacles/#/outline", "/discomfort/#/outline"})) return Slot::pointList;
+  if (among(p, {"/walls/#", "/obstacles/#/outline", "/discomfort/#/outline", "/measurements/#/outline"}))
+    return Slot::pointList;
+  if (p == "/measurements/#/line") return Slot::gate;
   if (p == "/targets/#/regions") return Slot::rectList;
   if (p == "/routes/*/gates/#") return Slot::gate;
   if (p == "/routes/*/gates") return Slot::gateList;
@@ -52,12 +55,13 @@ Slot slotOf(const std::string& p) {
 
 const std::vector<std::string_view>& movingMembers(const std::string& p) {
   static const std::vector<std::string_view> none, at{"at"}, generator{"center", "origin", "region"}, region{"region"},
-      shape{"rect", "outline"}, target{"region", "regions"}, route{"gates", "goal", "goalRegion"}, origin{"origin"};
+      shape{"rect", "outline"}, measurement{"line", "rect", "outline"}, target{"region", "regions"}, route{"gates", "goal", "goalRegion"}, origin{"origin"};
   if (p == "/agents/#" || p == "/hills/#") return at;
   if (p == "/generators/#") return generator;
   if (p == "/sources/#" || p == "/sinks/#") return region;
   if (p == "/obstacles/#" || p == "/discomfort/#") return shape;
   if (p == "/targets/#") return target;
+  if (p == "/measurements/#") return measurement;
   if (p == "/routes/*") return route;
   if (p == "/heightMap" || p == "/discomfortMap") return origin;
   return none;

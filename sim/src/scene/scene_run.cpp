@@ -19,6 +19,7 @@ SceneRun::SceneRun(const SceneSpec& spec, Options o) : spec_(spec), options_(o),
   for (const SceneRoute& r : spec_.routes) crowd_.addRoute(r.gates);
   for (const auto& [group, v] : spec_.streams) crowd_.setGroupVelocity(group, v);
   if (!spec_.terrain.empty()) crowd_.setTerrain(spec_.terrain);
+  for (const Measurement& m : spec_.measurements) crowd_.addMeasurement(m);
   for (const SceneAgent& a : spec_.agents) {
     const std::size_t i = crowd_.add(a.at, a.goal, a.radius, a.maxSpeed, a.group);
     if (a.route >= 0) crowd_.setRoute(i, a.route);

@@ -38,7 +38,7 @@ std::span<const std::string_view> sceneKeys(std::string_view p) {
   static const Keys root{"name",   "description", "units",   "model",  "duration", "settings",  "knobs",
                          "agentDefaults", "agents", "generators", "sources", "sinks", "obstacles", "walls",
                          "routes", "streams",     "routing", "targets", "discomfort", "hills", "heightMap",
-                         "discomfortMap"};
+                         "discomfortMap", "measurements"};
   static const Keys knob{"min", "max", "default", "help", "integer"};
   static const Keys defaults{"radius", "maxSpeed", "group"};
   static const Keys agent = join({{"at"}, kProps});
@@ -51,6 +51,7 @@ std::span<const std::string_view> sceneKeys(std::string_view p) {
   static const Keys discomfort{"rect", "outline", "value"};
   static const Keys route{"gates", "goal", "goalRegion"};
   static const Keys stream{"group", "velocity"};
+  static const Keys measurement{"name", "line", "rect", "outline"};
   static const Keys target{"name", "region", "regions", "group", "groups", "route"};
   static const Keys hill{"at", "radius", "height"};
   static const Keys heights{"origin", "cell", "heights"};
@@ -72,6 +73,7 @@ std::span<const std::string_view> sceneKeys(std::string_view p) {
   if (p == "/discomfort/#") return discomfort;
   if (p == "/routes/*") return route;
   if (p == "/streams/#") return stream;
+  if (p == "/measurements/#") return measurement;
   if (p == "/targets/#") return target;
   if (p == "/hills/#") return hill;
   if (p == "/heightMap") return heights;

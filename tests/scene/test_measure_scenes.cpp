@@ -1,0 +1,71 @@
+// The scene file's "measurements": loaded with knobs, refused with the
+// file, line and pointer when malformed, and counting what happened in a
+// shipped scene.
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "helpers.hpp"
+
+using namespace throng;
+using scenetest::load;
+using scenetest::parseError;
+
+TEST_CASE("measurements load with their knobs, names and kinds") {
+  const Scene door = load("door", {"doorWidth=1.6"});
+  const std::vector<Measurement>& ms = door.spec().measurements;
+  REQUIRE(ms.size() == 2);
+  CHECK(ms[0].name == "door");
+  CHECK(ms[0].kind == MeasureKind::Line);
+  REQUIRE(ms[0].points.size() == 2);
+  CHECK(ms[0].points[0].y == doctest::Approx(4.2));  // 5 - doorWidth / 2
+  CHECK(ms[0].points[1].y == doctest::Approx(5.8));
+  CHECK(ms[1].kind == MeasureKind::Area);
+  CHECK(ms[1].points.size() == 4);
+  std::string err;
+  const auto named = Scene::parse(R"({"measurements": [{"line": [[0, 0], [1, 0]]}, {"outline": [[0, 0], [1, 0], [0, 1]]}]})",
+                                  "m.json", &err);
+  INFO(err);
+  REQUIRE(named);
+  CHECK(named->spec().measurements[0].name == "measurement 0");
+  CHECK(named->spec().measurements[1].name == "measurement 1");
+  CHECK(named->spec().measurements[1].kind == MeasureKind::Area);
+}
+
+TEST_CASE("mistakes in measurements name the file, line and pointer") {
+  const auto at2 = [](const std::string& value) { return parseError("{\n  \"measurements\": " + value + "\n}\n"); };
+  CHECK(at2("{}").find("bad.json:2: /measurements: expected an array, got object") == 0);
+  CHECK(at2("[{\"name\": \"x\"}]").find("bad.json:2: /measurements/0: expected exactly one of \"line\", \"rect\" or "
+                                        "\"outline\"") == 0);
+  CHECK(at2("[{\"line\": [[0, 0]]}]").find("bad.json:2: /measurements/0/line: expected at least 2 points, got 1") == 0);
+  CHECK(at2("[{\"line\": [[0, 0], [1, 1], [2, 2]]}]").find("bad.json:2: /measurements/0/line: expected a line") == 0);
+  CHECK(at2("[{\"line\": [[1, 1], [1, 1]]}]").find("bad.json:2: /measurements/0/line: a line needs two distinct ends") == 0);
+  CHECK(at2("[{\"outline\": [[0, 0], [1, 0]]}]").find("bad.json:2: /measurements/0/outline: expected at least 3 points") == 0);
+  CHECK(at2("[{\"outline\": [[0, 0], [1, 0], [2, 0]]}]")
+            .find("bad.json:2: /measurements/0/outline: an area needs a nonzero area") == 0);
+  CHECK(at2("[{\"rect\": [0, 0, 0, 1]}]").find("bad.json:2: /measurements/0/rect: an area needs a nonzero area") == 0);
+  CHECK(at2("[{\"rect\": [0, 0, -1, 1]}]").find("bad.json:2: /measurements/0/rect/2:") == 0);
+  CHECK(at2("[{\"name\": \"a\", \"line\": [[0, 0], [1, 0]]}, {\"name\": \"a\", \"rect\": [0, 0, 1, 1]}]")
+            .find("bad.json:2: /measurements/1/name: the name \"a\" is taken") == 0);
+  CHECK(at2("[{\"line\": [[0, 0], [1, 0]], \"windw\": 5}]")
+            .find("bad.json:2: /measurements/0/windw: unknown key \"windw\" (expected one of: name, line, rect, outline)") == 0);
+}
+
+TEST_CASE("the door's line counts each walker that left through it, and its area what stood before it") {
+  SceneRun run(load("door"));
+  const std::size_t walkers = run.crowd().count();
+  scenetest::runFor(run, 60);
+  const MeasureFigures door = measureFigures(run.crowd().measurements())[0];
+  const MeasureFigures before = measureFigures(run.crowd().measurements())[1];
+  // Everyone starts inside; those beyond the wall now, and those the sink
+  // took, crossed out once more than back.
+  std::size_t outside = 0;
+  for (std::size_t i = 0; i < run.crowd().count(); ++i) outside += run.crowd().agent(i).position.x > 10;
+  MESSAGE(walkers << " walkers; " << door.forward << " out, " << door.backward << " back; " << run.removed()
+                  << " taken by the sink, " << outside << " beyond the door; flow " << door.meanFlow << "/s");
+  CHECK(door.forward - door.backward == run.removed() + outside);
+  CHECK(door.forward > walkers / 2);
+  CHECK(door.meanFlow > 1.0);  // a 1.2 m door (walking.md's flow against width: about 2/s)
+  CHECK(door.meanFlow < 3.0);
+  CHECK(before.peakDensity > 1.0);  // the queue at the door
+}
