@@ -863,9 +863,14 @@ TEST_CASE("measurements: the host mirror's tally and crossings are the CPU step'
     c.addMeasurement({"middle", MeasureKind::Area, {{mx - w / 4, my - h / 4}, {mx + w / 4, my - h / 4},
                                                     {mx + w / 4, my + h / 4}, {mx - w / 4, my + h / 4}}});
   };
-  using Build = void (*)(Crowd&);
-  for (const auto& [name, build] : {std::pair<const char*, Build>{"door", [](Crowd& c) { gpuscenes::door(c); }},
-                                    {"crossing", [](Crowd& c) { gpuscenes::crossing(c); }}}) {
+  struct Case {
+    const char* name;
+    void (*build)(Crowd&);
+  };
+  for (const Case& cs : {Case{"door", [](Crowd& c) { gpuscenes::door(c); }},
+                         Case{"crossing", [](Crowd& c) { gpuscenes::crossing(c); }}}) {
+    const std::string name = cs.name;
+    const auto build = cs.build;
     CAPTURE(name);
     Crowd cpu, mirror;
     MirrorBackend mb;
