@@ -606,6 +606,30 @@ py::list settingList() {
   return out;
 }
 
+/// Polylines as a list of (n, 2) float64 arrays.
+py::list pointLists(const std::vector<std::vector<Vec2>>& lines) {
+  py::list out;
+  for (const std::vector<Vec2>& l : lines) {
+    std::vector<double> xy;
+    for (const Vec2& p : l) xy.insert(xy.end(), {p.x, p.y});
+    out.append(ownedCopy(xy.data(), xy.size(), {static_cast<py::ssize_t>(l.size()), 2}));
+  }
+  return out;
+}
+
+/// The scene's measurements as (name, kind, (n, 2) points), in file order.
+py::list measurementList(const Scene& s) {
+  py::list out;
+  for (const Measurement& m : s.spec().measurements) {
+    py::dict d;
+    d["name"] = m.name;
+    d["kind"] = m.kind == MeasureKind::Line ? "line" : "area";
+    d["points"] = pointLists({m.points})[0];
+    out.append(d);
+  }
+  return out;
+}
+
 }  // namespace
 
 }  // namespace throng::python
@@ -626,6 +650,9 @@ PYBIND11_MODULE(_throng, m) {
       .def_property_readonly("agent_count", [](const Scene& s) { return s.spec().agents.size(); })
       .def_property_readonly("knobs", &knobList)
       .def_property_readonly("settings", [](const Scene& s) { return settingTexts(s.spec().settings); })
+      .def_property_readonly("walls", [](const Scene& s) { return pointLists(s.spec().walls); })
+      .def_property_readonly("obstacles", [](const Scene& s) { return pointLists(s.spec().obstacles); })
+      .def_property_readonly("measurements", &measurementList)
       .def("assign", [](Scene& s, const std::string& a) { assign(s, a); }, py::arg("assignment"))
       .def("reset", &Scene::reset)
       .def("copy", [](const Scene& s) { return Scene(s); });

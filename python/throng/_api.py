@@ -105,6 +105,21 @@ class Scene:
         """Every setting's current value, as text (``--set`` reads it back)."""
         return self._core.settings
 
+    @property
+    def walls(self) -> List[np.ndarray]:
+        """The walls as resolved with the current knobs, each an (n, 2) array of its points."""
+        return self._core.walls
+
+    @property
+    def obstacles(self) -> List[np.ndarray]:
+        """The obstacles' outlines (a rectangle as its four corners), each an (n, 2) array."""
+        return self._core.obstacles
+
+    @property
+    def measurements(self) -> List[Dict[str, Any]]:
+        """The measurement lines and areas: name, kind ("line" or "area") and points, in file order."""
+        return self._core.measurements
+
     def set(self, **values: Any) -> "Scene":
         """Sets knobs and settings by name, in order, all or none; returns self.
 
@@ -325,6 +340,56 @@ class Run:
         data = pd.DataFrame({"id": t["id"].astype(np.int64), "frame": t["frame"].astype(np.int64),
                              "x": t["x"].astype(np.float64), "y": t["y"].astype(np.float64)})
         return pedpy.TrajectoryData(data=data, frame_rate=1.0 / self.dt)
+
+    def walkable_area(self, margin: float = 1.0, wall_width: float = 0.01):
+        """The scene's walkable area as a PedPy ``WalkableArea`` (needs PedPy),
+        for PedPy's Voronoi methods with no geometry by hand; its WKT is
+        ``walkable_area().polygon.wkt``.
+
+        It is the box around the walls, the obstacles, the measurements and
+        every recorded position (the current ones without ``record=True``),
+        ``margin`` units wider on each side, less the obstacles and the walls
+        (each ``wall_width`` units wide, flat at its ends, so a door keeps its
+        width). Where walls cut the box in pieces, the piece that holds the
+        most positions."""
+        try:
+            import pedpy
+            import shapely
+            from shapely.geometry import LineString, Polygon, box
+        except ImportError as e:  # pragma: no cover - depends on the environment
+            raise ImportError(f"walkable_area needs PedPy: pip install pedpy ({e})") from e
+        scene = self._core.scene
+        if self._core.recording:
+            t = self.trajectory()
+            xs, ys = t["x"].astype(np.float64), t["y"].astype(np.float64)
+        else:
+            xs, ys = np.asarray(self.x, dtype=np.float64), np.asarray(self.y, dtype=np.float64)
+        shapes = list(scene.walls) + list(scene.obstacles) + [m["points"] for m in scene.measurements]
+        every = np.concatenate([np.column_stack([xs, ys])] + shapes) if shapes or len(xs) else np.zeros((0, 2))
+        if len(every) == 0:
+            raise ValueError("walkable_area: the scene has no walls, obstacles, measurements or walkers")
+        lo, hi = every.min(axis=0) - margin, every.max(axis=0) + margin
+        area = box(lo[0], lo[1], hi[0], hi[1])
+        cuts = [Polygon(o).buffer(0) for o in scene.obstacles]
+        cuts += [LineString(w).buffer(wall_width / 2, cap_style="flat", join_style="mitre") for w in scene.walls]
+        if cuts:
+            area = area.difference(shapely.union_all(cuts))
+        if area.geom_type == "MultiPolygon":
+            area = max(area.geoms, key=lambda g: int(shapely.contains_xy(g, xs, ys).sum()))
+        return pedpy.WalkableArea(area)
+
+    def pedpy_measurements(self) -> Dict[str, Any]:
+        """The scene's measurement lines and areas as PedPy ``MeasurementLine``
+        and ``MeasurementArea`` (PedPy wants its areas convex), by name."""
+        try:
+            import pedpy
+        except ImportError as e:  # pragma: no cover - depends on the environment
+            raise ImportError(f"pedpy_measurements needs PedPy: pip install pedpy ({e})") from e
+        out = {}
+        for m in self._core.scene.measurements:
+            points = [tuple(map(float, p)) for p in m["points"]]
+            out[m["name"]] = pedpy.MeasurementLine(points) if m["kind"] == "line" else pedpy.MeasurementArea(points)
+        return out
 
     def measurements(self) -> Dict[str, Dict[str, Any]]:
         """The scene's measurement lines and areas since the start, by name,

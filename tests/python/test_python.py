@@ -382,6 +382,47 @@ def case_pedpy():
     print(f"pedpy: {len(b)} rows; classic density up to {density['density'].max():.2f} /m²")
 
 
+def case_pedpy_measure():
+    """PedPy measures the scene's own lines and areas over its own walkable
+    area, with no geometry written by hand, and finds throng's figures."""
+    import numpy as np
+    import pedpy
+    import throng
+    run = throng.Run("door", seed=5, record=True)
+    run.advance(45)
+    traj, walkable, ms = run.to_pedpy(), run.walkable_area(), run.pedpy_measurements()
+    mine = run.measurements()
+    check(sorted(ms) == ["before the door", "door"], "the scene's measurements", sorted(ms))
+    check(isinstance(walkable, pedpy.WalkableArea) and walkable.polygon.wkt.startswith("POLYGON"),
+          "a walkable area, as WKT", walkable.polygon.wkt[:80])
+    # The room's inside and the open space past the door are walkable; the wall is not.
+    import shapely
+    check(shapely.contains_xy(walkable.polygon, [5, 11.5, 10.0], [5, 5, 5.0]).all(), "room, outside and the doorway")
+    check(not shapely.contains_xy(walkable.polygon, 10.0, 2.0), "the wall beside the door is not")
+    # N(t) at the door: PedPy's count (each walker's first crossing) is throng's, frame by frame.
+    nt, crossing = pedpy.compute_n_t(traj_data=traj, measurement_line=ms["door"])
+    door = mine["door"]
+    check(door["backward"].sum() == 0, "nobody came back through the door (PedPy counts a first crossing only)")
+    theirs = nt.set_index("frame")["cumulative_pedestrians"]
+    frames = np.arange(1, run.step_count + 1)
+    ours = door["crossed"]
+    theirs = theirs.reindex(frames, method="ffill").fillna(0).to_numpy()
+    off = int(np.abs(theirs - ours).max())
+    check(off == 0, "PedPy's N(t) is throng's, frame by frame", off, theirs[-1], ours[-1])
+    check(ours[-1] > 30, "walkers went through", ours[-1])
+    # The classic density over the area before the door: throng's, frame by frame.
+    classic = pedpy.compute_classic_density(traj_data=traj, measurement_area=ms["before the door"])
+    # (A frame with no walker anywhere has no rows, so PedPy has no density for it: 0.)
+    rho = np.nan_to_num(classic.set_index("frame")["density"].reindex(frames).to_numpy())
+    check(np.allclose(rho, mine["before the door"]["density"]), "PedPy's classic density is throng's")
+    # Voronoi density over the same area: from the walkable area alone.
+    voronoi = pedpy.compute_individual_voronoi_polygons(traj_data=traj, walkable_area=walkable)
+    vrho, _ = pedpy.compute_voronoi_density(individual_voronoi_data=voronoi, measurement_area=ms["before the door"])
+    check(np.isfinite(vrho["density"]).all() and vrho["density"].max() > 1, "PedPy's Voronoi density", vrho.describe())
+    print(f"pedpy measures: {ours[-1]} through the door; density up to {rho.max():.2f} (classic), "
+          f"{vrho['density'].max():.2f} (Voronoi) per m²")
+
+
 # ---- campaigns -----------------------------------------------------------------------
 
 SPEC = {
