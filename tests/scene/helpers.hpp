@@ -27,6 +27,15 @@ inline throng::Scene load(const std::string& name, const std::vector<std::string
   return *s;
 }
 
+/// Parses text that must load (labelled "t.json" in messages).
+inline throng::Scene parse(const std::string& text) {
+  std::string err;
+  auto s = throng::Scene::parse(text, "t.json", &err);
+  INFO(err);
+  REQUIRE(s.has_value());
+  return *s;
+}
+
 /// Parses text that must fail; returns the message.
 inline std::string parseError(const std::string& text) {
   std::string err;

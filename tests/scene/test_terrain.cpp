@@ -8,17 +8,10 @@
 #include "helpers.hpp"
 
 using namespace throng;
+using scenetest::parse;
 using scenetest::parseError;
 
 namespace {
-
-Scene parse(const std::string& text) {
-  std::string err;
-  auto s = Scene::parse(text, "t.json", &err);
-  INFO(err);
-  REQUIRE(s);
-  return *s;
-}
 
 bool sameRect(const Rect& r, float x, float y, float w, float h) {
   return r.x == x && r.y == y && r.width == w && r.height == h;

@@ -88,11 +88,22 @@
 //                                // bilinearly between them, 0 outside;
 //                                // added to the "discomfort" regions' sum
 // }
-// PROPS (agents, generators, sources): "radius", "maxSpeed", "group" (an int,
+// PROPS (agents, generators, sources): "radius", "maxSpeed", "premovement",
+// "group" (an int,
 // or an array cycled through), "goal" [x, y], "goalOffset" [dx, dy] (goal =
 // start + offset), "goalRegion" [x, y, w, h] (a hashed point in it), "route"
 // (a route name, or an array of names: the one whose first gate is nearest).
 // A routed agent without its own goal takes the route's goal.
+// "maxSpeed" (units/s) and "premovement" (s a walker stands before it sets
+// out, RiMEA 5's pre-movement time; 0 by default) are each a number or a
+// distribution every walker draws from the seed:
+//   {"distribution": "uniform", "min": 0, "max": 30}
+//   {"distribution": "normal", "mean": 1.34, "sd": 0.26, "min": 0.5, "max": 2}
+//   {"distribution": "lognormal", "mean": 20, "sd": 8, "max": 60}
+// min and max clip a normal or log-normal (a draw outside is drawn again;
+// the clip must hold at least 1% of it); neither value goes below 0. A
+// walker waiting out its pre-movement stands still (its top speed 0), so
+// the others walk round it.
 //
 // The targets the fields are solved for (SceneSpec::terrain.targets) are the
 // file's "targets" in order; then one per route with a "goalRegion" (named
@@ -136,13 +147,30 @@ struct Knob {
   bool integer = false;        ///< values are whole numbers
 };
 
+/// A number each walker draws from the seed (PROPS' "maxSpeed" and
+/// "premovement"): a fixed value, or a distribution clipped to [min, max]
+/// (a draw outside the clip is drawn again). Uniform takes min and max;
+/// normal and log-normal take the mean and sd of the value itself.
+struct SceneDraw {
+  enum class Kind : std::uint8_t { Fixed, Uniform, Normal, LogNormal };
+  Kind kind = Kind::Fixed;
+  double value = 0;          ///< Fixed
+  double mean = 0, sd = 0;   ///< Normal, LogNormal
+  double min = 0, max = 1e300;  ///< Uniform's range; the others' clip
+  /// The value for draw (what, which) of this seed: the same every time.
+  double draw(std::uint64_t seed, std::uint64_t what, std::uint64_t which) const;
+  /// The largest value a draw can take.
+  double largest() const { return kind == Kind::Fixed ? value : max; }
+};
+
 /// One agent, concrete: where it starts and what it wants.
 struct SceneAgent {
   Vec2 at;
   std::optional<Vec2> goal;
-  float radius = 0.25f, maxSpeed = 1.3f;  ///< world units, units/s
+  float radius = 0.25f, maxSpeed = 1.3f;  ///< world units, units/s (maxSpeed as drawn)
   int group = 0;
   int route = -1;                         ///< index into SceneSpec::routes
+  double premovement = 0;                 ///< s it stands before setting out (as drawn)
 };
 
 struct SceneRoute {
@@ -156,7 +184,8 @@ struct SceneSource {
   Rect region;
   double rate = 1, start = 0, stop = 1e300;
   std::int64_t max = -1;            ///< -1: no limit
-  float radius = 0.25f, maxSpeed = 1.3f;
+  float radius = 0.25f, maxSpeed = 1.3f;  ///< maxSpeed: the largest speedDraw gives
+  SceneDraw speedDraw, premovement;       ///< drawn by each walker it emits
   std::vector<int> groups{0};       ///< cycled through by emission count
   std::optional<Vec2> goal, goalOffset;
   std::optional<Rect> goalRegion;
@@ -262,6 +291,8 @@ std::map<std::string, std::string> listScenes();
 
 /// A running scene: the Crowd plus its sources and sinks, advanced by a fixed
 /// dt (the spec's settings.maxStep). One step is, in order:
+///   0. walkers whose pre-movement time is over set out (their top speed
+///      given back),
 ///   1. sources emit (rate x dt accumulated; spots hashed from the seed),
 ///   2. the crowd takes one step of dt,
 ///   3. the separation gate checks the step (when enabled),
@@ -311,6 +342,15 @@ class SceneRun {
  private:
   void emit();
   bool place(const SceneSource& src, std::size_t sourceIndex, std::int64_t serial);
+  void release();
+
+  /// A walker standing out its pre-movement time, and the speed it sets out at.
+  struct Waiting {
+    std::uint64_t id;
+    double release;  ///< s, the run's time it sets out at
+    float maxSpeed;
+  };
+  std::vector<Waiting> waiting_;
 
   SceneSpec spec_;
   Options options_;

@@ -78,7 +78,8 @@ using detail::unit01;
 // ---- the resolver -------------------------------------------------------------
 
 struct Props {
-  float radius = 0.25f, maxSpeed = 1.3f;
+  float radius = 0.25f;
+  SceneDraw maxSpeed{SceneDraw::Kind::Fixed, 1.3}, premovement;
   std::vector<int> groups{0};
   std::optional<Vec2> goal, goalOffset;
   std::optional<Rect> goalRegion;
@@ -170,6 +171,7 @@ class Resolver {
   void settings(const Json& j, const Path& p);
   void geometry();
   void measurements();
+  SceneDraw drawOf(const Json& j, const Path& p) const;
   void routes(const Json& j, const Path& p);
   Props props(const Json& j, const Path& p, const Props& base) const;
   SceneAgent makeAgent(Vec2 at, const Props& pr, std::size_t serial, std::uint64_t what, std::uint64_t which,
@@ -436,10 +438,74 @@ void Resolver::routes(const Json& j, const Path& p) {
   }
 }
 
+SceneDraw Resolver::drawOf(const Json& j, const Path& p) const {
+  SceneDraw d;
+  if (!j.is_object() || j.contains("knob")) {  // a number, knob or expression
+    d.value = nonNegative(j, p);
+    return d;
+  }
+  object(j, p, detail::sceneKeys("/draw"));
+  if (!j.contains("distribution")) fail(p, "expected a number or a \"distribution\" (uniform, normal, lognormal)");
+  const std::string kind = string(j["distribution"], p / "distribution");
+  const auto need = [&](const char* key) -> double {
+    if (!j.contains(key)) fail(p, "a " + kind + " distribution needs \"" + key + "\"");
+    return number(j[key], p / key);
+  };
+  const auto refuse = [&](const char* key) {
+    if (j.contains(key)) fail(p / key, "a " + kind + " distribution takes no \"" + key + "\"");
+  };
+  if (kind == "uniform") {
+    d.kind = SceneDraw::Kind::Uniform;
+    refuse("mean");
+    refuse("sd");
+    d.min = need("min");
+    d.max = need("max");
+  } else if (kind == "normal" || kind == "lognormal") {
+    d.kind = kind == "normal" ? SceneDraw::Kind::Normal : SceneDraw::Kind::LogNormal;
+    d.mean = need("mean");
+    d.sd = need("sd");
+    if (!(d.sd >= 0)) fail(p / "sd", "expected a standard deviation >= 0, got " + fmt(d.sd));
+    if (d.kind == SceneDraw::Kind::LogNormal && !(d.mean > 0)) fail(p / "mean", "a lognormal needs a mean > 0");
+    if (j.contains("min")) d.min = number(j["min"], p / "min");
+    if (j.contains("max")) d.max = number(j["max"], p / "max");
+  } else {
+    fail(p / "distribution", "unknown distribution \"" + kind + "\" (expected uniform, normal or lognormal)");
+  }
+  // No draw below 0: speeds and delays.
+  if (d.min < 0) {
+    if (d.kind == SceneDraw::Kind::Uniform || j.contains("min")) fail(p / "min", "expected a number >= 0, got " + fmt(d.min));
+    d.min = 0;
+  }
+  if (!(d.min <= d.max)) fail(p, "the clip is empty: min " + fmt(d.min) + " > max " + fmt(d.max));
+  if (d.kind != SceneDraw::Kind::Uniform) {
+    // The share of the distribution inside [min, max], of the standard
+    // normal between za and zb: by the upper tails when both are above 0,
+    // so a clip far in a tail is not lost to rounding.
+    const auto between = [](double za, double zb) {
+      const double r = 1 / std::sqrt(2.0);
+      return za > 0 ? 0.5 * (std::erfc(za * r) - std::erfc(zb * r)) : 0.5 * (std::erfc(-zb * r) - std::erfc(-za * r));
+    };
+    double share;
+    if (d.sd == 0) {
+      share = d.mean >= d.min && d.mean <= d.max ? 1 : 0;
+    } else if (d.kind == SceneDraw::Kind::Normal) {
+      share = between((d.min - d.mean) / d.sd, (d.max - d.mean) / d.sd);
+    } else {
+      const double s2 = std::log1p(d.sd * d.sd / (d.mean * d.mean)), mu = std::log(d.mean) - s2 / 2, s = std::sqrt(s2);
+      share = between(d.min > 0 ? (std::log(d.min) - mu) / s : -1e300, (std::log(d.max) - mu) / s);
+    }
+    if (!(share >= 0.01))
+      fail(p, "the clip [" + fmt(d.min) + ", " + fmt(d.max) + "] holds " + (share > 0 ? "under 1%" : "none") +
+                  " of the " + kind + " distribution");
+  }
+  return d;
+}
+
 Props Resolver::props(const Json& j, const Path& p, const Props& base) const {
   Props pr = base;
   if (j.contains("radius")) pr.radius = static_cast<float>(positive(j["radius"], p / "radius"));
-  if (j.contains("maxSpeed")) pr.maxSpeed = static_cast<float>(nonNegative(j["maxSpeed"], p / "maxSpeed"));
+  if (j.contains("maxSpeed")) pr.maxSpeed = drawOf(j["maxSpeed"], p / "maxSpeed");
+  if (j.contains("premovement")) pr.premovement = drawOf(j["premovement"], p / "premovement");
   if (j.contains("group")) {
     const Json& g = j["group"];
     pr.groups.clear();
@@ -482,7 +548,10 @@ SceneAgent Resolver::makeAgent(Vec2 at, const Props& pr, std::size_t serial, std
   SceneAgent a;
   a.at = at;
   a.radius = pr.radius;
-  a.maxSpeed = pr.maxSpeed;
+  // Each walker's own draws, named by (what, which) as its goal point is.
+  const std::uint64_t who = what << 32 ^ which;
+  a.maxSpeed = static_cast<float>(pr.maxSpeed.draw(spec_.settings.seed, 9101, who));
+  a.premovement = pr.premovement.draw(spec_.settings.seed, 9102, who);
   a.group = pr.groups[serial % pr.groups.size()];
   if (!pr.routes.empty()) {
     a.route = pr.routes[0];
@@ -634,7 +703,9 @@ void Resolver::sources(const Json& j, const Path& p) {
     }
     const Props pr = props(o, sp, defaults_);
     s.radius = pr.radius;
-    s.maxSpeed = pr.maxSpeed;
+    s.speedDraw = pr.maxSpeed;
+    s.maxSpeed = static_cast<float>(pr.maxSpeed.largest());
+    s.premovement = pr.premovement;
     s.groups = pr.groups;
     s.goal = pr.goal;
     s.goalOffset = pr.goalOffset;

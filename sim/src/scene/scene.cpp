@@ -60,6 +60,13 @@ double unit01(std::uint64_t seed, std::uint64_t what, std::uint64_t a, std::uint
   return static_cast<double>(h >> 11) * (1.0 / 9007199254740992.0);
 }
 
+double drawNormal(double mu, double sigma, std::uint64_t seed, std::uint64_t what, std::uint64_t which,
+                  std::uint64_t attempt) {
+  // Box-Muller on two hashed uniforms; 1 - u is in (0, 1], so the log is finite.
+  const double u1 = 1 - unit01(seed, what, which, 2 * attempt + 1), u2 = unit01(seed, what, which, 2 * attempt + 2);
+  return mu + sigma * std::sqrt(-2 * std::log(u1)) * std::cos(6.283185307179586 * u2);
+}
+
 Vec2 pointIn(const Rect& r, std::uint64_t seed, std::uint64_t what, std::uint64_t which) {
   return {r.x + static_cast<float>(unit01(seed, what, which, 1) * r.width),
           r.y + static_cast<float>(unit01(seed, what, which, 2) * r.height)};
@@ -105,6 +112,29 @@ std::optional<std::string> readFile(const std::string& path, std::string* error)
 }
 
 }  // namespace detail
+
+double SceneDraw::draw(std::uint64_t seed, std::uint64_t what, std::uint64_t which) const {
+  switch (kind) {
+    case Kind::Fixed: return value;
+    case Kind::Uniform: return min + detail::unit01(seed, what, which, 0) * (max - min);
+    case Kind::Normal:
+    case Kind::LogNormal: break;
+  }
+  double mu = mean, sigma = sd;
+  if (kind == Kind::LogNormal) {  // the log's mean and sd from the value's
+    const double s2 = std::log1p(sd * sd / (mean * mean));
+    mu = std::log(mean) - s2 / 2;
+    sigma = std::sqrt(s2);
+  }
+  // The resolver keeps at least 1% of the distribution in the clip, so a
+  // thousand draws all falling outside is far below one chance in 1e4.
+  for (std::uint64_t attempt = 0; attempt < 1000; ++attempt) {
+    double x = detail::drawNormal(mu, sigma, seed, what, which, attempt);
+    if (kind == Kind::LogNormal) x = std::exp(x);
+    if (x >= min && x <= max) return x;
+  }
+  return std::clamp(mean, min, max);
+}
 
 // ---- Scene ----------------------------------------------------------------------
 

@@ -18,6 +18,11 @@ float discIntrusion(std::span<const std::vector<Vec2>> outlines, std::span<const
 double unit01(std::uint64_t seed, std::uint64_t what, std::uint64_t a, std::uint64_t b);
 /// A hashed point in the rectangle [x, y, w, h].
 Vec2 pointIn(const Rect& r, std::uint64_t seed, std::uint64_t what, std::uint64_t which);
+/// A normal draw of mean mu and sd sigma: attempt `attempt` of draw
+/// (what, which) of this seed (libm's log and cos: scenes resolve on the
+/// host, never in a step).
+double drawNormal(double mu, double sigma, std::uint64_t seed, std::uint64_t what, std::uint64_t which,
+                  std::uint64_t attempt);
 /// The whole of the file at `path`, as bytes; nullopt with *error (when
 /// given) "PATH: cannot open (why)" or "PATH: read error". Scene::load and
 /// SceneDoc::load read through it, so their messages are the same.

@@ -4,6 +4,7 @@
 // in index order, so a run depends only on the spec.
 #include <algorithm>
 #include <chrono>
+#include <map>
 #include <utility>
 
 #include "scene/scene_internal.hpp"
@@ -21,8 +22,10 @@ SceneRun::SceneRun(const SceneSpec& spec, Options o) : spec_(spec), options_(o),
   if (!spec_.terrain.empty()) crowd_.setTerrain(spec_.terrain);
   for (const Measurement& m : spec_.measurements) crowd_.addMeasurement(m);
   for (const SceneAgent& a : spec_.agents) {
-    const std::size_t i = crowd_.add(a.at, a.goal, a.radius, a.maxSpeed, a.group);
+    const bool waits = a.premovement > 0;
+    const std::size_t i = crowd_.add(a.at, a.goal, a.radius, waits ? 0.0f : a.maxSpeed, a.group);
     if (a.route >= 0) crowd_.setRoute(i, a.route);
+    if (waits) waiting_.push_back({crowd_.id(i), a.premovement, a.maxSpeed});
   }
   arrivedById_.assign(std::as_const(crowd_).world().nextId, 0);
   sourceDebt_.assign(spec_.sources.size(), 0.0);
@@ -58,8 +61,15 @@ bool SceneRun::place(const SceneSource& src, std::size_t k, std::int64_t serial)
     else if (src.goalOffset) goal = at + *src.goalOffset;
     else if (src.goalRegion) goal = detail::pointIn(*src.goalRegion, seed, 6000 + k, static_cast<std::uint64_t>(serial));
     const int group = src.groups[static_cast<std::size_t>(serial) % src.groups.size()];
-    const std::size_t i = crowd_.add(at, goal, r, src.maxSpeed, group);
+    // The walker's own draws (a fixed speed is the source's maxSpeed).
+    const auto n = static_cast<std::uint64_t>(serial);
+    const float speed = src.speedDraw.kind == SceneDraw::Kind::Fixed
+                            ? src.maxSpeed
+                            : static_cast<float>(src.speedDraw.draw(seed, 9200 + 2 * k, n));
+    const double delay = src.premovement.draw(seed, 9201 + 2 * k, n);
+    const std::size_t i = crowd_.add(at, goal, r, delay > 0 ? 0.0f : speed, group);
     if (src.route >= 0) crowd_.setRoute(i, src.route);
+    if (delay > 0) waiting_.push_back({crowd_.id(i), time() + delay, speed});
     return true;
   }
   return false;
@@ -92,7 +102,29 @@ StepProfile SceneRun::meanProfile() const {
   return mean;
 }
 
+void SceneRun::release() {
+  const double t = time() + 1e-9;  // a release due at this step's start
+  if (std::none_of(waiting_.begin(), waiting_.end(), [t](const Waiting& w) { return w.release <= t; })) return;
+  std::map<std::uint64_t, std::size_t> index;
+  for (std::size_t i = 0; i < crowd_.count(); ++i) index[crowd_.id(i)] = i;
+  std::vector<Waiting> still;
+  for (const Waiting& w : waiting_) {
+    if (w.release > t) {
+      still.push_back(w);
+      continue;
+    }
+    const auto it = index.find(w.id);
+    if (it == index.end()) continue;  // removed while it waited
+    Agent a = crowd_.agent(it->second);
+    a.maxSpeed = w.maxSpeed;
+    crowd_.setAgent(it->second, a);
+  }
+  waiting_ = std::move(still);
+}
+
 void SceneRun::step() {
+  // 0. pre-movement over
+  release();
   // 1. sources
   emit();
   // 2. the crowd's step

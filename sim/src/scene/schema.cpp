@@ -12,7 +12,7 @@ namespace {
 using Keys = std::vector<std::string_view>;
 
 /// What every agent-making object takes (PROPS in scene.hpp).
-const Keys kProps{"radius", "maxSpeed", "group", "goal", "goalOffset", "goalRegion", "route"};
+const Keys kProps{"radius", "maxSpeed", "premovement", "group", "goal", "goalOffset", "goalRegion", "route"};
 
 Keys join(std::initializer_list<Keys> parts) {
   Keys out;
@@ -40,7 +40,8 @@ std::span<const std::string_view> sceneKeys(std::string_view p) {
                          "routes", "streams",     "routing", "targets", "discomfort", "hills", "heightMap",
                          "discomfortMap", "measurements"};
   static const Keys knob{"min", "max", "default", "help", "integer"};
-  static const Keys defaults{"radius", "maxSpeed", "group"};
+  static const Keys defaults{"radius", "maxSpeed", "premovement", "group"};
+  static const Keys draw{"distribution", "mean", "sd", "min", "max"};
   static const Keys agent = join({{"at"}, kProps});
   // Every type's keys, each once, in the order the types list them.
   static const Keys generator = join({kRing, {kGrid.begin() + 1, kGrid.end()}, {kRegion.begin() + 1, kRegion.end()},
@@ -74,6 +75,7 @@ std::span<const std::string_view> sceneKeys(std::string_view p) {
   if (p == "/routes/*") return route;
   if (p == "/streams/#") return stream;
   if (p == "/measurements/#") return measurement;
+  if (p == "/draw") return draw;  // a distribution, wherever PROPS take one
   if (p == "/targets/#") return target;
   if (p == "/hills/#") return hill;
   if (p == "/heightMap") return heights;
