@@ -363,6 +363,33 @@ Parsed<ScenesOptions> parseScenes(int argc, const char* const* argv) {
   return parse(app, "throng scenes", argc, argv, o, kNoCheck);
 }
 
+Parsed<VerifyOptions> parseVerify(int argc, const char* const* argv) {
+  VerifyOptions o;
+  CLI::App app{"Runs the verification suite: every shipped scene with a \"verify\" (the RiMEA guideline's tests\n"
+               "that a 2-D crowd can hold), under each model and seed, and prints a table of each test's figures\n"
+               "against its bounds. Exits 1 when a test fails.",
+               "throng verify"};
+  setUp(app, "usage: throng verify [TESTS...] [--models M,...] [--seeds N] [--threads N]\n", "");
+  app.add_option("TESTS", o.tests, "the tests to run, by name (rimea-1, ...); default: all");
+  app.add_option_function<std::string>(
+         "--models",
+         [&o](const std::string& list) {
+           o.models.clear();
+           std::size_t b = 0;
+           while (b <= list.size()) {
+             const std::size_t e = std::min(list.find(',', b), list.size());
+             if (e > b) o.models.push_back(list.substr(b, e - b));
+             b = e + 1;
+           }
+         },
+         "the models, comma-separated (default orca,biocrowds,continuum)")
+      ->type_name("M,...");
+  number(app, "--seeds", o.seeds, Bounds<int>{1, 1000}, "N", "runs per test and model, N in {} (default: each test's)");
+  number(app, "--threads", o.threads, settingBounds<std::uint64_t>("threads"), "N",
+         "worker threads, N in {}, 0 = every core (results do not depend on it)");
+  return parse(app, "throng verify", argc, argv, o, kNoCheck);
+}
+
 Parsed<CampaignOptions> parseCampaign(int argc, const char* const* argv) {
   CampaignOptions o;
   CLI::App app{"Runs every point of a campaign (scenes x seeds x knob and setting grids) as a task on Dask:\n"
@@ -406,6 +433,7 @@ Parsed<VizOptions> parseViz(int argc, const char* const* argv) {
         "       throng scenes                     list the shipped scenes, their knobs and the settings\n"
         "       throng record SCENE [options]     record a video\n"
         "       throng campaign SPEC.json         many runs on Dask, through Python\n"
+        "       throng verify [TESTS...]          the verification suite (RiMEA's tests), a table of verdicts\n"
         "Every subcommand takes --help.\n\n",
         "");
   addView(app, o);

@@ -63,6 +63,14 @@ struct ScenesOptions {
   bool settingsMarkdown = false;  ///< print the user guide's settings table only
 };
 
+/// `throng verify [TESTS...] [--models M,...] [--seeds N] [--threads N]`.
+struct VerifyOptions {
+  std::vector<std::string> tests;  ///< test names (scene file stems); empty: every one
+  std::vector<std::string> models{"orca", "biocrowds", "continuum"};
+  int seeds = 0;                   ///< runs per test and model, [1, 1000]; 0: each test's own
+  std::optional<std::uint64_t> threads;  ///< in threads' limits, 0 = every core
+};
+
 /// `throng campaign SPEC.json [options]`: many runs on Dask, through the
 /// Python package's throng.campaign (app/cli/campaign.cpp starts it).
 struct CampaignOptions {
@@ -118,6 +126,7 @@ Parsed<RunOptions> parseRun(int argc, const char* const* argv);
 Parsed<CheckOptions> parseCheck(int argc, const char* const* argv);
 Parsed<ScenesOptions> parseScenes(int argc, const char* const* argv);
 Parsed<CampaignOptions> parseCampaign(int argc, const char* const* argv);
+Parsed<VerifyOptions> parseVerify(int argc, const char* const* argv);
 Parsed<VizOptions> parseViz(int argc, const char* const* argv);
 Parsed<RecordOptions> parseRecord(int argc, const char* const* argv);
 

@@ -69,3 +69,32 @@ TEST_CASE("the door's line counts each walker that left through it, and its area
   CHECK(door.meanFlow < 3.0);
   CHECK(before.peakDensity > 1.0);  // the queue at the door
 }
+
+TEST_CASE("a scene's verify: its checks load, and mistakes name the file, line and pointer") {
+  const Scene rimea1 = load("rimea-1");
+  REQUIRE(rimea1.spec().verify);
+  const SceneVerify& v = *rimea1.spec().verify;
+  CHECK(v.test == "RiMEA 1");
+  CHECK(v.seeds == 1);
+  CHECK(v.verdict);
+  REQUIRE(v.checks.size() == 1);
+  CHECK(v.checks[0].figure == "end.lastTime");
+  CHECK(v.checks[0].min == 26);
+  CHECK(v.checks[0].max == 34);
+  CHECK_FALSE(load("door").spec().verify);
+  const auto at2 = [](const std::string& value) {
+    return parseError("{\"measurements\": [{\"name\": \"end\", \"line\": [[0, 0], [0, 1]]}],\n  \"verify\": " + value + "\n}\n");
+  };
+  CHECK(at2("{\"checks\": []}").find("bad.json:2: /verify: missing \"test\"") == 0);
+  CHECK(at2("{\"test\": \"T\", \"checks\": []}").find("bad.json:2: /verify/checks: expected at least one check") == 0);
+  CHECK(at2("{\"test\": \"T\", \"checks\": [{\"figure\": \"gate.lastTime\", \"max\": 1}]}")
+            .find("bad.json:2: /verify/checks/0/figure: no measurement named \"gate\"") == 0);
+  CHECK(at2("{\"test\": \"T\", \"checks\": [{\"figure\": \"end.lastTime\"}]}")
+            .find("bad.json:2: /verify/checks/0: expected \"min\", \"max\" or both") == 0);
+  CHECK(at2("{\"test\": \"T\", \"checks\": [{\"figure\": \"arrived\", \"min\": 3, \"max\": 2}]}")
+            .find("bad.json:2: /verify/checks/0: the bounds are empty: min 3 > max 2") == 0);
+  CHECK(at2("{\"test\": \"T\", \"seeds\": 0, \"checks\": [{\"figure\": \"arrived\", \"min\": 1}]}")
+            .find("bad.json:2: /verify/seeds: expected a count in [1, 1000], got 0") == 0);
+  CHECK(at2("{\"test\": \"T\", \"verdict\": 1, \"checks\": [{\"figure\": \"arrived\", \"min\": 1}]}")
+            .find("bad.json:2: /verify/verdict: expected true or false") == 0);
+}

@@ -59,6 +59,11 @@
 //                                // walkers, density and speed
 //                                // (throng/measure.hpp); names unique,
 //                                // "measurement N" by default
+//   "verify": {"test": "RiMEA 1", "says": "40 m in 26-34 s", "seeds": 1,
+//              "checks": [{"figure": "end.lastTime", "min": 26, "max": 34},
+//                         {"figure": "allArrivedTime", "ratioTo": "other",
+//                          "min": 1.6, "max": 2.4}],
+//              "verdict": true}   // a test of `throng verify` (SceneVerify)
 //   "routing": "goals",          // settings.routing, one of routingNames():
 //                                // "field" walks down the targets' potentials
 //   "targets": [ {"name": "exits", "regions": [[x, y, w, h], ...],
@@ -207,6 +212,27 @@ inline constexpr double kMaxSourceRate = 1e5;
 /// The most nodes a height map (or a discomfort map) has along each side.
 inline constexpr std::size_t kMaxHeightMapNodes = 4096;
 
+/// One pass criterion of a verification scene: a figure of its run (a
+/// summary field of `throng run --summary`, such as "allArrivedTime", or a
+/// measurement's, "NAME.FIGURE": "end.lastTime", "door.meanFlow") within
+/// [min, max] on every seed; with `ratioTo`, the mean of the figure over
+/// the seeds divided by the same figure's mean for the scene named there
+/// (a file beside this one, run with the same model and seeds).
+struct VerifyCheck {
+  std::string figure;
+  double min = -1e300, max = 1e300;
+  std::string ratioTo;  ///< empty: the figure itself
+};
+
+/// What makes a scene a test of `throng verify` (the file's "verify").
+struct SceneVerify {
+  std::string test;   ///< "RiMEA 1"
+  std::string says;   ///< the criterion in words
+  std::vector<VerifyCheck> checks;
+  int seeds = 1;      ///< runs of the full form
+  bool verdict = true;  ///< false: the outcome is shown, never judged (RiMEA 8, 14)
+};
+
 /// A scene resolved with its current knobs: plain data, ready to build.
 struct SceneSpec {
   std::string name, description, units = "m";
@@ -219,6 +245,7 @@ struct SceneSpec {
   std::vector<SceneSource> sources;
   std::vector<SceneSink> sinks;
   std::vector<Measurement> measurements;  ///< lines and areas, in file order
+  std::optional<SceneVerify> verify;      ///< a test of `throng verify`
   /// Targets (the file's, the routes', the sinks'), discomfort (regions
   /// and the painted map), hills and the height map; a target's route
   /// indexes `routes`.

@@ -171,6 +171,7 @@ class Resolver {
   void settings(const Json& j, const Path& p);
   void geometry();
   void measurements();
+  void verify();
   SceneDraw drawOf(const Json& j, const Path& p) const;
   void routes(const Json& j, const Path& p);
   Props props(const Json& j, const Path& p, const Props& base) const;
@@ -412,6 +413,49 @@ void Resolver::measurements() {
     if (!why.empty()) fail(shape, why);
     spec_.measurements.push_back(std::move(m));
   }
+}
+
+void Resolver::verify() {
+  if (!root_.contains("verify")) return;
+  const Path p = Path{} / "verify";
+  const Json& o = object(root_["verify"], p, detail::sceneKeys("/verify"));
+  SceneVerify v;
+  if (!o.contains("test")) fail(p, "missing \"test\" (its name, \"RiMEA 1\")");
+  v.test = string(o["test"], p / "test");
+  if (o.contains("says")) v.says = string(o["says"], p / "says");
+  if (o.contains("seeds")) {
+    const std::int64_t n = integer(o["seeds"], p / "seeds");
+    if (n < 1 || n > 1000) fail(p / "seeds", "expected a count in [1, 1000], got " + std::to_string(n));
+    v.seeds = static_cast<int>(n);
+  }
+  if (o.contains("verdict")) {
+    if (!o["verdict"].is_boolean()) fail(p / "verdict", "expected true or false, got " + describe(o["verdict"]));
+    v.verdict = o["verdict"].get<bool>();
+  }
+  if (!o.contains("checks")) fail(p, "missing \"checks\"");
+  const Json& checks = array(o["checks"], p / "checks");
+  if (checks.empty()) fail(p / "checks", "expected at least one check");
+  for (std::size_t i = 0; i < checks.size(); ++i) {
+    const Path cp = p / "checks" / i;
+    const Json& c = object(checks[i], cp, detail::sceneKeys("/verify/checks/#"));
+    VerifyCheck k;
+    if (!c.contains("figure")) fail(cp, "missing \"figure\" (a summary field, or MEASUREMENT.FIGURE)");
+    k.figure = string(c["figure"], cp / "figure");
+    const std::size_t dot = k.figure.find('.');
+    if (dot != std::string::npos) {
+      const std::string name = k.figure.substr(0, dot);
+      const bool known = std::any_of(spec_.measurements.begin(), spec_.measurements.end(),
+                                     [&](const Measurement& m) { return m.name == name; });
+      if (!known) fail(cp / "figure", "no measurement named \"" + name + "\"");
+    }
+    if (c.contains("ratioTo")) k.ratioTo = string(c["ratioTo"], cp / "ratioTo");
+    if (c.contains("min")) k.min = number(c["min"], cp / "min");
+    if (c.contains("max")) k.max = number(c["max"], cp / "max");
+    if (!c.contains("min") && !c.contains("max")) fail(cp, "expected \"min\", \"max\" or both");
+    if (!(k.min <= k.max)) fail(cp, "the bounds are empty: min " + fmt(k.min) + " > max " + fmt(k.max));
+    v.checks.push_back(std::move(k));
+  }
+  spec_.verify = std::move(v);
 }
 
 void Resolver::routes(const Json& j, const Path& p) {
@@ -906,6 +950,7 @@ SceneSpec Resolver::run() {
   }
   geometry();
   measurements();
+  verify();
   if (root_.contains("routes")) routes(root_["routes"], top / "routes");
   if (root_.contains("streams")) {
     const Path p = top / "streams";

@@ -38,7 +38,7 @@ std::span<const std::string_view> sceneKeys(std::string_view p) {
   static const Keys root{"name",   "description", "units",   "model",  "duration", "settings",  "knobs",
                          "agentDefaults", "agents", "generators", "sources", "sinks", "obstacles", "walls",
                          "routes", "streams",     "routing", "targets", "discomfort", "hills", "heightMap",
-                         "discomfortMap", "measurements"};
+                         "discomfortMap", "measurements", "verify"};
   static const Keys knob{"min", "max", "default", "help", "integer"};
   static const Keys defaults{"radius", "maxSpeed", "premovement", "group"};
   static const Keys draw{"distribution", "mean", "sd", "min", "max"};
@@ -53,6 +53,8 @@ std::span<const std::string_view> sceneKeys(std::string_view p) {
   static const Keys route{"gates", "goal", "goalRegion"};
   static const Keys stream{"group", "velocity"};
   static const Keys measurement{"name", "line", "rect", "outline"};
+  static const Keys verify{"test", "says", "checks", "seeds", "verdict"};
+  static const Keys check{"figure", "min", "max", "ratioTo"};
   static const Keys target{"name", "region", "regions", "group", "groups", "route"};
   static const Keys hill{"at", "radius", "height"};
   static const Keys heights{"origin", "cell", "heights"};
@@ -75,6 +77,8 @@ std::span<const std::string_view> sceneKeys(std::string_view p) {
   if (p == "/routes/*") return route;
   if (p == "/streams/#") return stream;
   if (p == "/measurements/#") return measurement;
+  if (p == "/verify") return verify;
+  if (p == "/verify/checks/#") return check;
   if (p == "/draw") return draw;  // a distribution, wherever PROPS take one
   if (p == "/targets/#") return target;
   if (p == "/hills/#") return hill;
