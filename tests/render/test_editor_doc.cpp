@@ -4,11 +4,13 @@
 // while a blocking problem stands, and the run is built from the document.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include "viz/editor/editor.hpp"
+#include "viz/editor/draw.hpp"
 #include "viz/editor/terrain.hpp"
 
 using namespace throng;
@@ -247,4 +249,58 @@ TEST_CASE("a brush stroke is one undo step and shows on the ground's grid where 
   for (int k = 0; k < 8; ++k) click(ed, {5, 5});
   buildTerrainGrid(ed.view(), ed.shapes(), ed.revision(), g);
   CHECK(valueAt({5, 5}) == doctest::Approx(0).epsilon(1e-6));
+}
+
+TEST_CASE("measurement lines and areas: drawn with their tools, named, moved, deleted, and measured by the run") {
+  Editor ed = roomEditor();
+  ed.setTool(Tool::MeasureLine);
+  ed.pointer(at(PointerEvent::Type::Press, {5, 1}), kPx);
+  ed.pointer(at(PointerEvent::Type::Move, {5, 5}), kPx);
+  ed.pointer(at(PointerEvent::Type::Release, {5, 9}), kPx);
+  ed.setTool(Tool::MeasureArea);
+  ed.pointer(at(PointerEvent::Type::Press, {1, 1}), kPx);
+  ed.pointer(at(PointerEvent::Type::Release, {3, 4}), kPx);
+  ed.setTool(Tool::MeasureLine);
+  ed.pointer(at(PointerEvent::Type::Press, {8, 1}), kPx);
+  ed.pointer(at(PointerEvent::Type::Release, {8, 9}), kPx);
+  REQUIRE(count(ed.doc(), "measurements") == 3);
+  const auto& ms = ed.doc().root().find("measurements")->items();
+  CHECK(ms[0].find("name")->asString() == "line 1");
+  CHECK(ms[1].find("name")->asString() == "area 1");
+  CHECK(ms[2].find("name")->asString() == "line 2");
+  // Drawn as the editor's shapes: the lines by their two ends, the area by its corners.
+  std::vector<DocShape> lines, areas;
+  for (const DocShape& s : ed.shapes()) {
+    if (s.kind == DocShapeKind::measureLine) lines.push_back(s);
+    if (s.kind == DocShapeKind::measureArea) areas.push_back(s);
+  }
+  REQUIRE(lines.size() == 2);
+  REQUIRE(areas.size() == 1);
+  CHECK(lines[0].points == std::vector<Vec2>{{5, 1}, {5, 9}});
+  CHECK(lines[0].vertexPointers[1] == "/measurements/0/line/1");
+  CHECK(areas[0].closed);
+  render::Mesh mesh;
+  buildDocMesh(ed.shapes(), kPx, mesh);
+  const bool coloured = std::any_of(mesh.tris.begin(), mesh.tris.end(),
+                                    [](const render::Vertex& v) { return v.rgba == kMeasureColor; });
+  CHECK(coloured);
+  // Moved as any element, by a drag with the select tool; then deleted.
+  ed.setTool(Tool::Select);
+  click(ed, {8, 5});
+  REQUIRE(ed.selected() == "/measurements/2");
+  ed.pointer(at(PointerEvent::Type::Press, {8, 5}), kPx);
+  ed.pointer(at(PointerEvent::Type::Move, {7, 5}), kPx);
+  ed.pointer(at(PointerEvent::Type::Release, {7, 5}), kPx);
+  const auto moved = ed.doc().root().find("measurements")->items()[2].find("line")->items();
+  CHECK(moved[0].items()[0].asNumber() == doctest::Approx(7));
+  CHECK(ed.key(Key::Delete, kPx));
+  CHECK(count(ed.doc(), "measurements") == 2);
+  // The scene built from the document measures them.
+  std::string err;
+  const auto scene = Scene::parse(ed.doc().write(), "room.json", &err);
+  INFO(err);
+  REQUIRE(scene);
+  REQUIRE(scene->spec().measurements.size() == 2);
+  CHECK(scene->spec().measurements[0].name == "line 1");
+  CHECK(scene->spec().measurements[1].kind == MeasureKind::Area);
 }

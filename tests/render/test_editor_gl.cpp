@@ -401,6 +401,14 @@ TEST_CASE("editor: one pass as a person: draw a wall with a gap, a group and its
   d.key(SDLK_z, SDL_SCANCODE_Z, KMOD_LCTRL);
   CHECK(ed.view().root().find("discomfort") == nullptr);
   CHECK(ed.view().number("/knobs/gap/max")->value == 5);
+
+  // The measurement-line tool: a drag from one end to the other.
+  d.clickWidget("tool.measurement line");
+  CHECK(ed.tools.tool() == edit::Tool::MeasureLine);
+  d.drag({1.5f, 9}, {3.5f, 9});
+  const DocValue* measured = ed.view().root().find("measurements");
+  REQUIRE(measured != nullptr);
+  CHECK(measured->items().size() == 1);
   d.clickWidget("tool.select");
 
   // What it looks like: the drawn walls' pixels in the wall colour, the gap open
@@ -413,6 +421,7 @@ TEST_CASE("editor: one pass as a person: draw a wall with a gap, a group and its
   CHECK(nearest(drawnPx, d.w, d.h, inGap, edit::kWallColor) > 150);
   CHECK(nearest(drawnPx, d.w, d.h, d.screenOf({1, 5}), edit::kGeneratorColor, 3) < 60);  // the group's region
   CHECK(nearest(drawnPx, d.w, d.h, d.screenOf({8, 5}), edit::kGoalColor, 3) < 40);     // its goal
+  CHECK(nearest(drawnPx, d.w, d.h, d.screenOf({2.5f, 9}), edit::kMeasureColor, 3) < 60);  // the measurement line
 
   // Ctrl+Shift+S: save as, a path typed into the dialog.
   CHECK(ed.dirty());
@@ -430,6 +439,7 @@ TEST_CASE("editor: one pass as a person: draw a wall with a gap, a group and its
   CHECK_FALSE(viz.editing());
   CHECK(viz.host().crowd().count() >= 15);
   CHECK(viz.host().crowd().settings.timeHorizon == 2.5f);
+  CHECK(viz.host().crowd().measurements().measurements.size() == 1);  // and measures the line
   bool hasGapKnob = false;
   for (const app::KnobInfo& k : viz.host().knobs()) hasGapKnob |= k.name == "gap";
   CHECK(hasGapKnob);

@@ -62,6 +62,20 @@ void buildDocMesh(const std::vector<DocShape>& shapes, float pixel, render::Mesh
         break;
       case DocShapeKind::source: addPolyline(out, s.points, 2 * pixel, kSourceColor, true); break;
       case DocShapeKind::sink: addPolyline(out, s.points, 2 * pixel, kSinkColor, true); break;
+      case DocShapeKind::measureArea:
+        addPolygonFill(out, s.points, kMeasureFill);
+        for (std::size_t k = 0; k < s.points.size(); ++k)
+          dashed(out, s.points[k], s.points[(k + 1) % s.points.size()], 2 * pixel, 6 * pixel, 4 * pixel, kMeasureColor);
+        break;
+      case DocShapeKind::measureLine:
+        if (s.points.size() >= 2) {
+          // The line, and a tick from its middle towards its forward side
+          // (the right of first -> second: where a crossing counts forward).
+          const Vec2 a = s.points[0], b = s.points[1], mid = (a + b) * 0.5f, d = (b - a).normalized();
+          addSegment(out, a, b, 2.5f * pixel, kMeasureColor);
+          addSegment(out, mid, mid + Vec2{d.y, -d.x} * (12 * pixel), 2 * pixel, kMeasureColor);
+        }
+        break;
       case DocShapeKind::target:
         for (std::size_t k = 0; k < s.points.size(); ++k)
           dashed(out, s.points[k], s.points[(k + 1) % s.points.size()], 2 * pixel, 6 * pixel, 4 * pixel, kTargetColor);

@@ -20,6 +20,8 @@ DocEdit apply(const SceneDoc& d, const Op& op) {
         else if constexpr (std::is_same_v<T, OpAddTarget>) return addTarget(d, o.name, o.region, o.groups);
         else if constexpr (std::is_same_v<T, OpAddGate>) return addRouteGate(d, o.route, o.a, o.b);
         else if constexpr (std::is_same_v<T, OpAddDiscomfort>) return addDiscomfortRect(d, o.region, o.value);
+        else if constexpr (std::is_same_v<T, OpAddMeasureLine>) return addMeasureLine(d, o.a, o.b);
+        else if constexpr (std::is_same_v<T, OpAddMeasureArea>) return addMeasureArea(d, o.region);
         else if constexpr (std::is_same_v<T, OpMoveElement>) return moveElement(d, o.pointer, o.by);
         else if constexpr (std::is_same_v<T, OpMovePoint>) return movePoint(d, o.pointer, o.to);
         else if constexpr (std::is_same_v<T, OpInsertVertex>) return insertVertex(d, o.pointer, o.before, o.at);

@@ -30,6 +30,8 @@ struct OpAddSink { Rect region; std::vector<int> groups; };
 struct OpAddTarget { std::string name; Rect region; std::vector<int> groups; };
 struct OpAddGate { std::string route; Vec2 a, b; };
 struct OpAddDiscomfort { Rect region; double value = 1; };
+struct OpAddMeasureLine { Vec2 a, b; };
+struct OpAddMeasureArea { Rect region; };
 struct OpMoveElement { std::string pointer; Vec2 by; };
 struct OpMovePoint { std::string pointer; Vec2 to; };
 struct OpInsertVertex { std::string pointer; std::size_t before = 0; Vec2 at; };
@@ -46,7 +48,7 @@ struct OpPaint {
 };
 
 using Op = std::variant<OpAddWall, OpAddObstacleRect, OpAddObstacleOutline, OpAddAgent, OpAddGroup, OpAddSource,
-                        OpAddSink, OpAddTarget, OpAddGate, OpAddDiscomfort, OpMoveElement, OpMovePoint, OpInsertVertex, OpRemoveVertex,
+                        OpAddSink, OpAddTarget, OpAddGate, OpAddDiscomfort, OpAddMeasureLine, OpAddMeasureArea, OpMoveElement, OpMovePoint, OpInsertVertex, OpRemoveVertex,
                         OpRemoveElement, OpDuplicate, OpSetGoal, OpPaint>;
 
 /// For people and the status line: "add a wall of 3 points", "move /walls/2".

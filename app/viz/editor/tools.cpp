@@ -22,6 +22,8 @@ std::string_view toolName(Tool t) {
     case Tool::Discomfort: return "discomfort region";
     case Tool::PaintDiscomfort: return "discomfort brush";
     case Tool::PaintHeight: return "height brush";
+    case Tool::MeasureLine: return "measurement line";
+    case Tool::MeasureArea: return "measurement area";
   }
   return "?";
 }
@@ -50,6 +52,10 @@ std::string_view toolHelp(Tool t) {
     case Tool::PaintDiscomfort:
       return "Paint discomfort (continuum, routing = field): walkers avoid it. Shift or \"erase\" takes it back to 0.";
     case Tool::PaintHeight: return "Paint the ground's height (slopes slow walkers). Shift or \"erase\" takes it back to 0.";
+    case Tool::MeasureLine:
+      return "Drag from one end of a measurement line to the other: it counts crossings, forward to the right of "
+             "the way you dragged (the tick shows it).";
+    case Tool::MeasureArea: return "Drag a measurement area: it counts the walkers in it, their density and speed.";
   }
   return "";
 }
@@ -106,7 +112,7 @@ Action selectAction(std::string pointer, std::string vertex = {}) {
 
 bool isRegionTool(Tool t) {
   return t == Tool::ObstacleRect || t == Tool::Sink || t == Tool::Target || t == Tool::Discomfort || t == Tool::Group ||
-         t == Tool::Source;
+         t == Tool::Source || t == Tool::MeasureArea;
 }
 
 const std::vector<DocShape>& shapesOf(const ToolContext& c) {
@@ -185,6 +191,7 @@ void ToolMachine::regionDone(Rect region, Result& r) {
       r.actions.push_back(commit(OpAddTarget{options.targetName, region, parseGroups(options.groups)}));
       break;
     case Tool::Discomfort: r.actions.push_back(commit(OpAddDiscomfort{region, options.discomfortValue})); break;
+    case Tool::MeasureArea: r.actions.push_back(commit(OpAddMeasureArea{region})); break;
     case Tool::Group:
     case Tool::Source:
       anchorRect_ = region;
@@ -327,7 +334,7 @@ ToolMachine::Result ToolMachine::pointer(const PointerEvent& e, const ToolContex
     return r;
   }
 
-  if (tool_ == Tool::Gate) {
+  if (tool_ == Tool::Gate || tool_ == Tool::MeasureLine) {
     if (e.type == PointerEvent::Type::Press) {
       r.captured = true;
       phase_ = Phase::DragGate;
@@ -336,7 +343,10 @@ ToolMachine::Result ToolMachine::pointer(const PointerEvent& e, const ToolContex
     } else if (phase_ == Phase::DragGate) {
       r.captured = true;
       if (e.type == PointerEvent::Type::Release) {
-        if ((at - pressAt_).length() > 0) r.actions.push_back(commit(OpAddGate{options.gateRoute, pressAt_, at}));
+        if ((at - pressAt_).length() > 0) {
+          if (tool_ == Tool::Gate) r.actions.push_back(commit(OpAddGate{options.gateRoute, pressAt_, at}));
+          else r.actions.push_back(commit(OpAddMeasureLine{pressAt_, at}));
+        }
         reset();
       }
     }

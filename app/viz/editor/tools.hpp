@@ -43,8 +43,10 @@ enum class Tool : std::uint8_t {
   Discomfort,       ///< drag a discomfort region (a rectangle of one value)
   PaintDiscomfort,  ///< the discomfort brush (Shift or "erase": toward 0)
   PaintHeight,      ///< the height brush
+  MeasureLine,      ///< drag from one end of a measurement line to the other
+  MeasureArea,      ///< drag a measurement area
 };
-inline constexpr int kToolCount = 14;
+inline constexpr int kToolCount = 16;
 std::string_view toolName(Tool t);
 /// One line for people: what the tool does and how.
 std::string_view toolHelp(Tool t);

@@ -106,7 +106,8 @@ struct DocNumber {
 
 /// What an element is, for drawing, picking and the inspector.
 enum class DocShapeKind : std::uint8_t {
-  wall, obstacle, agent, goal, generator, source, sink, target, gate, discomfort, hill, heightMap, discomfortMap
+  wall, obstacle, agent, goal, generator, source, sink, target, gate, discomfort, hill, heightMap, discomfortMap,
+  measureLine, measureArea  ///< the scene's measurements (throng/measure.hpp)
 };
 
 /// One element's geometry at the knobs' current values.
@@ -229,6 +230,10 @@ DocEdit addTarget(const SceneDoc& d, std::string name, Rect region, const std::v
 /// A gate on route `route` (made when it does not exist), after the last.
 DocEdit addRouteGate(const SceneDoc& d, const std::string& route, Vec2 a, Vec2 b);
 DocEdit addHill(const SceneDoc& d, Vec2 at, double radius, double height);
+/// A measurement line from a to b (distinct) or area (w, h > 0), named
+/// "line N" or "area N" with the first N no measurement has.
+DocEdit addMeasureLine(const SceneDoc& d, Vec2 a, Vec2 b);
+DocEdit addMeasureArea(const SceneDoc& d, Rect r);
 DocEdit addDiscomfortRect(const SceneDoc& d, Rect r, double value);
 
 /// Shifts every point of the element at `pointer` by `by`: a wall, an

@@ -173,6 +173,14 @@ std::vector<DocShape> shapes(const SceneDoc& doc) {
         const auto r = e.value(h.find("radius"));
         if (c && r) add(idx(base, i), DocShapeKind::hill, {*c}, {idx(base, i) + "/at"}, false, static_cast<float>(*r));
       }
+    } else if (key == "measurements") {
+      for (std::size_t i = 0; i < itemsOf(&v).size(); ++i) {
+        const DocValue& m = v.items()[i];
+        const std::string p = idx(base, i);
+        if (m.find("line")) outline(p, p + "/line", DocShapeKind::measureLine, m.find("line"), false);
+        else if (m.find("rect")) rect(p, DocShapeKind::measureArea, m.find("rect"));
+        else outline(p, p + "/outline", DocShapeKind::measureArea, m.find("outline"), true);
+      }
     } else if (key == "heightMap") {
       lattice(base, DocShapeKind::heightMap, v, "heights");
     } else if (key == "discomfortMap") {
@@ -573,6 +581,11 @@ std::vector<DocField> fieldsOf(const SceneDoc& doc, std::string_view pointer) {
     f.rect("region", p + "/region");
     for (std::size_t k = 0; k < itemsOf(v->find("groups")).size(); ++k)
       f.number("group " + std::to_string(k), idx(p + "/groups", k), "", -2147483648.0, 2147483647.0, true);
+  } else if (pattern == "/measurements/#") {
+    f.text("name", p + "/name");
+    if (v->find("line")) f.vertices(p + "/line", v->find("line"));
+    else if (v->find("rect")) f.rect("", p + "/rect");
+    else f.vertices(p + "/outline", v->find("outline"));
   } else if (pattern == "/obstacles/#" || pattern == "/discomfort/#") {
     if (v->find("rect")) f.rect("", p + "/rect");
     else f.vertices(p + "/outline", v->find("outline"));

@@ -352,6 +352,39 @@ DocEdit addSink(const SceneDoc& d, Rect region, const std::vector<int>& groups) 
   return append(d, "sinks", std::move(s));
 }
 
+namespace {
+
+/// "STEM N" with the first N from 1 that no measurement is named.
+std::string freeMeasurementName(const SceneDoc& d, const std::string& stem) {
+  const DocValue* list = d.root().find("measurements");
+  for (int n = 1;; ++n) {
+    const std::string name = stem + " " + std::to_string(n);
+    bool taken = false;
+    if (list && list->kind() == DocValue::Kind::array)
+      for (const DocValue& m : list->items())
+        if (const DocValue* v = m.find("name"); v && v->kind() == DocValue::Kind::string && v->asString() == name)
+          taken = true;
+    if (!taken) return name;
+  }
+}
+
+}  // namespace
+
+DocEdit addMeasureLine(const SceneDoc& d, Vec2 a, Vec2 b) {
+  if (!finite(a) || !finite(b)) return refuse("the line's ends are not finite");
+  if (a == b) return refuse("a measurement line needs two distinct ends");
+  return append(d, "measurements",
+                DocValue::object({{"name", DocValue::string(freeMeasurementName(d, "line"))},
+                                  {"line", pointsValue({a, b})}}));
+}
+
+DocEdit addMeasureArea(const SceneDoc& d, Rect r) {
+  if (!finite(r)) return refuse("the area is not finite");
+  if (!(r.width > 0 && r.height > 0)) return refuse("a measurement area needs a width and a height");
+  return append(d, "measurements",
+                DocValue::object({{"name", DocValue::string(freeMeasurementName(d, "area"))}, {"rect", rectValue(r)}}));
+}
+
 DocEdit addTarget(const SceneDoc& d, std::string name, Rect region, const std::vector<int>& groups) {
   if (!finite(region)) return refuse("the target's region is not finite");
   DocValue t = DocValue::object();
