@@ -203,6 +203,14 @@ void buildSceneMesh(const SceneGeometry& g, float pixel, Mesh& out) {
   for (const Rect& r : g.goalRegions) box(r, packRgba(40, 150, 60, 110));
   for (const Rect& r : g.sources) box(r, packRgba(40, 150, 60, 220));
   for (const Rect& r : g.sinks) box(r, packRgba(200, 60, 60, 200));
+  const std::uint32_t measure = packRgba(150, 60, 200, 230);
+  for (const auto& a : g.measureAreas) addPolyline(out, a, 1.5f * pixel, measure, true);
+  for (const auto& l : g.measureLines) {
+    if (l.size() < 2) continue;
+    const Vec2 mid = (l[0] + l[1]) * 0.5f, d = (l[1] - l[0]).normalized();
+    addSegment(out, l[0], l[1], 2.5f * pixel, measure);
+    addSegment(out, mid, mid + Vec2{d.y, -d.x} * (10 * pixel), 2 * pixel, measure);
+  }
 }
 
 namespace {

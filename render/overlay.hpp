@@ -71,6 +71,9 @@ struct SceneGeometry {
   std::vector<Vec2> goals;                   ///< distinct goal points
   std::vector<Waypoint> gates;               ///< route gates (waypoints)
   std::vector<Rect> sources, sinks, goalRegions;  ///< outlined regions
+  /// Measurement lines (two points: first to second, forward to its right)
+  /// and areas (closed outlines).
+  std::vector<std::vector<Vec2>> measureLines, measureAreas;
 };
 
 /// Signed area (> 0 counter-clockwise).
@@ -100,7 +103,9 @@ std::vector<Vec2> velocityObstacle(Vec2 relPos, float combinedRadius, float tau,
 
 /// Obstacles filled, walls as lines, goals as crosses, gates as dashed
 /// segments, sources (green), sinks (red) and goal regions (faint green)
-/// as outlined boxes. `pixel` is the world size of one screen pixel (line widths).
+/// as outlined boxes, measurement lines (purple, a tick on the forward side)
+/// and areas (a purple outline). `pixel` is the world size of one screen
+/// pixel (line widths).
 void buildSceneMesh(const SceneGeometry& g, float pixel, Mesh& out);
 
 struct TeachingInput {

@@ -77,6 +77,8 @@ class SceneHost final : public SimHost {
       for (const auto& [k, p] : goals) g.goals.push_back(p);
     for (const SceneRoute& r : sp.routes) g.gates.insert(g.gates.end(), r.gates.begin(), r.gates.end());
     for (const SceneSink& s : sp.sinks) g.sinks.push_back(s.region);
+    for (const Measurement& m : sp.measurements)
+      (m.kind == MeasureKind::Line ? g.measureLines : g.measureAreas).push_back(m.points);
     return g;
   }
 

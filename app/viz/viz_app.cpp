@@ -609,6 +609,25 @@ void help(const char* text) {
 
 }  // namespace
 
+void VizApp::drawMeasurements(const MeasureSeries& series) {
+  if (series.measurements.empty()) return;
+  const std::vector<MeasureFigures> figures = measureFigures(series);
+  const std::size_t last = series.steps();
+  for (std::size_t m = 0; m < figures.size(); ++m) {
+    const MeasureFigures& f = figures[m];
+    if (f.kind == MeasureKind::Line) {
+      ImGui::Text("%s: %zu forward, %zu back; %.2f/s mean, %.2f/s peak", f.name.c_str(), f.forward, f.backward,
+                  f.meanFlow, f.peakFlow);
+    } else {
+      const double now = last ? series.density(last - 1, m) : 0;
+      ImGui::Text("%s: density %.2f now, %.2f peak; speed %.2f", f.name.c_str(), now, f.peakDensity, f.meanSpeed);
+    }
+  }
+  help("The scene's measurement lines (crossings each way, flow between the first and the last, and the most in "
+       "any 5 s) and areas (walkers per square unit, and their mean speed), since the run began: purple on the "
+       "scene, a line's tick on its forward side. throng run --measure writes them step by step.");
+}
+
 void VizApp::drawUi() {
   widgetRects_.clear();
   // The recording indicator shows even with the UI hidden; it is never in the footage.
@@ -809,6 +828,7 @@ void VizApp::drawUi() {
     help("Where the crowd steps. Both give the same run, bit for bit; cuda needs an NVIDIA GPU.");
     ImGui::Text("agents %zu (%zu ever)   jammed %zu   arrived %zu", crowd.count(), host_->agentsEver(), st.jammed,
                 host_->arrived());
+    drawMeasurements(crowd.measurements());
     if (gap_.minGap() < GateReport::kNone) ImGui::Text("smallest gap so far %.4f", gap_.minGap());
     else if (crowd.count() > gap_.maxAgents) ImGui::TextDisabled("smallest gap: off above %zu agents", gap_.maxAgents);
     else ImGui::TextDisabled("smallest gap: none yet");

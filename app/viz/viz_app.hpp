@@ -200,6 +200,8 @@ class VizApp {
   void updateMarkers();
   void updateField();
   void drawFieldPanel();
+  /// The scene's measurement lines and areas, live (the Stats panel).
+  void drawMeasurements(const MeasureSeries& series);
   void drawFieldLegend();
   void drawFieldCellLabels();
   void pickAt(glm::vec2 screen);

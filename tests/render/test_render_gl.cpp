@@ -178,6 +178,8 @@ TEST_CASE("obstacles are filled and walls drawn") {
   g.obstacles.push_back({{-80, -80}, {-20, -80}, {-20, -40}, {-80, -40}});
   g.walls.push_back({{20, 80}, {20, 20}, {80, 20}});
   g.goals.push_back({60, -60});
+  g.measureLines.push_back({{-60, 60}, {-20, 60}});  // forward is -y: its tick points down
+  g.measureAreas.push_back({{30, -90}, {90, -90}, {90, -70}, {30, -70}});
   Mesh m;
   buildSceneMesh(g, 1, m);
   r.setSceneMesh(m);
@@ -191,6 +193,14 @@ TEST_CASE("obstacles are filled and walls drawn") {
   CHECK(colorDistance(im, px(50), py(20), packRgba(40, 40, 48)) < 30);
   CHECK(colorDistance(im, px(50), py(50), opt.background) < 6);              // the corner it bounds
   CHECK(colorDistance(im, px(60), py(-60), opt.background) > 30);            // the goal mark
+  // A measurement line in purple, its tick below its middle and not above;
+  // an area outlined, its inside left clear.
+  const std::uint32_t purple = packRgba(150, 60, 200);
+  CHECK(colorDistance(im, px(-50), py(60), purple) < 60);
+  CHECK(colorDistance(im, px(-40), py(55), purple) < 60);
+  CHECK(colorDistance(im, px(-40), py(65), opt.background) < 6);
+  CHECK(colorDistance(im, px(60), py(-90), purple) < 60);
+  CHECK(colorDistance(im, px(60), py(-80), opt.background) < 6);
 }
 
 TEST_CASE("the app draws the ring with its teaching view") {
