@@ -300,6 +300,10 @@ Parsed<RunOptions> parseRun(int argc, const char* const* argv) {
                              "write the scene's measurement lines and areas, step by step, to FILE\n"
                              "(CSV; complete or absent, even on Ctrl-C)"),
               "FILE");
+  placeholder(app.add_option("--crossings", o.crossingsPath,
+                             "write every crossing of the scene's measurement lines to FILE: time, line,\n"
+                             "walker id, direction (CSV; complete or absent)"),
+              "FILE");
   app.add_flag("-q,--quiet", o.quiet, "no progress bar and no summary on stdout");
   return parse(app, "throng run", argc, argv, o, kNoCheck);
 }

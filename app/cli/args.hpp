@@ -38,7 +38,7 @@ struct RunOptions {
   std::optional<std::uint64_t> threads; ///< in threads' limits, 0 = every core
   std::vector<std::string> sets;        ///< "name=value" in order: a setting's text, else a finite number
   BackendKind backend = BackendKind::Auto;
-  std::string exportPath, summaryPath, measurePath;  ///< empty: none
+  std::string exportPath, summaryPath, measurePath, crossingsPath;  ///< empty: none
   ExportFormat format = ExportFormat::Csv;
   bool quiet = false;
 };

@@ -83,12 +83,13 @@ int run(const RunOptions& o) {
     return 2;
   }
   const std::uint64_t total = *planned;
-  if (!o.measurePath.empty() && scene->spec().measurements.empty()) {
-    std::fputs(usageError("throng run", "--measure: scene " + scene->name() +
-                                            " has no \"measurements\" (lines or areas) to write").c_str(),
-               stderr);
-    return 2;
-  }
+  for (const auto& [flag, path] : {std::pair{"--measure", &o.measurePath}, std::pair{"--crossings", &o.crossingsPath}})
+    if (!path->empty() && scene->spec().measurements.empty()) {
+      std::fputs(usageError("throng run", std::string(flag) + ": scene " + scene->name() +
+                                              " has no \"measurements\" (lines or areas) to write").c_str(),
+                 stderr);
+      return 2;
+    }
   SceneRun run(*scene, SceneRun::Options{.gate = true});
   if (o.backend != BackendKind::Cpu) {
     std::string msg;
@@ -115,13 +116,12 @@ int run(const RunOptions& o) {
   }
   // The measurements' file, opened now so that an unwritable path fails
   // before the run; written whole once it ends.
-  OutputFile measureFile;
-  if (!o.measurePath.empty()) {
-    if (!measureFile.open(o.measurePath, &err)) {
+  OutputFile measureFile, crossingsFile;
+  for (const auto& [file, path] : {std::pair{&measureFile, &o.measurePath}, std::pair{&crossingsFile, &o.crossingsPath}})
+    if (!path->empty() && !file->open(*path, &err)) {
       std::fprintf(stderr, "throng run: %s\n", err.c_str());
       return 1;
     }
-  }
   Progress progress(!o.quiet);
   std::vector<double> ms;
   ms.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(total, kMaxKeptStepTimes)));
@@ -140,18 +140,20 @@ int run(const RunOptions& o) {
   if (interrupted || stopRequested()) {
     exporter.discard();
     std::fprintf(stderr, "throng run: interrupted at step %" PRIu64 "%s\n", run.steps(),
-                 o.exportPath.empty() && o.measurePath.empty() ? "" : "; no export written");
+                 o.exportPath.empty() && o.measurePath.empty() && o.crossingsPath.empty() ? "" : "; no export written");
     return 130;
   }
   if (exporter.isOpen() && !exporter.commit(&err)) {
     std::fprintf(stderr, "throng run: %s\n", err.c_str());
     return 1;
   }
-  if (measureFile.isOpen()) {
-    const std::string csv = measureCsv(run.crowd().measurements());
-    if (std::fwrite(csv.data(), 1, csv.size(), measureFile.file()) != csv.size() || !measureFile.commit(&err)) {
-      if (err.empty()) err = "writing " + measureFile.partialPath() + " failed: " + std::strerror(errno);
-      measureFile.discard();
+  for (OutputFile* file : {&measureFile, &crossingsFile}) {
+    if (!file->isOpen()) continue;
+    const MeasureSeries& series = run.crowd().measurements();
+    const std::string csv = file == &measureFile ? measureCsv(series) : crossingsCsv(series);
+    if (std::fwrite(csv.data(), 1, csv.size(), file->file()) != csv.size() || !file->commit(&err)) {
+      if (err.empty()) err = "writing " + file->partialPath() + " failed: " + std::strerror(errno);
+      file->discard();
       std::fprintf(stderr, "throng run: %s\n", err.c_str());
       return 1;
     }
@@ -198,6 +200,7 @@ int run(const RunOptions& o) {
     std::printf("hash       %s\n", hex16(hash).c_str());
     if (!o.exportPath.empty()) std::printf("export     %s\n", o.exportPath.c_str());
     if (!o.measurePath.empty()) std::printf("measure    %s\n", o.measurePath.c_str());
+    if (!o.crossingsPath.empty()) std::printf("crossings  %s\n", o.crossingsPath.c_str());
     if (!g.passed())
       std::printf("GATE       FAILED: walkers %" PRIu64 " and %" PRIu64 " at step %" PRIu64 " (gap %s)\n", g.worstA,
                   g.worstB, g.step, gap(g.minGapUnjammed).c_str());

@@ -158,6 +158,20 @@ std::string summaryJson(const Scene& scene, const SceneRun& run, const std::vect
   return j.dump(2);
 }
 
+std::string crossingsCsv(const MeasureSeries& s) {
+  std::string out = "time,measurement,id,direction\n";
+  for (const Crossing& c : s.crossings) {
+    char b[32];
+    out.append(b, std::to_chars(b, b + sizeof b, c.time).ptr);
+    out += ",\"";
+    for (char ch : s.measurements[c.measurement].name) out += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+    out += "\",";
+    out.append(b, std::to_chars(b, b + sizeof b, c.id).ptr);
+    out += c.direction > 0 ? ",1\n" : ",-1\n";
+  }
+  return out;
+}
+
 std::string measureCsv(const MeasureSeries& s) {
   std::string out = "time,measurement,kind,forward,backward,crossed,inside,density,mean_speed,specific_flow\n";
   const auto num = [&out](double v) {

@@ -70,6 +70,10 @@ std::string summaryJson(const Scene& scene, const SceneRun& run, const std::vect
 /// density (per square unit), mean_speed and specific_flow (density times
 /// mean speed). The other kind's columns are empty.
 std::string measureCsv(const MeasureSeries& series);
+/// Every crossing of the measurement lines as CSV (`throng run
+/// --crossings`), in order of time: time,measurement,id,direction (+1
+/// forward, from the line's left to its right; -1 back).
+std::string crossingsCsv(const MeasureSeries& series);
 
 /// Writes text and a newline to a fresh partial beside path, then renames it
 /// to path (throng::writeFileWhole); on failure removes the partial and

@@ -601,8 +601,8 @@ def case_interrupt():
 
 
 def case_measure():
-    meas, summ = work("m.csv"), work("s.json")
-    expect(throng("run", "door", "--seconds", "30", "--measure", meas, "--summary", summ), 0,
+    meas, summ, cross = work("m.csv"), work("s.json"), work("c.csv")
+    expect(throng("run", "door", "--seconds", "30", "--measure", meas, "--summary", summ, "--crossings", cross), 0,
            stdout=r"^line +door: \d+ forward, \d+ backward; .*/s mean, .*/s peak over 5 s; 95% by .* s$")
     s = summary(summ)
     with open(meas, newline="") as f:
@@ -621,10 +621,20 @@ def case_measure():
     check(abs(max(float(r["density"]) for r in area) - fig["before the door"]["peakDensity"]) < 1e-9,
           "the summary's peak density is the series'", fig["before the door"])
     check(abs(float(door[-1]["time"]) - 30) < 1e-9, "the last row is at the run's end", door[-1])
+    with open(cross, newline="") as f:
+        crossings = list(csv.DictReader(f))
+    check(list(crossings[0]) == ["time", "measurement", "id", "direction"], "the crossings' columns", list(crossings[0]))
+    check(len(crossings) == fig["door"]["forward"] + fig["door"]["backward"], "a row per crossing", len(crossings))
+    times = [float(c["time"]) for c in crossings]
+    check(times == sorted(times) and 0 < times[0] and times[-1] <= 30, "in order of time, within the run")
+    check(abs(times[0] - fig["door"]["firstTime"]) < 1e-9, "the first is the summary's first", times[0])
+    check(all(c["measurement"] == "door" and c["direction"] == "1" for c in crossings), "all out through the door")
+    check(len({c["id"] for c in crossings}) == len(crossings), "each walker once")
     # a scene with nothing to measure, and a file that cannot be written: refused before the run, nothing left
     none = work("none.csv")
     expect(throng("run", "ring", "--measure", none), 2, r'--measure: scene ring has no "measurements"', one_line=True)
     check(not none.exists() and not partials("none.csv"), "nothing written")
+    expect(throng("run", "ring", "--crossings", none), 2, r'--crossings: scene ring has no "measurements"', one_line=True)
     expect(throng("run", "door", "--measure", work("nodir/m.csv")), 1, r"cannot write .*nodir/m\.csv")
 
 
