@@ -174,8 +174,17 @@ int runVerify(int argc, char** argv) {
         for (int k = 0; k < seeds && problem.empty(); ++k) {
           const Outcome& run = runner.run(scene.file(), model, k);
           if (!run.error.empty()) problem = run.error;
-          else if (const auto f = figureOf(run.summary, c.figure)) values.push_back(*f);
-          else problem = c.figure + " is not there (not all arrived?)";
+          else if (const auto f = figureOf(run.summary, c.figure)) {
+            if (c.over.empty()) {
+              values.push_back(*f);
+            } else if (const auto d = figureOf(run.summary, c.over); d && *d != 0) {
+              values.push_back(*f / *d);
+            } else {
+              problem = c.over + (d ? " is 0" : " is not there");
+            }
+          } else {
+            problem = c.figure + " is not there (not all arrived?)";
+          }
         }
         // A ratio: the figure's mean here over its mean in the other scene.
         double mean = 0;
@@ -217,6 +226,7 @@ int runVerify(int argc, char** argv) {
         if (v.verdict) (ok ? passed : failed) += 1;
         std::string figure = c.figure;
         if (!c.ratioTo.empty()) figure.append(" / ").append(c.ratioTo);
+        if (!c.over.empty()) figure.append(" / ").append(c.over);
         std::printf("%-12s %-10s %-9s %-22s %-26s %-16s %s\n", name.c_str(), v.test.c_str(), model.c_str(),
                     figure.c_str(), value.c_str(), bounds(c).c_str(), verdict);
         std::fflush(stdout);

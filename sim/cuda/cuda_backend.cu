@@ -161,18 +161,19 @@ __global__ void throngPrepKernel(std::int32_t n, const DeviceScalars* sc, WorldV
   }
 }
 
-/// The pace (core/pace.hpp) over the model's grid: any grid's shape finds
-/// the same headway, so the CPU's own grid and this one give the same bits.
+/// The ground (geometry/ground.hpp), then the pace (core/pace.hpp) over the
+/// model's grid while `pace`: any grid's shape finds the same headway, so
+/// the CPU's own grid and this one give the same bits.
 __global__ void throngPaceKernel(std::int32_t n, AgentsView a, const DeviceScalars* sc,
                                  const std::int32_t* cellStart, const std::int32_t* sortedIndex, const float* sx,
-                                 const float* sy, PaceParams pp, float* wishX, float* wishY,
-                                 std::uint8_t* landing) {
+                                 const float* sy, GroundView ground, bool pace, PaceParams pp, float* wishX,
+                                 float* wishY, std::uint8_t* landing) {
   const std::int32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
-  const AgentGridView g = gridViewOf(sc->grid, cellStart, sortedIndex, sx, sy);
-  bool slowed;
-  const Vec2 v = pacedWish(a, g, pp, i, Vec2{wishX[i], wishY[i]}, slowed);
-  if (!slowed) return;
+  bool onGround, slowed = false;
+  Vec2 v = groundWish(ground, Vec2{a.px[i], a.py[i]}, Vec2{wishX[i], wishY[i]}, onGround);
+  if (pace) v = pacedWish(a, gridViewOf(sc->grid, cellStart, sortedIndex, sx, sy), pp, i, v, slowed);
+  if (!onGround && !slowed) return;
   wishX[i] = v.x;
   wishY[i] = v.y;
   landing[i] = 0;
@@ -540,20 +541,33 @@ class CudaBackend final : public Backend {
     return THRONG_CUDA_CHECK(cudaGetLastError());
   }
 
-  /// Every wish slowed to the room ahead, over the grid the wishes phase
-  /// built.
+  /// Every wish slowed to the ground under it, then to the room ahead over
+  /// the grid the wishes phase built.
   bool pacePhase(DeviceStepRun& r) {
-    if (!paceOn(r.s)) return true;
+    const bool pace = paceOn(r.s);
+    const GroundShapes& ground = r.w.ground;
+    if (!pace && ground.regions.empty()) return true;
+    if (!haveGround_ || groundVersion_ != r.w.terrainVersion) {
+      if (!(dGroundRegions_.upload(ground.regions, stream_) && dGroundX_.upload(ground.x, stream_) &&
+            dGroundY_.upload(ground.y, stream_)))
+        return false;
+      groundVersion_ = r.w.terrainVersion;
+      haveGround_ = true;
+    }
+    GroundView gv = ground.view();
+    gv.regions = dGroundRegions_.get();
+    gv.x = dGroundX_.get();
+    gv.y = dGroundY_.get();
     // The largest radius (World::paceParamsFor's), taken again only when
     // the host's walkers were uploaded for this step: the host's radii are
     // the device's, and change only with the host's edits.
-    if (r.walkersChanged || !havePaceRadius_) {
+    if (pace && (r.walkersChanged || !havePaceRadius_)) {
       paceRadius_ = r.w.largestRadius();
       havePaceRadius_ = true;
     }
     throngPaceKernel<<<blocksFor(r.n, kBlock), kBlock, 0, stream_>>>(
-        r.n, deviceAgents(r), scalars_, cellStart_.get(), sortedIndex_.get(), sx_.get(), sy_.get(),
-        paceParams(r.s, paceRadius_), wishX_.get(), wishY_.get(), landing_.get());
+        r.n, deviceAgents(r), scalars_, cellStart_.get(), sortedIndex_.get(), sx_.get(), sy_.get(), gv, pace,
+        pace ? paceParams(r.s, paceRadius_) : PaceParams{}, wishX_.get(), wishY_.get(), landing_.get());
     return THRONG_CUDA_CHECK(cudaGetLastError());
   }
 
@@ -673,6 +687,11 @@ class CudaBackend final : public Backend {
   DeviceBuffer<ObstacleVertex> dVertices_;
   DeviceBuffer<std::int32_t> dObstacleStart_, dObstacleEdges_;
   bool uploadedObstacles_ = false;
+  // the ground (pacePhase), as of terrain version groundVersion_
+  DeviceBuffer<GroundRegion> dGroundRegions_;
+  DeviceBuffer<float> dGroundX_, dGroundY_;
+  std::uint64_t groundVersion_ = 0;
+  bool haveGround_ = false;
   bool havePaceRadius_ = false;
   float paceRadius_ = 0;  ///< the largest radius, as of the last upload (pacePhase)
   std::uint64_t obstacleVersion_ = 0;

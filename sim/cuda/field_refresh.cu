@@ -167,7 +167,8 @@ bool DeviceFields::step(World& w, const Settings& s, const DeviceWalkers& dw, bo
 
 bool DeviceFields::uploadStatics(const FieldState& f, cudaStream_t st) {
   const bool ok = blocked_.upload(f.blocked, st) && open_.upload(f.open, st) && height_.upload(f.height, st) &&
-                  discomfort_.upload(f.discomfort, st) && goalCells_.upload(f.goalCells, st) &&
+                  discomfort_.upload(f.discomfort, st) && groundFactor_.upload(f.groundFactor, st) &&
+                  groundLimit_.upload(f.groundLimit, st) && goalCells_.upload(f.goalCells, st) &&
                   keys_.upload(f.keys, st);
   grid_ = f.grid;
   keyCount_ = static_cast<std::int32_t>(f.keys.size());
@@ -235,7 +236,8 @@ bool DeviceFields::refresh(World& w, const Settings& s, const DeviceWalkers& dw,
   throngFieldFlowKernel<<<blocksFor(cellCount, kBlock), kBlock, 0, st>>>(cellCount, sums, density_.get(),
                                                                          velocityX_.get(), velocityY_.get());
   // Speed and cost.
-  const FieldCells fc{density_.get(), velocityX_.get(), velocityY_.get(), height_.get(), discomfort_.get(), open_.get()};
+  const FieldCells fc{density_.get(),    velocityX_.get(), velocityY_.get(),    height_.get(),
+                      discomfort_.get(), open_.get(),      groundFactor_.get(), groundLimit_.get()};
   throngFieldSpeedCostKernel<<<blocksFor(cellCount, kBlock), kBlock, 0, st>>>(
       cellCount, g, fc, f.params, SlopeParams{s.slopeMin, s.slopeMax, s.slopeSpeed}, speed_.get(), cost_.get());
   if (!THRONG_CUDA_CHECK(cudaGetLastError())) return false;

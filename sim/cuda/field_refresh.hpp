@@ -63,7 +63,7 @@ class DeviceFields {
   float fmax_ = 1;
   // fixed parts
   DeviceBuffer<std::uint8_t> blocked_, open_;
-  DeviceBuffer<float> height_, discomfort_;
+  DeviceBuffer<float> height_, discomfort_, groundFactor_, groundLimit_;
   DeviceBuffer<std::int32_t> goalCells_;
   DeviceBuffer<TargetKey> keys_;
   // refreshed

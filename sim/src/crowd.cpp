@@ -384,6 +384,7 @@ bool Crowd::deviceFrame(DeviceFrame& out) { return backend_->deviceFrame(out); }
 void Crowd::setTerrain(Terrain terrain) {
   World& w = edit();
   w.terrain = std::move(terrain);
+  w.ground.build(w.terrain);
   ++w.terrainVersion;
   w.fields.clear();  // the next step refreshes them
 }

@@ -159,7 +159,7 @@ struct MirrorFields {
   std::int32_t keyCount = 0;
   float fmax = 1;
   std::vector<std::uint8_t> blocked, open;
-  std::vector<float> height, discomfort;
+  std::vector<float> height, discomfort, groundFactor, groundLimit;
   std::vector<std::int32_t> goalCells;
   std::vector<TargetKey> keys;
   std::vector<float> density, velocityX, velocityY, speed, cost, potentials;
@@ -210,6 +210,8 @@ void mirrorUploadStatics(MirrorFields& m, const FieldState& f) {
   m.open = f.open;
   m.height = f.height;
   m.discomfort = f.discomfort;
+  m.groundFactor = f.groundFactor;
+  m.groundLimit = f.groundLimit;
   m.goalCells = f.goalCells;
   m.keys = f.keys;
   m.grid = f.grid;
@@ -357,8 +359,8 @@ void mirrorRefresh(MirrorFields& m, World& w, const Settings& s) {
   // speed and cost: a thread per cell
   m.speed.assign(4 * cells, -1);
   m.cost.assign(4 * cells, -1);
-  const FieldCells fc{m.density.data(), m.velocityX.data(), m.velocityY.data(), m.height.data(), m.discomfort.data(),
-                      m.open.data()};
+  const FieldCells fc{m.density.data(),    m.velocityX.data(), m.velocityY.data(),    m.height.data(),
+                      m.discomfort.data(), m.open.data(),      m.groundFactor.data(), m.groundLimit.data()};
   const SlopeParams sl{s.slopeMin, s.slopeMax, s.slopeSpeed};
   for (std::int32_t c = static_cast<std::int32_t>(cells) - 1; c >= 0; --c)
     cellSpeedAndCost(g, fc, f.params, sl, c, &m.speed[4 * static_cast<std::size_t>(c)],
@@ -523,7 +525,11 @@ void mirrorStep(World& w, const Settings& s, float dt, MirrorBackend& mb) {
         return;
       }
       case StepPhase::Pace: {
-        if (!paceOn(s)) return;
+        // The ground from its own copy of the regions, as the device uploads them.
+        GroundShapes ground;
+        ground.build(w.terrain);
+        const bool pace = paceOn(s);
+        if (!pace && ground.regions.empty()) return;
         // Over a grid of another shape than the CPU step's (ORCA's
         // neighbour grid): the headway does not depend on it.
         const MirrorGrid g = mirrorGrid(w, s.perceptionRadius, s.maxNeighbors);
@@ -531,9 +537,10 @@ void mirrorStep(World& w, const Settings& s, float dt, MirrorBackend& mb) {
         const AgentGridView gv =
             gridViewOf(g.params, g.cellStart.data(), g.sortedIndex.data(), g.sx.data(), g.sy.data());
         for (std::int32_t i = n - 1; i >= 0; --i) {  // any order: read old, write new
-          bool slowed;
-          const Vec2 v = pacedWish(w.view(), gv, pp, i, Vec2{wishX[i], wishY[i]}, slowed);
-          if (!slowed) continue;
+          bool onGround, slowed = false;
+          Vec2 v = groundWish(ground.view(), Vec2{w.px[i], w.py[i]}, Vec2{wishX[i], wishY[i]}, onGround);
+          if (pace) v = pacedWish(w.view(), gv, pp, i, v, slowed);
+          if (!onGround && !slowed) continue;
           wishX[i] = v.x; wishY[i] = v.y; landing[i] = 0;
         }
         return;
@@ -1221,7 +1228,8 @@ bool sameFields(const FieldState& a, const FieldState& b) {
     return say("the grid");
   if (a.built != b.built || a.refreshStep != b.refreshStep) return say("built or refreshStep");
   if (!sameBits(a.blocked, b.blocked) || !sameBits(a.open, b.open) || !sameBits(a.height, b.height) ||
-      !sameBits(a.discomfort, b.discomfort) || a.goalStart != b.goalStart || a.goalCells != b.goalCells)
+      !sameBits(a.discomfort, b.discomfort) || !sameBits(a.groundFactor, b.groundFactor) ||
+      !sameBits(a.groundLimit, b.groundLimit) || a.goalStart != b.goalStart || a.goalCells != b.goalCells)
     return say("the fixed parts");
   if (!sameBits(a.density, b.density)) return say("density");
   if (!sameBits(a.velocityX, b.velocityX) || !sameBits(a.velocityY, b.velocityY)) return say("velocity");
@@ -1469,6 +1477,35 @@ TEST_CASE("fields: the host mirror of the device step equals the CPU step: conti
     CHECK(mb.fields.uploads == 0);
     CHECK(perWalker > 0.25 * cs.steps * 0.05 * 1.3);
     if (std::string(cs.name).rfind("continuum", 0) == 0) CHECK(mb.continuumSteps == static_cast<std::size_t>(cs.steps));
+  }
+}
+
+TEST_CASE("ground: with a speed zone and stairs the host mirror of the device step equals the CPU step, each model") {
+  // The room's walkers cross a slow zone and a flight on their way east;
+  // under routing = field the cost sees both.
+  const auto ground = [](Crowd& c) {
+    Terrain t = c.terrain();
+    t.speedZones.push_back({{{6, 0}, {12, 0}, {12, 20}, {6, 20}}, 0.5f});
+    t.stairs.push_back({{{14, 2}, {20, 2}, {20, 18}, {14, 18}}, Vec2{1, 0.5f}, 0.61f, 0.694f});
+    c.setTerrain(t);
+  };
+  for (const char* model : {"continuum", "orca", "biocrowds"}) {
+    CAPTURE(model);
+    Crowd cpu, mirror;
+    MirrorBackend mb;
+    for (Crowd* c : {&cpu, &mirror}) {
+      fieldScene(model, false)(*c);
+      ground(*c);
+    }
+    const std::vector<Vec2> start = positionsOf(cpu);
+    CHECK(firstDivergence(cpu, mirror, 300, mb, 0.05) == -1);
+    CHECK(sameFields(std::as_const(cpu).world().fields, std::as_const(mirror).world().fields));
+    CHECK(moved(cpu, start) > 0);
+    // The ground is in the run: without it the same steps end elsewhere.
+    Crowd flat;
+    fieldScene(model, false)(flat);
+    for (int k = 0; k < 300; ++k) flat.advance(0.05);
+    CHECK(flat.stateHash() != cpu.stateHash());
   }
 }
 

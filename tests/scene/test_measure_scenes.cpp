@@ -91,6 +91,10 @@ TEST_CASE("a scene's verify: its checks load, and mistakes name the file, line a
             .find("bad.json:2: /verify/checks/0/figure: no measurement named \"gate\"") == 0);
   CHECK(at2("{\"test\": \"T\", \"checks\": [{\"figure\": \"end.lastTime\"}]}")
             .find("bad.json:2: /verify/checks/0: expected \"min\", \"max\" or both") == 0);
+  CHECK(at2("{\"test\": \"T\", \"checks\": [{\"figure\": \"end.lastTime\", \"over\": \"hall.meanFlow\", \"max\": 1}]}")
+            .find("bad.json:2: /verify/checks/0/over: no measurement named \"hall\"") == 0);
+  CHECK(at2("{\"test\": \"T\", \"checks\": [{\"figure\": \"end.lastTime\", \"over\": \"end.firstTime\", \"ratioTo\": \"x\", \"max\": 1}]}")
+            .find("bad.json:2: /verify/checks/0: expected one of \"ratioTo\" or \"over\", not both") == 0);
   CHECK(at2("{\"test\": \"T\", \"checks\": [{\"figure\": \"arrived\", \"min\": 3, \"max\": 2}]}")
             .find("bad.json:2: /verify/checks/0: the bounds are empty: min 3 > max 2") == 0);
   CHECK(at2("{\"test\": \"T\", \"seeds\": 0, \"checks\": [{\"figure\": \"arrived\", \"min\": 1}]}")

@@ -1,4 +1,5 @@
 // The ground in a scene file: "routing", "targets", "discomfort", "hills",
+// "speedZones", "stairs",
 // "heightMap" and "discomfortMap" parse as scene.hpp documents them (knobs
 // and expressions included), the routes and sinks add their targets after the file's, every
 // mistake is one line naming the file, line and pointer, and a SceneRun hands
@@ -79,6 +80,28 @@ TEST_CASE("discomfort: rects and outlines, the value 1 unless given") {
   CHECK(s.spec().terrain.discomfortAt({2, 2.5f}) == doctest::Approx(1.5));  // the rect and the triangle
   CHECK(s.spec().terrain.discomfortAt({0.5f, 0.9f}) == doctest::Approx(1));   // the unit square only
   CHECK(s.spec().terrain.discomfortAt({10, 10}) == 0);
+}
+
+TEST_CASE("speed zones and stairs: rects and outlines with their factor, direction and speeds, knobs in them") {
+  const Scene s = parse(
+      "{\"knobs\": {\"up\": {\"min\": 0.3, \"max\": 1, \"default\": 0.61}},"
+      " \"speedZones\": [{\"rect\": [1, 2, 3, 4], \"factor\": 0.5}, {\"outline\": [[0, 0], [4, 0], [2, 3]], \"factor\": 1}],"
+      " \"stairs\": [{\"rect\": [10, 0, 10, 2], \"up\": [1, 0], \"upSpeed\": {\"knob\": \"up\"}, \"downSpeed\": \"up + 0.084\"}]}");
+  const Terrain& t = s.spec().terrain;
+  REQUIRE(t.speedZones.size() == 2);
+  CHECK(t.speedZones[0].outline == std::vector<Vec2>{{1, 2}, {4, 2}, {4, 6}, {1, 6}});
+  CHECK(t.speedZones[0].factor == 0.5f);
+  CHECK(t.speedZones[1].outline == std::vector<Vec2>{{0, 0}, {4, 0}, {2, 3}});
+  REQUIRE(t.stairs.size() == 1);
+  CHECK(t.stairs[0].outline == std::vector<Vec2>{{10, 0}, {20, 0}, {20, 2}, {10, 2}});
+  CHECK(t.stairs[0].up == Vec2{1, 0});
+  CHECK(t.stairs[0].upSpeed == 0.61f);
+  CHECK(t.stairs[0].downSpeed == doctest::Approx(0.694f));
+  CHECK_FALSE(t.empty());
+  Scene k = s;
+  std::string err;
+  REQUIRE(k.assign("up=0.5", &err));
+  CHECK(k.spec().terrain.stairs[0].upSpeed == 0.5f);
 }
 
 TEST_CASE("hills and a height map") {
@@ -228,7 +251,7 @@ TEST_CASE("file targets come first, then routes with a goal region, then sinks b
   CHECK(t[4].route == -1);
 }
 
-TEST_CASE("mistakes in targets, discomfort and hills name the file, line and pointer") {
+TEST_CASE("mistakes in targets, discomfort, speed zones, stairs and hills name the file, line and pointer") {
   // Each on its own line, so the line number says the right element was found.
   const auto at3 = [](const std::string& key, const std::string& value) {
     return parseError("{\n  \"routes\": {\"r\": {\"gates\": []}},\n  \"" + key + "\": " + value + "\n}\n");
@@ -260,6 +283,19 @@ TEST_CASE("mistakes in targets, discomfort and hills name the file, line and poi
   CHECK(at3("discomfort", "[{\"rect\": [0, 0, 1, 1], \"value\": \"1 / 0\"}]").find("bad.json:3: /discomfort/0/value: in expression") == 0);
   CHECK(at3("discomfort", "[{\"rect\": [0, 0, 1, 1], \"value\": 1e300}]").find("bad.json:3: /discomfort/0/value: expected a number within +-1e12") == 0);
   CHECK(at3("discomfort", "[{\"rect\": [0, 0, 1, 1], \"cost\": 1}]").find("bad.json:3: /discomfort/0/cost: unknown key \"cost\" (expected one of: rect, outline, value)") == 0);
+
+  CHECK(at3("speedZones", "[{\"rect\": [0, 0, 1, 1]}]").find("bad.json:3: /speedZones/0: missing \"factor\"") == 0);
+  CHECK(at3("speedZones", "[{\"factor\": 0.5}]").find("bad.json:3: /speedZones/0: expected exactly one of \"rect\" or \"outline\"") == 0);
+  CHECK(at3("speedZones", "[{\"outline\": [[0, 0], [1, 0]], \"factor\": 0.5}]").find("bad.json:3: /speedZones/0/outline: expected at least 3 points, got 2") == 0);
+  for (const char* f : {"0", "-0.5", "1.5", "1e-50"})
+    CHECK(at3("speedZones", std::string("[{\"rect\": [0, 0, 1, 1], \"factor\": ") + f + "}]").find("bad.json:3: /speedZones/0/factor: expected a factor in (0, 1]") == 0);
+  CHECK(at3("speedZones", "[{\"rect\": [0, 0, 1, 1], \"factor\": 0.5, \"speed\": 1}]").find("bad.json:3: /speedZones/0/speed: unknown key \"speed\" (expected one of: rect, outline, factor)") == 0);
+  const std::string flight = "\"rect\": [0, 0, 10, 2], \"up\": [1, 0], \"upSpeed\": 0.6";
+  CHECK(at3("stairs", "[{" + flight + "}]").find("bad.json:3: /stairs/0: missing \"downSpeed\"") == 0);
+  CHECK(at3("stairs", "[{" + flight + ", \"downSpeed\": -0.7}]").find("bad.json:3: /stairs/0/downSpeed: expected a positive number, got -0.7") == 0);
+  CHECK(at3("stairs", "[{" + flight + ", \"downSpeed\": 0}]").find("bad.json:3: /stairs/0/downSpeed: expected a positive number, got 0") == 0);
+  CHECK(at3("stairs", "[{\"rect\": [0, 0, 10, 2], \"up\": [0, 0], \"upSpeed\": 0.6, \"downSpeed\": 0.7}]").find("bad.json:3: /stairs/0/up: expected the uphill direction, a vector other than [0, 0]") == 0);
+  CHECK(at3("stairs", "[{\"up\": [1, 0], \"upSpeed\": 0.6, \"downSpeed\": 0.7}]").find("bad.json:3: /stairs/0: expected exactly one of \"rect\" or \"outline\"") == 0);
 
   CHECK(at3("hills", "[{\"at\": [0, 0], \"radius\": 1}]").find("bad.json:3: /hills/0: missing \"height\"") == 0);
   CHECK(at3("hills", "[{\"radius\": 1, \"height\": 1}]").find("bad.json:3: /hills/0: missing \"at\"") == 0);

@@ -5,6 +5,9 @@
 // (hills and a height map); and the read-only view of the fields a step
 // built, for drawing.
 //
+// Ground that changes the pace (speed zones and stairs) is read by every
+// model's wish and by the fields' cost alike (geometry/ground.hpp).
+//
 // A target is a set of goal regions that a group of walkers shares: one
 // potential is solved per target ("as few groups as possible"). A walker
 // takes the first target that names its group (or names none) and its route
@@ -61,12 +64,32 @@ struct DiscomfortMap {
   std::vector<float> values;   ///< cols * rows, row by row from origin
 };
 
+/// A speed zone: walkers inside it walk at `factor` times the speed they
+/// wish for (slow ground, a crowded platform). Factors of overlapping zones
+/// multiply.
+struct SpeedZone {
+  std::vector<Vec2> outline;   ///< a closed polygon, either winding
+  float factor = 1;            ///< in (0, 1]
+};
+
+/// Stairs, in their 2-D form (the plan of a flight): inside the outline a
+/// walker whose wish points uphill (within 90 degrees of `up`) walks at
+/// most upSpeed, any other at most downSpeed, world units per second along
+/// the plan. Where flights overlap the slowest holds.
+struct Stairs {
+  std::vector<Vec2> outline;   ///< a closed polygon, either winding
+  Vec2 up{0, 1};               ///< uphill, in the plan; any length but 0
+  float upSpeed = 0.61f, downSpeed = 0.694f;  ///< > 0; Weidmann's (1993) means
+};
+
 struct Terrain {
   std::vector<Target> targets;
   std::vector<Discomfort> discomfort;
   std::vector<Hill> hills;
   HeightMap heightMap;
   DiscomfortMap discomfortMap;
+  std::vector<SpeedZone> speedZones;
+  std::vector<Stairs> stairs;
   /// The ground's height at p (hills plus the map), world units.
   float heightAt(Vec2 p) const;
   /// The discomfort at p: the sum of the regions that hold it, plus the
@@ -74,7 +97,7 @@ struct Terrain {
   float discomfortAt(Vec2 p) const;
   bool empty() const {
     return targets.empty() && discomfort.empty() && hills.empty() && heightMap.heights.empty() &&
-           discomfortMap.values.empty();
+           discomfortMap.values.empty() && speedZones.empty() && stairs.empty();
   }
 };
 

@@ -62,7 +62,9 @@
 //   "verify": {"test": "RiMEA 1", "says": "40 m in 26-34 s", "seeds": 1,
 //              "checks": [{"figure": "end.lastTime", "min": 26, "max": 34},
 //                         {"figure": "allArrivedTime", "ratioTo": "other",
-//                          "min": 1.6, "max": 2.4}],
+//                          "min": 1.6, "max": 2.4},
+//                         {"figure": "foot.meanFlow", "over": "hall.meanFlow",
+//                          "max": 1}],
 //              "verdict": true}   // a test of `throng verify` (SceneVerify)
 //   "routing": "goals",          // settings.routing, one of routingNames():
 //                                // "field" walks down the targets' potentials
@@ -92,6 +94,19 @@
 //                                // nodes and limits as "heightMap"'s, read
 //                                // bilinearly between them, 0 outside;
 //                                // added to the "discomfort" regions' sum
+//   "speedZones": [ {"rect": [x, y, w, h], "factor": 0.5},
+//                   {"outline": [[x, y], ...], "factor": 0.8} ],
+//                                // inside, every wish at factor times its
+//                                // speed (in (0, 1], required); factors of
+//                                // overlapping zones multiply
+//   "stairs": [ {"rect": [x, y, w, h], "up": [dx, dy], "upSpeed": 0.61,
+//                "downSpeed": 0.694} ],
+//                                // a flight in plan: inside, a wish within
+//                                // 90 degrees of "up" at most upSpeed, any
+//                                // other at most downSpeed (units/s, > 0);
+//                                // all required; "up" not [0, 0]. Both are
+//                                // read by every model and by the fields'
+//                                // cost (throng/fields.hpp)
 // }
 // PROPS (agents, generators, sources): "radius", "maxSpeed", "premovement",
 // "group" (an int,
@@ -217,11 +232,14 @@ inline constexpr std::size_t kMaxHeightMapNodes = 4096;
 /// measurement's, "NAME.FIGURE": "end.lastTime", "door.meanFlow") within
 /// [min, max] on every seed; with `ratioTo`, the mean of the figure over
 /// the seeds divided by the same figure's mean for the scene named there
-/// (a file beside this one, run with the same model and seeds).
+/// (a file beside this one, run with the same model and seeds); with
+/// `over`, the figure divided by another figure of the same run, on every
+/// seed ("foot.meanFlow" over "corridor.meanFlow").
 struct VerifyCheck {
   std::string figure;
   double min = -1e300, max = 1e300;
   std::string ratioTo;  ///< empty: the figure itself
+  std::string over;     ///< empty: the figure itself
 };
 
 /// What makes a scene a test of `throng verify` (the file's "verify").

@@ -86,8 +86,9 @@ enum class StepPhase : std::uint8_t {
   /// (ORCA tracks how far each moved) and the device's neighbour grid ride
   /// in the same pass.
   Wishes,
-  /// Every wish slowed to the room ahead of its walker (core/pace.hpp),
-  /// while Settings::paceTimeGap is above 0.
+  /// Every wish slowed to the ground under its walker (speed zones and
+  /// stairs, throng/fields.hpp), then to the room ahead of it
+  /// (core/pace.hpp) while Settings::paceTimeGap is above 0.
   Pace,
   /// The model's own: from the state as it was before the step and the
   /// wishes, every walker's new velocity and jam flag.

@@ -14,6 +14,7 @@
 #include <memory>
 #include <vector>
 
+#include "geometry/ground.hpp"
 #include "core/measure.hpp"
 #include "core/pace.hpp"
 #include "core/wish.hpp"
@@ -77,6 +78,7 @@ class World {
   /// refresh (the fields phase; cleared when a step builds none).
   Terrain terrain;
   std::uint64_t terrainVersion = 0;  ///< bumped by every change of terrain
+  GroundShapes ground;               ///< the terrain's speed zones and stairs, flattened
   FieldState fields;
 
   StepBuffers buffers;

@@ -164,6 +164,9 @@ struct FieldCells {
   const float *density = nullptr, *velocityX = nullptr, *velocityY = nullptr;
   const float *height = nullptr, *discomfort = nullptr;
   const std::uint8_t* open = nullptr;  ///< bit d: the face that way is open
+  /// The ground (geometry/ground.hpp) at the cell's centre: the speed zones'
+  /// factor, and per direction the stairs' limit, units/s (+inf: none).
+  const float *groundFactor = nullptr, *groundLimit = nullptr;
 };
 
 /// What the speed and cost read besides the grid.
@@ -211,7 +214,12 @@ THRONG_HD void cellSpeedAndCost(const FieldGridView& g, const FieldCells& fc, co
     const float ground = fp.fmax * slopeFraction(sl, slope);
     const float f = blendedSpeed(fp, ground, fc.density[nb], Vec2{fc.velocityX[nb], fc.velocityY[nb]}, directionVector(d));
     speed[d] = f;
-    cost[d] = unitCost(fp, f, fc.discomfort[nb]);
+    // The cost is of the time a walker takes here, on the neighbour's
+    // ground; the speed stays the flat ground's (the wish carries the zone).
+    float walked = f * fc.groundFactor[nb];
+    const float limit = fc.groundLimit[4 * nb + d];
+    walked = walked < limit ? walked : limit;
+    cost[d] = unitCost(fp, walked, fc.discomfort[nb]);
   }
 }
 

@@ -10,6 +10,7 @@
 #include <queue>
 
 #include "base/thread_pool.hpp"
+#include "geometry/ground.hpp"
 
 namespace throng {
 
@@ -223,6 +224,11 @@ void fitFieldStatics(FieldState& f, const FieldGridView& g, const ObstacleSet& o
   f.open.assign(n, 0);
   f.height.assign(n, 0);
   f.discomfort.assign(n, 0);
+  f.groundFactor.assign(n, 1.0f);
+  f.groundLimit.assign(4 * n, std::numeric_limits<float>::infinity());
+  GroundShapes ground;
+  ground.build(terrain);
+  const GroundView gv = ground.view();
   // Blocked: the cell's centre inside an obstacle outline.
   for (const auto& outline : obstacles.outlines) {
     Box b;
@@ -243,6 +249,9 @@ void fitFieldStatics(FieldState& f, const FieldGridView& g, const ObstacleSet& o
         const Vec2 p = cellCentre(g, x, y);
         f.height[c] = terrain.heightAt(p);
         f.discomfort[c] = terrain.discomfortAt(p);
+        if (!gv.on()) continue;
+        f.groundFactor[c] = zoneFactor(gv, p);
+        for (int d = 0; d < 4; ++d) f.groundLimit[4 * c + d] = stairsLimit(gv, p, directionVector(d));
       }
     }
   });

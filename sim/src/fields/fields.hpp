@@ -1,6 +1,7 @@
 #pragma once
 // The fields on the host: the grid over the scene, what is fixed with the
-// geometry and the terrain (blocked cells, open faces, heights, discomfort),
+// geometry and the terrain (blocked cells, open faces, heights, discomfort,
+// the ground's speed),
 // and what a refresh builds from the walkers (density, mean velocity, speed,
 // cost, one potential per target in use). The math is field_math.hpp's; the
 // CPU refresh runs it on the step's threads (refreshFields), the CUDA
@@ -53,6 +54,8 @@ struct FieldState {
   std::vector<std::uint8_t> blocked;  ///< by cell
   std::vector<std::uint8_t> open;     ///< by cell: bit d, the face that way is open
   std::vector<float> height, discomfort;  ///< by cell, at its centre
+  std::vector<float> groundFactor;    ///< by cell: the speed zones' factor at its centre
+  std::vector<float> groundLimit;     ///< 4 per cell: the stairs' limit that way, units/s (+inf: none)
   std::vector<std::int32_t> goalStart{0}, goalCells;  ///< by target: its cells (CSR)
   std::vector<TargetKey> keys;
   std::uint64_t geometryVersion = ~std::uint64_t{0}, terrainVersion = ~std::uint64_t{0};
@@ -69,7 +72,8 @@ struct FieldState {
   std::size_t cells() const { return static_cast<std::size_t>(grid.cols) * static_cast<std::size_t>(grid.rows); }
   void clear();
   FieldCells cellsView() const {
-    return FieldCells{density.data(), velocityX.data(), velocityY.data(), height.data(), discomfort.data(), open.data()};
+    return FieldCells{density.data(),    velocityX.data(), velocityY.data(),    height.data(),
+                      discomfort.data(), open.data(),      groundFactor.data(), groundLimit.data()};
   }
   /// What the wish reads (grid.cols == 0 when not built).
   FieldRouting routing() const;

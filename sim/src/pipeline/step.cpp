@@ -9,6 +9,7 @@
 
 #include "base/lanes.hpp"
 #include "base/thread_pool.hpp"
+#include "geometry/ground.hpp"
 #include "core/integrate.hpp"
 #include "core/measure.hpp"
 #include "core/pace.hpp"
@@ -172,20 +173,24 @@ void wishPhase(CpuStep& st) {
   st.model.trackMotion(st.ctx, [&chunk](std::size_t b, std::size_t e) { chunk(b, e); });
 }
 
-/// The pace phase: every wish slowed to the room ahead (core/pace.hpp); a
-/// slowed wish no longer lands.
+/// The pace phase: every wish slowed to the ground under it
+/// (geometry/ground.hpp), then to the room ahead (core/pace.hpp); a slowed
+/// wish no longer lands.
 void pacePhase(CpuStep& st) {
   World& w = st.w;
-  if (!paceOn(st.s) || w.size() == 0) return;
-  const PaceParams pp = w.paceGridFor(st.s);
+  const bool pace = paceOn(st.s);
+  const GroundView gv = w.ground.view();
+  if ((!pace && !gv.on()) || w.size() == 0) return;
+  const PaceParams pp = pace ? w.paceGridFor(st.s) : PaceParams{};
   const AgentsView av = w.view();
   const AgentGridView g = w.paceGrid.view();
   StepBuffers& out = w.buffers;
   w.forEach(w.size(), [&](std::size_t b, std::size_t e) {
     for (std::size_t i = b; i < e; ++i) {
-      bool slowed;
-      const Vec2 v = pacedWish(av, g, pp, static_cast<std::int32_t>(i), Vec2{out.wishX[i], out.wishY[i]}, slowed);
-      if (!slowed) continue;
+      bool onGround, slowed = false;
+      Vec2 v = groundWish(gv, Vec2{w.px[i], w.py[i]}, Vec2{out.wishX[i], out.wishY[i]}, onGround);
+      if (pace) v = pacedWish(av, g, pp, static_cast<std::int32_t>(i), v, slowed);
+      if (!onGround && !slowed) continue;
       out.wishX[i] = v.x;
       out.wishY[i] = v.y;
       out.landing[i] = 0;
@@ -295,6 +300,8 @@ AgentExplain explainAgent(World& w, const Settings& s, float dt, std::size_t i, 
   if (!w.fields.built) buildFields(w, s);  // a crowd not yet stepped: the wish reads them
   AgentExplain out;
   out.preferred = wishOf(w, s, dt, i, closure);
+  bool onGround;
+  out.preferred = groundWish(w.ground.view(), Vec2{w.px[i], w.py[i]}, out.preferred, onGround);
   if (paceOn(s)) {
     const PaceParams pp = w.paceGridFor(s);
     bool slowed;

@@ -185,6 +185,11 @@ class Resolver {
   /// "discomfortMap").
   void targets(const Json& j, const Path& p);
   void discomfort(const Json& j, const Path& p);
+  /// "speedZones" and "stairs" (throng/fields.hpp's SpeedZone and Stairs).
+  void speedZones(const Json& j, const Path& p);
+  void stairs(const Json& j, const Path& p);
+  /// A region's "rect" or "outline" (exactly one), as a closed outline.
+  std::vector<Vec2> regionOutline(const Json& o, const Path& p);
   void hills(const Json& j, const Path& p);
   void heightMap(const Json& j, const Path& p);
   void discomfortMap(const Json& j, const Path& p);
@@ -440,15 +445,21 @@ void Resolver::verify() {
     const Json& c = object(checks[i], cp, detail::sceneKeys("/verify/checks/#"));
     VerifyCheck k;
     if (!c.contains("figure")) fail(cp, "missing \"figure\" (a summary field, or MEASUREMENT.FIGURE)");
-    k.figure = string(c["figure"], cp / "figure");
-    const std::size_t dot = k.figure.find('.');
-    if (dot != std::string::npos) {
-      const std::string name = k.figure.substr(0, dot);
-      const bool known = std::any_of(spec_.measurements.begin(), spec_.measurements.end(),
-                                     [&](const Measurement& m) { return m.name == name; });
-      if (!known) fail(cp / "figure", "no measurement named \"" + name + "\"");
-    }
+    const auto figure = [&](const char* key) {
+      std::string f = string(c[key], cp / key);
+      const std::size_t dot = f.find('.');
+      if (dot != std::string::npos) {
+        const std::string name = f.substr(0, dot);
+        const bool known = std::any_of(spec_.measurements.begin(), spec_.measurements.end(),
+                                       [&](const Measurement& m) { return m.name == name; });
+        if (!known) fail(cp / key, "no measurement named \"" + name + "\"");
+      }
+      return f;
+    };
+    k.figure = figure("figure");
     if (c.contains("ratioTo")) k.ratioTo = string(c["ratioTo"], cp / "ratioTo");
+    if (c.contains("over")) k.over = figure("over");
+    if (!k.ratioTo.empty() && !k.over.empty()) fail(cp, "expected one of \"ratioTo\" or \"over\", not both");
     if (c.contains("min")) k.min = number(c["min"], cp / "min");
     if (c.contains("max")) k.max = number(c["max"], cp / "max");
     if (!c.contains("min") && !c.contains("max")) fail(cp, "expected \"min\", \"max\" or both");
@@ -844,21 +855,57 @@ void Resolver::derivedTargets() {
   for (Target& t : some) out.push_back(std::move(t));
 }
 
+std::vector<Vec2> Resolver::regionOutline(const Json& o, const Path& p) {
+  if (o.contains("rect") == o.contains("outline")) fail(p, "expected exactly one of \"rect\" or \"outline\"");
+  if (o.contains("outline")) return points(o["outline"], p / "outline", 3);
+  const Rect r = rect(o["rect"], p / "rect");
+  return {{r.x, r.y}, {r.x + r.width, r.y}, {r.x + r.width, r.y + r.height}, {r.x, r.y + r.height}};
+}
+
 void Resolver::discomfort(const Json& j, const Path& p) {
   array(j, p);
   for (std::size_t i = 0; i < j.size(); ++i) {
     const Path dp = p / i;
     const Json& o = object(j[i], dp, detail::sceneKeys("/discomfort/#"));
-    if (o.contains("rect") == o.contains("outline")) fail(dp, "expected exactly one of \"rect\" or \"outline\"");
     Discomfort d;
-    if (o.contains("rect")) {
-      const Rect r = rect(o["rect"], dp / "rect");
-      d.outline = {{r.x, r.y}, {r.x + r.width, r.y}, {r.x + r.width, r.y + r.height}, {r.x, r.y + r.height}};
-    } else {
-      d.outline = points(o["outline"], dp / "outline", 3);
-    }
+    d.outline = regionOutline(o, dp);
     if (o.contains("value")) d.value = static_cast<float>(number(o["value"], dp / "value"));
     spec_.terrain.discomfort.push_back(std::move(d));
+  }
+}
+
+void Resolver::speedZones(const Json& j, const Path& p) {
+  array(j, p);
+  for (std::size_t i = 0; i < j.size(); ++i) {
+    const Path zp = p / i;
+    const Json& o = object(j[i], zp, detail::sceneKeys("/speedZones/#"));
+    if (!o.contains("factor")) fail(zp, "missing \"factor\" (a speed zone is {\"rect\": [x, y, w, h], \"factor\": f})");
+    SpeedZone z;
+    z.outline = regionOutline(o, zp);
+    const double f = number(o["factor"], zp / "factor");
+    if (!(f > 0 && f <= 1) || !(static_cast<float>(f) > 0))
+      fail(zp / "factor", "expected a factor in (0, 1] (a zone slows walkers; none stands still), got " + fmt(f));
+    z.factor = static_cast<float>(f);
+    spec_.terrain.speedZones.push_back(std::move(z));
+  }
+}
+
+void Resolver::stairs(const Json& j, const Path& p) {
+  array(j, p);
+  for (std::size_t i = 0; i < j.size(); ++i) {
+    const Path sp = p / i;
+    const Json& o = object(j[i], sp, detail::sceneKeys("/stairs/#"));
+    for (const char* key : {"up", "upSpeed", "downSpeed"})
+      if (!o.contains(key))
+        fail(sp, std::string("missing \"") + key +
+                     "\" (stairs are {\"rect\": [x, y, w, h], \"up\": [dx, dy], \"upSpeed\": v, \"downSpeed\": v})");
+    Stairs s;
+    s.outline = regionOutline(o, sp);
+    s.up = point(o["up"], sp / "up");
+    if (!(s.up.length() > 0)) fail(sp / "up", "expected the uphill direction, a vector other than [0, 0]");
+    s.upSpeed = static_cast<float>(positive(o["upSpeed"], sp / "upSpeed"));
+    s.downSpeed = static_cast<float>(positive(o["downSpeed"], sp / "downSpeed"));
+    spec_.terrain.stairs.push_back(std::move(s));
   }
 }
 
@@ -971,6 +1018,8 @@ SceneSpec Resolver::run() {
   if (root_.contains("hills")) hills(root_["hills"], top / "hills");
   if (root_.contains("heightMap")) heightMap(root_["heightMap"], top / "heightMap");
   if (root_.contains("discomfortMap")) discomfortMap(root_["discomfortMap"], top / "discomfortMap");
+  if (root_.contains("speedZones")) speedZones(root_["speedZones"], top / "speedZones");
+  if (root_.contains("stairs")) stairs(root_["stairs"], top / "stairs");
   return std::move(spec_);
 }
 

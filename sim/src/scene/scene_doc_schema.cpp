@@ -38,13 +38,16 @@ Slot slotOf(const std::string& p) {
   if (among(p, {"/agents/#/at", "/agents/#/goal", "/generators/#/goal", "/sources/#/goal", "/generators/#/center",
                 "/generators/#/origin", "/walls/#/#", "/obstacles/#/outline/#", "/routes/*/gates/#/#", "/routes/*/goal",
                 "/discomfort/#/outline/#", "/hills/#/at", "/heightMap/origin", "/discomfortMap/origin",
-                "/measurements/#/line/#", "/measurements/#/outline/#"}))
+                "/measurements/#/line/#", "/measurements/#/outline/#", "/speedZones/#/outline/#",
+                "/stairs/#/outline/#"}))
     return Slot::point;
   if (among(p, {"/obstacles/#/rect", "/generators/#/region", "/sources/#/region", "/sinks/#/region", "/targets/#/region",
                 "/targets/#/regions/#", "/discomfort/#/rect", "/routes/*/goalRegion", "/agents/#/goalRegion",
-                "/generators/#/goalRegion", "/sources/#/goalRegion", "/measurements/#/rect"}))
+                "/generators/#/goalRegion", "/sources/#/goalRegion", "/measurements/#/rect", "/speedZones/#/rect",
+                "/stairs/#/rect"}))
     return Slot::rect;
-  if (among(p, {"/walls/#", "/obstacles/#/outline", "/discomfort/#/outline", "/measurements/#/outline"}))
+  if (among(p, {"/walls/#", "/obstacles/#/outline", "/discomfort/#/outline", "/measurements/#/outline",
+                "/speedZones/#/outline", "/stairs/#/outline"}))
     return Slot::pointList;
   if (p == "/measurements/#/line") return Slot::gate;
   if (p == "/targets/#/regions") return Slot::rectList;
@@ -59,7 +62,7 @@ const std::vector<std::string_view>& movingMembers(const std::string& p) {
   if (p == "/agents/#" || p == "/hills/#") return at;
   if (p == "/generators/#") return generator;
   if (p == "/sources/#" || p == "/sinks/#") return region;
-  if (p == "/obstacles/#" || p == "/discomfort/#") return shape;
+  if (p == "/obstacles/#" || p == "/discomfort/#" || p == "/speedZones/#" || p == "/stairs/#") return shape;
   if (p == "/targets/#") return target;
   if (p == "/measurements/#") return measurement;
   if (p == "/routes/*") return route;
@@ -103,7 +106,7 @@ bool isTextSlot(const Tokens& t) {
   if (t.empty()) return false;
   static const std::initializer_list<std::string_view> text{
       "name", "description", "units", "model", "routing", "help", "type", "route", "distribution", "test", "says",
-      "figure", "ratioTo"};
+      "figure", "ratioTo", "over"};
   if (std::find(text.begin(), text.end(), t.back()) != text.end()) return true;
   return t.size() >= 2 && t[t.size() - 2] == "route" && arrayIndex(t.back());
 }

@@ -38,7 +38,7 @@ std::span<const std::string_view> sceneKeys(std::string_view p) {
   static const Keys root{"name",   "description", "units",   "model",  "duration", "settings",  "knobs",
                          "agentDefaults", "agents", "generators", "sources", "sinks", "obstacles", "walls",
                          "routes", "streams",     "routing", "targets", "discomfort", "hills", "heightMap",
-                         "discomfortMap", "measurements", "verify"};
+                         "discomfortMap", "speedZones", "stairs", "measurements", "verify"};
   static const Keys knob{"min", "max", "default", "help", "integer"};
   static const Keys defaults{"radius", "maxSpeed", "premovement", "group"};
   static const Keys draw{"distribution", "mean", "sd", "min", "max"};
@@ -50,11 +50,13 @@ std::span<const std::string_view> sceneKeys(std::string_view p) {
   static const Keys sink{"region", "groups"};
   static const Keys obstacle{"rect", "outline"};
   static const Keys discomfort{"rect", "outline", "value"};
+  static const Keys speedZone{"rect", "outline", "factor"};
+  static const Keys stairs{"rect", "outline", "up", "upSpeed", "downSpeed"};
   static const Keys route{"gates", "goal", "goalRegion"};
   static const Keys stream{"group", "velocity"};
   static const Keys measurement{"name", "line", "rect", "outline"};
   static const Keys verify{"test", "says", "checks", "seeds", "verdict"};
-  static const Keys check{"figure", "min", "max", "ratioTo"};
+  static const Keys check{"figure", "min", "max", "ratioTo", "over"};
   static const Keys target{"name", "region", "regions", "group", "groups", "route"};
   static const Keys hill{"at", "radius", "height"};
   static const Keys heights{"origin", "cell", "heights"};
@@ -74,6 +76,8 @@ std::span<const std::string_view> sceneKeys(std::string_view p) {
   if (p == "/sinks/#") return sink;
   if (p == "/obstacles/#") return obstacle;
   if (p == "/discomfort/#") return discomfort;
+  if (p == "/speedZones/#") return speedZone;
+  if (p == "/stairs/#") return stairs;
   if (p == "/routes/*") return route;
   if (p == "/streams/#") return stream;
   if (p == "/measurements/#") return measurement;
