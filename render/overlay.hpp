@@ -74,6 +74,10 @@ struct SceneGeometry {
   /// Measurement lines (two points: first to second, forward to its right)
   /// and areas (closed outlines).
   std::vector<std::vector<Vec2>> measureLines, measureAreas;
+  /// Speed zones (closed outlines) and flights of stairs (their outlines
+  /// and uphill directions, alongside).
+  std::vector<std::vector<Vec2>> speedZones, stairs;
+  std::vector<Vec2> stairsUp;
 };
 
 /// Signed area (> 0 counter-clockwise).

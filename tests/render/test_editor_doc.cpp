@@ -304,3 +304,70 @@ TEST_CASE("measurement lines and areas: drawn with their tools, named, moved, de
   CHECK(scene->spec().measurements[0].name == "line 1");
   CHECK(scene->spec().measurements[1].kind == MeasureKind::Area);
 }
+
+TEST_CASE("speed zones and stairs: drawn with their tools, shown with the inspector's fields, and walked by the run") {
+  Editor ed = roomEditor();
+  ed.tools.options.speedFactor = 0.4;
+  ed.setTool(Tool::SpeedZone);
+  ed.pointer(at(PointerEvent::Type::Press, {1, 1}), kPx);
+  ed.pointer(at(PointerEvent::Type::Release, {3, 4}), kPx);
+  ed.tools.options.stairsUp = Vec2{1, 0};
+  ed.tools.options.stairsUpSpeed = 0.55;
+  ed.setTool(Tool::Stairs);
+  ed.pointer(at(PointerEvent::Type::Press, {5, 2}), kPx);
+  ed.pointer(at(PointerEvent::Type::Release, {8, 6}), kPx);
+  REQUIRE(count(ed.doc(), "speedZones") == 1);
+  REQUIRE(count(ed.doc(), "stairs") == 1);
+  std::vector<DocShape> zones, flights;
+  for (const DocShape& s : ed.shapes()) {
+    if (s.kind == DocShapeKind::speedZone) zones.push_back(s);
+    if (s.kind == DocShapeKind::stairs) flights.push_back(s);
+  }
+  REQUIRE(zones.size() == 1);
+  REQUIRE(flights.size() == 1);
+  CHECK(zones[0].closed);
+  CHECK(zones[0].points == std::vector<Vec2>{{1, 1}, {3, 1}, {3, 4}, {1, 4}});
+  CHECK(flights[0].up == Vec2{1, 0});
+  render::Mesh mesh;
+  buildDocMesh(ed.shapes(), kPx, mesh);
+  const auto has = [&](std::uint32_t c) {
+    return std::any_of(mesh.tris.begin(), mesh.tris.end(), [c](const render::Vertex& v) { return v.rgba == c; });
+  };
+  CHECK(has(kZoneColor));
+  CHECK(has(kStairsColor));
+  // The inspector edits the factor, the direction and the speeds.
+  const auto zf = fieldsOf(ed.doc(), "/speedZones/0");
+  const auto factor = std::find_if(zf.begin(), zf.end(), [](const DocField& f) { return f.name == "factor"; });
+  REQUIRE(factor != zf.end());
+  CHECK(factor->number->value == doctest::Approx(0.4));
+  CHECK(factor->max == 1);
+  const auto sf = fieldsOf(ed.doc(), "/stairs/0");
+  std::vector<std::string> names;
+  for (const DocField& f : sf) names.push_back(f.name);
+  for (const char* want : {"up x", "up y", "upSpeed", "downSpeed"})
+    CHECK(std::find(names.begin(), names.end(), want) != names.end());
+  // Moved as any element: the outline moves, the direction stays.
+  ed.setTool(Tool::Select);
+  click(ed, {6.5f, 4});
+  REQUIRE(ed.selected() == "/stairs/0");
+  ed.pointer(at(PointerEvent::Type::Press, {6.5f, 4}), kPx);
+  ed.pointer(at(PointerEvent::Type::Move, {6.5f, 5}), kPx);
+  ed.pointer(at(PointerEvent::Type::Release, {6.5f, 5}), kPx);
+  // The scene built from the document has both, as the editor set them.
+  std::string err;
+  const auto scene = Scene::parse(ed.doc().write(), "room.json", &err);
+  INFO(err);
+  REQUIRE(scene);
+  const Terrain& t = scene->spec().terrain;
+  REQUIRE(t.speedZones.size() == 1);
+  CHECK(t.speedZones[0].factor == 0.4f);
+  REQUIRE(t.stairs.size() == 1);
+  CHECK(t.stairs[0].up == Vec2{1, 0});
+  CHECK(t.stairs[0].upSpeed == 0.55f);
+  CHECK(t.stairs[0].downSpeed == 0.694f);
+  CHECK(t.stairs[0].outline[0] == Vec2{5, 3});
+  // A factor out of range is refused, with the reason.
+  const DocEdit bad = addSpeedZoneRect(ed.doc(), Rect{0, 0, 1, 1}, 1.5);
+  CHECK_FALSE(bad.doc);
+  CHECK(bad.error.find("(0, 1]") != std::string::npos);
+}

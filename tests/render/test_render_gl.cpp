@@ -180,6 +180,9 @@ TEST_CASE("obstacles are filled and walls drawn") {
   g.goals.push_back({60, -60});
   g.measureLines.push_back({{-60, 60}, {-20, 60}});  // forward is -y: its tick points down
   g.measureAreas.push_back({{30, -90}, {90, -90}, {90, -70}, {30, -70}});
+  g.speedZones.push_back({{-95, -20}, {-65, -20}, {-65, 20}, {-95, 20}});
+  g.stairs.push_back({{-15, -40}, {15, -40}, {15, 0}, {-15, 0}});
+  g.stairsUp.push_back({0, 1});
   Mesh m;
   buildSceneMesh(g, 1, m);
   r.setSceneMesh(m);
@@ -201,6 +204,16 @@ TEST_CASE("obstacles are filled and walls drawn") {
   CHECK(colorDistance(im, px(-40), py(65), opt.background) < 6);
   CHECK(colorDistance(im, px(60), py(-90), purple) < 60);
   CHECK(colorDistance(im, px(60), py(-80), opt.background) < 6);
+  // A speed zone tinted teal inside; a flight of stairs tinted brown, its
+  // arrow up the middle, its head at the top.
+  const auto greenness = [&](int x, int y) { return int(im.at(x, y)[1]) - int(im.at(x, y)[0]); };
+  CHECK(colorDistance(im, px(-80), py(0), opt.background) > 4);
+  CHECK(greenness(px(-80), py(0)) > greenness(px(-50), py(0)));  // greener than the ground outside
+  const std::uint32_t brown = packRgba(120, 90, 40);
+  CHECK(colorDistance(im, px(0), py(-20), brown) < 60);       // the arrow's shaft
+  CHECK(colorDistance(im, px(8), py(-30), opt.background) > 4);  // the flight's fill
+  CHECK(colorDistance(im, px(8), py(-30), brown) > 60);
+  CHECK(colorDistance(im, px(0), py(-50), opt.background) < 6);  // below the flight: clear
 }
 
 TEST_CASE("the app draws the ring with its teaching view") {

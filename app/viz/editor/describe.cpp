@@ -23,6 +23,8 @@ std::string describe(const Op& op) {
         else if constexpr (std::is_same_v<T, OpAddDiscomfort>) return "add a discomfort region";
         else if constexpr (std::is_same_v<T, OpAddMeasureLine>) return "add a measurement line";
         else if constexpr (std::is_same_v<T, OpAddMeasureArea>) return "add a measurement area";
+        else if constexpr (std::is_same_v<T, OpAddSpeedZone>) return "add a speed zone";
+        else if constexpr (std::is_same_v<T, OpAddStairs>) return "add a flight of stairs";
         else if constexpr (std::is_same_v<T, OpMoveElement>) return "move " + o.pointer;
         else if constexpr (std::is_same_v<T, OpMovePoint>) return "move point " + o.pointer;
         else if constexpr (std::is_same_v<T, OpInsertVertex>) return "insert a vertex into " + o.pointer;

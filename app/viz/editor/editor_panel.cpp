@@ -206,6 +206,24 @@ void VizApp::drawToolOptions() {
     if (ImGui::InputDouble("discomfort", &v, 0, 0, "%.3g") && std::isfinite(v)) o.discomfortValue = v;
     help("g in the cost (alpha f + beta + gamma g) / f: above 0 walkers avoid the region, below 0 they prefer it");
   }
+  if (t == edit::Tool::SpeedZone) {
+    double f = o.speedFactor;
+    if (ImGui::InputDouble("factor", &f, 0, 0, "%.3g") && f > 0 && f <= 1) o.speedFactor = f;
+    help("walkers inside walk at this fraction of the speed they wish for, in (0, 1]");
+  }
+  if (t == edit::Tool::Stairs) {
+    static const char* const kUp[] = {"east", "north", "west", "south"};
+    static const Vec2 kUpVec[] = {{1, 0}, {0, 1}, {-1, 0}, {0, -1}};
+    int which = 1;
+    for (int k = 0; k < 4; ++k)
+      if (o.stairsUp == kUpVec[k]) which = k;
+    if (ImGui::Combo("uphill", &which, kUp, 4)) o.stairsUp = kUpVec[which];
+    double up = o.stairsUpSpeed, down = o.stairsDownSpeed;
+    if (ImGui::InputDouble("up speed", &up, 0, 0, "%.3g") && up > 0) o.stairsUpSpeed = up;
+    if (ImGui::InputDouble("down speed", &down, 0, 0, "%.3g") && down > 0) o.stairsDownSpeed = down;
+    help("the most a walker heading uphill (within 90 degrees) or down walks on the flight, units/s; Weidmann's "
+         "means are 0.61 and 0.694 m/s");
+  }
   if (t == edit::Tool::Gate) {
     inputString("route", o.gateRoute);
     help("the route the gate joins (made when it does not exist yet); gates are passed in order");

@@ -22,6 +22,9 @@ DocEdit apply(const SceneDoc& d, const Op& op) {
         else if constexpr (std::is_same_v<T, OpAddDiscomfort>) return addDiscomfortRect(d, o.region, o.value);
         else if constexpr (std::is_same_v<T, OpAddMeasureLine>) return addMeasureLine(d, o.a, o.b);
         else if constexpr (std::is_same_v<T, OpAddMeasureArea>) return addMeasureArea(d, o.region);
+        else if constexpr (std::is_same_v<T, OpAddSpeedZone>) return addSpeedZoneRect(d, o.region, o.factor);
+        else if constexpr (std::is_same_v<T, OpAddStairs>)
+          return addStairsRect(d, o.region, o.up, o.upSpeed, o.downSpeed);
         else if constexpr (std::is_same_v<T, OpMoveElement>) return moveElement(d, o.pointer, o.by);
         else if constexpr (std::is_same_v<T, OpMovePoint>) return movePoint(d, o.pointer, o.to);
         else if constexpr (std::is_same_v<T, OpInsertVertex>) return insertVertex(d, o.pointer, o.before, o.at);

@@ -32,6 +32,8 @@ struct OpAddGate { std::string route; Vec2 a, b; };
 struct OpAddDiscomfort { Rect region; double value = 1; };
 struct OpAddMeasureLine { Vec2 a, b; };
 struct OpAddMeasureArea { Rect region; };
+struct OpAddSpeedZone { Rect region; double factor = 0.5; };
+struct OpAddStairs { Rect region; Vec2 up{0, 1}; double upSpeed = 0.61, downSpeed = 0.694; };
 struct OpMoveElement { std::string pointer; Vec2 by; };
 struct OpMovePoint { std::string pointer; Vec2 to; };
 struct OpInsertVertex { std::string pointer; std::size_t before = 0; Vec2 at; };
@@ -48,7 +50,8 @@ struct OpPaint {
 };
 
 using Op = std::variant<OpAddWall, OpAddObstacleRect, OpAddObstacleOutline, OpAddAgent, OpAddGroup, OpAddSource,
-                        OpAddSink, OpAddTarget, OpAddGate, OpAddDiscomfort, OpAddMeasureLine, OpAddMeasureArea, OpMoveElement, OpMovePoint, OpInsertVertex, OpRemoveVertex,
+                        OpAddSink, OpAddTarget, OpAddGate, OpAddDiscomfort, OpAddMeasureLine, OpAddMeasureArea,
+                        OpAddSpeedZone, OpAddStairs, OpMoveElement, OpMovePoint, OpInsertVertex, OpRemoveVertex,
                         OpRemoveElement, OpDuplicate, OpSetGoal, OpPaint>;
 
 /// For people and the status line: "add a wall of 3 points", "move /walls/2".

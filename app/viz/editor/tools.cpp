@@ -24,6 +24,8 @@ std::string_view toolName(Tool t) {
     case Tool::PaintHeight: return "height brush";
     case Tool::MeasureLine: return "measurement line";
     case Tool::MeasureArea: return "measurement area";
+    case Tool::SpeedZone: return "speed zone";
+    case Tool::Stairs: return "stairs";
   }
   return "?";
 }
@@ -56,6 +58,10 @@ std::string_view toolHelp(Tool t) {
       return "Drag from one end of a measurement line to the other: it counts crossings, forward to the right of "
              "the way you dragged (the tick shows it).";
     case Tool::MeasureArea: return "Drag a measurement area: it counts the walkers in it, their density and speed.";
+    case Tool::SpeedZone: return "Drag a speed zone: walkers inside walk at its factor of the speed they wish for.";
+    case Tool::Stairs:
+      return "Drag a flight of stairs: walkers heading uphill (the direction below) walk at most its up speed, "
+             "others at most its down speed.";
   }
   return "";
 }
@@ -112,7 +118,7 @@ Action selectAction(std::string pointer, std::string vertex = {}) {
 
 bool isRegionTool(Tool t) {
   return t == Tool::ObstacleRect || t == Tool::Sink || t == Tool::Target || t == Tool::Discomfort || t == Tool::Group ||
-         t == Tool::Source || t == Tool::MeasureArea;
+         t == Tool::Source || t == Tool::MeasureArea || t == Tool::SpeedZone || t == Tool::Stairs;
 }
 
 const std::vector<DocShape>& shapesOf(const ToolContext& c) {
@@ -192,6 +198,11 @@ void ToolMachine::regionDone(Rect region, Result& r) {
       break;
     case Tool::Discomfort: r.actions.push_back(commit(OpAddDiscomfort{region, options.discomfortValue})); break;
     case Tool::MeasureArea: r.actions.push_back(commit(OpAddMeasureArea{region})); break;
+    case Tool::SpeedZone: r.actions.push_back(commit(OpAddSpeedZone{region, options.speedFactor})); break;
+    case Tool::Stairs:
+      r.actions.push_back(
+          commit(OpAddStairs{region, options.stairsUp, options.stairsUpSpeed, options.stairsDownSpeed}));
+      break;
     case Tool::Group:
     case Tool::Source:
       anchorRect_ = region;

@@ -45,8 +45,10 @@ enum class Tool : std::uint8_t {
   PaintHeight,      ///< the height brush
   MeasureLine,      ///< drag from one end of a measurement line to the other
   MeasureArea,      ///< drag a measurement area
+  SpeedZone,        ///< drag a speed zone (a rectangle of one factor)
+  Stairs,           ///< drag a flight of stairs, uphill as the options say
 };
-inline constexpr int kToolCount = 16;
+inline constexpr int kToolCount = 18;
 std::string_view toolName(Tool t);
 /// One line for people: what the tool does and how.
 std::string_view toolHelp(Tool t);
@@ -75,6 +77,9 @@ struct ToolOptions {
   std::string targetName = "target";
   std::string gateRoute = "route";  ///< the route a gate is added to (made when missing)
   double discomfortValue = 1;  ///< a discomfort region's g: > 0 avoided, < 0 preferred (a crosswalk)
+  double speedFactor = 0.5;    ///< a speed zone's factor [Limit: (0, 1]]
+  Vec2 stairsUp{0, 1};         ///< a flight's uphill direction (the panel offers the four axes)
+  double stairsUpSpeed = 0.61, stairsDownSpeed = 0.694;  ///< a flight's speeds, units/s [Limit: > 0]
   double brushRadius = 1;      ///< world units [Limit: > 0]
   double brushStrength = 0.25; ///< per dab: added at the brush's centre (discomfort units, or world units of height)
   bool erase = false;          ///< the brush takes values back toward 0

@@ -107,7 +107,8 @@ struct DocNumber {
 /// What an element is, for drawing, picking and the inspector.
 enum class DocShapeKind : std::uint8_t {
   wall, obstacle, agent, goal, generator, source, sink, target, gate, discomfort, hill, heightMap, discomfortMap,
-  measureLine, measureArea  ///< the scene's measurements (throng/measure.hpp)
+  measureLine, measureArea,  ///< the scene's measurements (throng/measure.hpp)
+  speedZone, stairs          ///< ground that changes walkers' speed (throng/fields.hpp)
 };
 
 /// One element's geometry at the knobs' current values.
@@ -118,6 +119,7 @@ struct DocShape {
   std::vector<std::string> vertexPointers;  ///< per point: its pointer when it can be dragged alone, else empty
   bool closed = false;              ///< an outline (obstacle, region)
   float radius = 0;                 ///< agents and hills: world units
+  Vec2 up;                          ///< stairs: uphill as the file gives it (any length); else 0
 };
 
 /// A problem the checker found, at an element.
@@ -235,6 +237,10 @@ DocEdit addHill(const SceneDoc& d, Vec2 at, double radius, double height);
 DocEdit addMeasureLine(const SceneDoc& d, Vec2 a, Vec2 b);
 DocEdit addMeasureArea(const SceneDoc& d, Rect r);
 DocEdit addDiscomfortRect(const SceneDoc& d, Rect r, double value);
+/// A speed zone (factor in (0, 1]) or a flight of stairs (up not zero,
+/// speeds > 0) over rectangle r (w, h > 0).
+DocEdit addSpeedZoneRect(const SceneDoc& d, Rect r, double factor);
+DocEdit addStairsRect(const SceneDoc& d, Rect r, Vec2 up, double upSpeed, double downSpeed);
 
 /// Shifts every point of the element at `pointer` by `by`: a wall, an
 /// outline, a rectangle, a gate, a route (its gates and goal), a walker's

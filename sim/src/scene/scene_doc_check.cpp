@@ -143,12 +143,18 @@ std::vector<DocShape> shapes(const SceneDoc& doc) {
       }
     } else if (key == "sinks") {
       for (std::size_t i = 0; i < itemsOf(&v).size(); ++i) rect(idx(base, i), DocShapeKind::sink, v.items()[i].find("region"));
-    } else if (key == "obstacles" || key == "discomfort") {
-      const DocShapeKind kind = key == "obstacles" ? DocShapeKind::obstacle : DocShapeKind::discomfort;
+    } else if (key == "obstacles" || key == "discomfort" || key == "speedZones" || key == "stairs") {
+      const DocShapeKind kind = key == "obstacles"    ? DocShapeKind::obstacle
+                                : key == "discomfort" ? DocShapeKind::discomfort
+                                : key == "speedZones" ? DocShapeKind::speedZone
+                                                      : DocShapeKind::stairs;
       for (std::size_t i = 0; i < itemsOf(&v).size(); ++i) {
         const DocValue& o = v.items()[i];
+        const std::size_t before = out.size();
         if (o.find("rect")) rect(idx(base, i), kind, o.find("rect"));
         else outline(idx(base, i), idx(base, i) + "/outline", kind, o.find("outline"), true);
+        if (kind == DocShapeKind::stairs && out.size() > before)
+          if (const auto up = e.point(o.find("up"))) out.back().up = *up;
       }
     } else if (key == "walls") {
       for (std::size_t i = 0; i < itemsOf(&v).size(); ++i) outline(idx(base, i), idx(base, i), DocShapeKind::wall, &v.items()[i], false);
@@ -586,10 +592,18 @@ std::vector<DocField> fieldsOf(const SceneDoc& doc, std::string_view pointer) {
     if (v->find("line")) f.vertices(p + "/line", v->find("line"));
     else if (v->find("rect")) f.rect("", p + "/rect");
     else f.vertices(p + "/outline", v->find("outline"));
-  } else if (pattern == "/obstacles/#" || pattern == "/discomfort/#") {
+  } else if (pattern == "/obstacles/#" || pattern == "/discomfort/#" || pattern == "/speedZones/#" ||
+             pattern == "/stairs/#") {
     if (v->find("rect")) f.rect("", p + "/rect");
     else f.vertices(p + "/outline", v->find("outline"));
     if (pattern == "/discomfort/#") f.number("value", p + "/value", "", -1e12, 1e12, false, 1.0);
+    if (pattern == "/speedZones/#") f.number("factor", p + "/factor", "", 1e-30, 1);
+    if (pattern == "/stairs/#") {
+      f.number("up x", p + "/up/0", "", -1e12, 1e12);
+      f.number("up y", p + "/up/1", "", -1e12, 1e12);
+      f.number("upSpeed", p + "/upSpeed", "units/s", 1e-30, 1e12);
+      f.number("downSpeed", p + "/downSpeed", "units/s", 1e-30, 1e12);
+    }
   } else if (pattern == "/walls/#") {
     f.vertices(p, v);
   } else if (pattern == "/routes/*") {

@@ -427,6 +427,25 @@ DocEdit addDiscomfortRect(const SceneDoc& d, Rect r, double value) {
   return append(d, "discomfort", DocValue::object({{"rect", rectValue(r)}, {"value", DocValue::number(tidy(value))}}));
 }
 
+DocEdit addSpeedZoneRect(const SceneDoc& d, Rect r, double factor) {
+  if (!finite(r) || !(r.width > 0 && r.height > 0)) return refuse("a speed zone needs a width and a height");
+  if (!(factor > 0 && factor <= 1)) return refuse("a speed zone's factor is in (0, 1]");
+  return append(d, "speedZones", DocValue::object({{"rect", rectValue(r)}, {"factor", DocValue::number(tidy(factor))}}));
+}
+
+DocEdit addStairsRect(const SceneDoc& d, Rect r, Vec2 up, double upSpeed, double downSpeed) {
+  if (!finite(r) || !(r.width > 0 && r.height > 0)) return refuse("a flight of stairs needs a width and a height");
+  if (!(std::isfinite(up.x) && std::isfinite(up.y)) || !(up.length() > 0))
+    return refuse("a flight of stairs needs an uphill direction");
+  if (!(upSpeed > 0 && downSpeed > 0 && std::isfinite(upSpeed) && std::isfinite(downSpeed)))
+    return refuse("a flight's speeds are above 0");
+  return append(d, "stairs",
+                DocValue::object({{"rect", rectValue(r)},
+                                  {"up", DocValue::array({DocValue::number(tidy(up.x)), DocValue::number(tidy(up.y))})},
+                                  {"upSpeed", DocValue::number(tidy(upSpeed))},
+                                  {"downSpeed", DocValue::number(tidy(downSpeed))}}));
+}
+
 // ---- changing elements -------------------------------------------------------------
 
 DocEdit moveElement(const SceneDoc& d, std::string_view pointer, Vec2 by) {
