@@ -86,6 +86,27 @@ TEST_CASE("pre-movement times drawn uniform and log-normal have their moments") 
   CHECK(parsed(filled(R"("radius": 0.2)")).spec().agents[7].premovement == 0);
 }
 
+TEST_CASE("speeds drawn by age from RiMEA's table after Weidmann fill each group's range, uniformly") {
+  struct Group {
+    const char* ages;
+    double lo, hi;
+  };
+  for (const Group g : {Group{"under 30", 0.58, 1.61}, Group{"30 to 50", 1.41, 1.54}, Group{"over 50", 0.68, 1.41},
+                        Group{"impaired", 0.46, 0.76}}) {
+    CAPTURE(g.ages);
+    const Scene s = parsed(filled(std::string(R"("maxSpeed": {"distribution": "weidmann", "ages": ")") + g.ages + "\"}"));
+    std::vector<double> v;
+    for (const SceneAgent& w : s.spec().agents) v.push_back(w.maxSpeed);
+    const Moments m = momentsOf(v);
+    CHECK(m.lo >= static_cast<float>(g.lo));
+    CHECK(m.hi <= static_cast<float>(g.hi));
+    CHECK(m.lo < g.lo + 0.01 * (g.hi - g.lo));  // the whole range is drawn
+    CHECK(m.hi > g.hi - 0.01 * (g.hi - g.lo));
+    CHECK(m.mean == doctest::Approx(0.5 * (g.lo + g.hi)).epsilon(0.01));
+    CHECK(m.sd == doctest::Approx((g.hi - g.lo) / std::sqrt(12.0)).epsilon(0.05));
+  }
+}
+
 TEST_CASE("rimea-5: each walker stands out its pre-movement time, then sets out at once") {
   const Scene s = load("rimea-5");
   SceneRun run(s);
@@ -149,6 +170,13 @@ TEST_CASE("mistakes in a distribution name the file, line and pointer") {
     return parseError("{\n  \"agentDefaults\": {\"radius\": 0.2,\n    \"maxSpeed\": " + value + "}\n}\n");
   };
   CHECK(at3("{\"mean\": 1}").find("bad.json:3: /agentDefaults/maxSpeed: expected a number or a \"distribution\"") == 0);
+  CHECK(at3("{\"distribution\": \"weidmann\"}").find("bad.json:3: /agentDefaults/maxSpeed: a weidmann distribution needs \"ages\"") == 0);
+  CHECK(at3("{\"distribution\": \"weidmann\", \"ages\": \"teens\"}")
+            .find("bad.json:3: /agentDefaults/maxSpeed/ages: unknown age group \"teens\" (expected under 30, 30 to 50, over 50 or impaired)") == 0);
+  CHECK(at3("{\"distribution\": \"weidmann\", \"ages\": \"over 50\", \"max\": 1}")
+            .find("bad.json:3: /agentDefaults/maxSpeed/max: a weidmann distribution takes no \"max\"") == 0);
+  CHECK(at3("{\"distribution\": \"uniform\", \"min\": 0, \"max\": 1, \"ages\": \"over 50\"}")
+            .find("bad.json:3: /agentDefaults/maxSpeed/ages: only a weidmann distribution takes \"ages\"") == 0);
   CHECK(at3("{\"distribution\": \"gamma\"}")
             .find("bad.json:3: /agentDefaults/maxSpeed/distribution: unknown distribution \"gamma\"") == 0);
   CHECK(at3("{\"distribution\": \"uniform\", \"min\": 1}")
@@ -169,6 +197,6 @@ TEST_CASE("mistakes in a distribution name the file, line and pointer") {
             .find("bad.json:3: /agentDefaults/maxSpeed/mean: a lognormal needs a mean > 0") == 0);
   CHECK(at3("{\"distribution\": \"normal\", \"mean\": 1, \"sd\": 1, \"clip\": [0, 1]}")
             .find("bad.json:3: /agentDefaults/maxSpeed/clip: unknown key \"clip\" (expected one of: distribution, mean, "
-                  "sd, min, max)") == 0);
+                  "sd, min, max, ages)") == 0);
   CHECK(at3("-1").find("bad.json:3: /agentDefaults/maxSpeed: expected a number >= 0, got -1") == 0);
 }

@@ -120,6 +120,11 @@
 //   {"distribution": "uniform", "min": 0, "max": 30}
 //   {"distribution": "normal", "mean": 1.34, "sd": 0.26, "min": 0.5, "max": 2}
 //   {"distribution": "lognormal", "mean": 20, "sd": 8, "max": 60}
+//   {"distribution": "weidmann", "ages": "under 30"}
+//                                // m/s, uniform over the age group's range in
+//                                // RiMEA's table after Weidmann (1993): "under
+//                                // 30" 0.58-1.61, "30 to 50" 1.41-1.54, "over
+//                                // 50" 0.68-1.41, "impaired" 0.46-0.76
 // min and max clip a normal or log-normal (a draw outside is drawn again;
 // the clip must hold at least 1% of it); neither value goes below 0. A
 // walker waiting out its pre-movement stands still (its top speed 0), so

@@ -500,7 +500,7 @@ SceneDraw Resolver::drawOf(const Json& j, const Path& p) const {
     return d;
   }
   object(j, p, detail::sceneKeys("/draw"));
-  if (!j.contains("distribution")) fail(p, "expected a number or a \"distribution\" (uniform, normal, lognormal)");
+  if (!j.contains("distribution")) fail(p, "expected a number or a \"distribution\" (uniform, normal, lognormal, weidmann)");
   const std::string kind = string(j["distribution"], p / "distribution");
   const auto need = [&](const char* key) -> double {
     if (!j.contains(key)) fail(p, "a " + kind + " distribution needs \"" + key + "\"");
@@ -523,9 +523,28 @@ SceneDraw Resolver::drawOf(const Json& j, const Path& p) const {
     if (d.kind == SceneDraw::Kind::LogNormal && !(d.mean > 0)) fail(p / "mean", "a lognormal needs a mean > 0");
     if (j.contains("min")) d.min = number(j["min"], p / "min");
     if (j.contains("max")) d.max = number(j["max"], p / "max");
+  } else if (kind == "weidmann") {
+    // RiMEA's table of walking speeds by age (after Weidmann 1993), m/s.
+    struct AgeGroup {
+      const char* name;
+      double min, max;
+    };
+    static constexpr AgeGroup kAges[] = {
+        {"under 30", 0.58, 1.61}, {"30 to 50", 1.41, 1.54}, {"over 50", 0.68, 1.41}, {"impaired", 0.46, 0.76}};
+    for (const char* key : {"mean", "sd", "min", "max"}) refuse(key);
+    if (!j.contains("ages")) fail(p, "a weidmann distribution needs \"ages\" (under 30, 30 to 50, over 50, impaired)");
+    const std::string ages = string(j["ages"], p / "ages");
+    const auto it = std::find_if(std::begin(kAges), std::end(kAges), [&](const AgeGroup& a) { return ages == a.name; });
+    if (it == std::end(kAges))
+      fail(p / "ages", "unknown age group \"" + ages + "\" (expected under 30, 30 to 50, over 50 or impaired)");
+    d.kind = SceneDraw::Kind::Uniform;
+    d.min = it->min;
+    d.max = it->max;
   } else {
-    fail(p / "distribution", "unknown distribution \"" + kind + "\" (expected uniform, normal or lognormal)");
+    fail(p / "distribution",
+         "unknown distribution \"" + kind + "\" (expected uniform, normal, lognormal or weidmann)");
   }
+  if (kind != "weidmann" && j.contains("ages")) fail(p / "ages", "only a weidmann distribution takes \"ages\"");
   // No draw below 0: speeds and delays.
   if (d.min < 0) {
     if (d.kind == SceneDraw::Kind::Uniform || j.contains("min")) fail(p / "min", "expected a number >= 0, got " + fmt(d.min));

@@ -105,7 +105,7 @@ bool removeMember(DocValue& obj, std::string_view key) {
 bool isTextSlot(const Tokens& t) {
   if (t.empty()) return false;
   static const std::initializer_list<std::string_view> text{
-      "name", "description", "units", "model", "routing", "help", "type", "route", "distribution", "test", "says",
+      "name", "description", "units", "model", "routing", "help", "type", "route", "distribution", "ages", "test", "says",
       "figure", "ratioTo", "over"};
   if (std::find(text.begin(), text.end(), t.back()) != text.end()) return true;
   return t.size() >= 2 && t[t.size() - 2] == "route" && arrayIndex(t.back());

@@ -41,7 +41,7 @@ std::span<const std::string_view> sceneKeys(std::string_view p) {
                          "discomfortMap", "speedZones", "stairs", "measurements", "verify"};
   static const Keys knob{"min", "max", "default", "help", "integer"};
   static const Keys defaults{"radius", "maxSpeed", "premovement", "group"};
-  static const Keys draw{"distribution", "mean", "sd", "min", "max"};
+  static const Keys draw{"distribution", "mean", "sd", "min", "max", "ages"};
   static const Keys agent = join({{"at"}, kProps});
   // Every type's keys, each once, in the order the types list them.
   static const Keys generator = join({kRing, {kGrid.begin() + 1, kGrid.end()}, {kRegion.begin() + 1, kRegion.end()},
