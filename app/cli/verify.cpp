@@ -159,10 +159,18 @@ int runVerify(int argc, char** argv) {
     std::fputs("throng verify: no verification scene found (set THRONG_SCENES)\n", stderr);
     return 1;
   }
+  // In the guideline's order: rimea-2 before rimea-10 (a name's digits as a number).
+  const auto key = [](const std::string& n) {
+    const std::size_t d = n.find_first_of("0123456789");
+    const std::size_t e = d == std::string::npos ? n.size() : n.find_first_not_of("0123456789", d);
+    const long number = d == std::string::npos ? -1 : std::stol(n.substr(d, e - d));
+    return std::tuple{n.substr(0, d), number, n.substr(e == std::string::npos ? n.size() : e)};
+  };
+  std::stable_sort(tests.begin(), tests.end(), [&](const auto& a, const auto& b) { return key(a.first) < key(b.first); });
   installStopHandlers();
   Runner runner(o);
   std::size_t failed = 0, passed = 0;
-  std::printf("%-12s %-10s %-9s %-22s %-26s %-16s %s\n", "test", "", "model", "figure", "value", "bounds", "verdict");
+  std::printf("%-12s %-10s %-9s %-40s %-28s %-16s %s\n", "test", "", "model", "figure", "value", "bounds", "verdict");
   for (const auto& [name, scene] : tests) {
     const SceneVerify& v = *scene.spec().verify;
     const int seeds = o.seeds > 0 ? o.seeds : v.seeds;
@@ -227,7 +235,7 @@ int runVerify(int argc, char** argv) {
         std::string figure = c.figure;
         if (!c.ratioTo.empty()) figure.append(" / ").append(c.ratioTo);
         if (!c.over.empty()) figure.append(" / ").append(c.over);
-        std::printf("%-12s %-10s %-9s %-22s %-26s %-16s %s\n", name.c_str(), v.test.c_str(), model.c_str(),
+        std::printf("%-12s %-10s %-9s %-40s %-28s %-16s %s\n", name.c_str(), v.test.c_str(), model.c_str(),
                     figure.c_str(), value.c_str(), bounds(c).c_str(), verdict);
         std::fflush(stdout);
         if (stopRequested()) {
