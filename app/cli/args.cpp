@@ -373,7 +373,7 @@ Parsed<VerifyOptions> parseVerify(int argc, const char* const* argv) {
                "that a 2-D crowd can hold), under each model and seed, and prints a table of each test's figures\n"
                "against its bounds. Exits 1 when a test fails.",
                "throng verify"};
-  setUp(app, "usage: throng verify [TESTS...] [--models M,...] [--seeds N] [--threads N]\n", "");
+  setUp(app, "usage: throng verify [TESTS...] [--models M,...] [--seeds N] [--threads N] [--report DIR]\n", "");
   app.add_option("TESTS", o.tests, "the tests to run, by name (rimea-1, ...); default: all");
   app.add_option_function<std::string>(
          "--models",
@@ -391,6 +391,10 @@ Parsed<VerifyOptions> parseVerify(int argc, const char* const* argv) {
   number(app, "--seeds", o.seeds, Bounds<int>{1, 1000}, "N", "runs per test and model, N in {} (default: each test's)");
   number(app, "--threads", o.threads, settingBounds<std::uint64_t>("threads"), "N",
          "worker threads, N in {}, 0 = every core (results do not depend on it)");
+  placeholder(app.add_option("--report", o.report,
+                             "write a report to the folder DIR (made if missing): report.md, results.json, and with "
+                             "matplotlib in $THRONG_PYTHON (default python3) the figures in DIR/img"),
+              "DIR");
   return parse(app, "throng verify", argc, argv, o, kNoCheck);
 }
 

@@ -63,12 +63,13 @@ struct ScenesOptions {
   bool settingsMarkdown = false;  ///< print the user guide's settings table only
 };
 
-/// `throng verify [TESTS...] [--models M,...] [--seeds N] [--threads N]`.
+/// `throng verify [TESTS...] [--models M,...] [--seeds N] [--threads N] [--report DIR]`.
 struct VerifyOptions {
   std::vector<std::string> tests;  ///< test names (scene file stems); empty: every one
   std::vector<std::string> models{"orca", "biocrowds", "continuum"};
   int seeds = 0;                   ///< runs per test and model, [1, 1000]; 0: each test's own
   std::optional<std::uint64_t> threads;  ///< in threads' limits, 0 = every core
+  std::string report;              ///< a folder for the report (report.md, results.json, img/); empty: none
 };
 
 /// `throng campaign SPEC.json [options]`: many runs on Dask, through the

@@ -37,8 +37,8 @@ constexpr const char* kBootstrap =
     "    sys.exit(1)\n"
     "sys.exit(main(sys.argv[1:], prog='throng campaign'))\n";
 
-/// build/X/python when this executable is build/X/app/throng and the
-/// package was built there; else empty.
+}  // namespace
+
 std::string buildTreePackage() {
   std::error_code ec;
   const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
@@ -46,8 +46,6 @@ std::string buildTreePackage() {
   const fs::path package = exe.parent_path().parent_path() / "python";  // .../app/throng -> .../python
   return fs::is_regular_file(package / "throng" / "__init__.py", ec) ? package.string() : std::string();
 }
-
-}  // namespace
 
 int runCampaign(int argc, char** argv) {
   const Parsed<CampaignOptions> p = parseCampaign(argc, argv);

@@ -3,6 +3,8 @@
 // arguments after `throng` (argv[0] is the subcommand name) and returns the
 // exit code: 0 ok, 1 failure (bad file, failed gate, runtime error), 2 usage
 // error (one line on stderr with a hint), 130 interrupted. None throws.
+#include <string>
+
 namespace throng::cli {
 
 int runRun(int argc, char** argv);
@@ -10,6 +12,11 @@ int runCheck(int argc, char** argv);
 int runScenes(int argc, char** argv);
 /// `throng campaign`: parses, then execs Python's throng.campaign (campaign.cpp).
 int runCampaign(int argc, char** argv);
+/// build/X/python when this executable is build/X/app/throng and the Python
+/// package was built there; else empty (campaign.cpp). Goes first on the
+/// PYTHONPATH of the Python throng starts.
+std::string buildTreePackage();
+
 /// `throng verify`: the verification suite (verify.cpp).
 int runVerify(int argc, char** argv);
 

@@ -24,33 +24,6 @@ namespace throng::cli {
 
 namespace {
 
-class Progress {
- public:
-  explicit Progress(bool on) : on_(on && isatty(STDERR_FILENO)) {}
-  void update(std::uint64_t done, std::uint64_t total, double simTime, std::size_t agents) {
-    if (!on_) return;
-    const auto now = std::chrono::steady_clock::now();
-    if (done != total && now - last_ < std::chrono::milliseconds(100)) return;
-    last_ = now;
-    const double f = total ? static_cast<double>(done) / static_cast<double>(total) : 1;
-    const int width = 30, fill = static_cast<int>(f * width);
-    std::fprintf(stderr, "\r[%.*s%*s] %3d%%  step %" PRIu64 "/%" PRIu64 "  t=%.1fs  %zu agents ", fill,
-                 "##############################", width - fill, "", static_cast<int>(f * 100), done, total, simTime,
-                 agents);
-    std::fflush(stderr);
-    drawn_ = true;
-  }
-  void clear() {
-    if (drawn_) std::fputs("\r\033[K", stderr);
-    drawn_ = false;
-  }
-
- private:
-  bool on_;
-  bool drawn_ = false;
-  std::chrono::steady_clock::time_point last_{};
-};
-
 int run(const RunOptions& o) {
   std::string err;
   const std::optional<std::string> path = findScene(o.scene, &err);
@@ -129,7 +102,12 @@ int run(const RunOptions& o) {
 
   const LoopEnd end = runLoop(
       run, total, exact, &exporter, ms, [] { return stopRequested(); },
-      [&](std::uint64_t done) { progress.update(done, total, run.time(), run.crowd().count()); }, &err);
+      [&](std::uint64_t done) {
+        char detail[96];
+        std::snprintf(detail, sizeof detail, "step %" PRIu64 "/%" PRIu64 "  t=%.1fs  %zu agents", done, total,
+                      run.time(), run.crowd().count());
+        progress.update(total ? static_cast<double>(done) / static_cast<double>(total) : 1, done == total, detail);
+      }, &err);
   if (end == LoopEnd::Failed) {
     progress.clear();
     std::fprintf(stderr, "throng run: %s\n", err.c_str());

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstring>
 #include <nlohmann/json.hpp>
+#include <unistd.h>
 
 #include "throng/output_file.hpp"
 
@@ -64,6 +65,26 @@ std::optional<std::uint64_t> planSteps(const SceneSpec& spec, std::optional<std:
     return std::nullopt;
   }
   return static_cast<std::uint64_t>(wanted);
+}
+
+Progress::Progress(bool on) : on_(on && isatty(STDERR_FILENO)) {}
+
+void Progress::update(double fraction, bool last, const std::string& detail) {
+  if (!on_) return;
+  const auto now = std::chrono::steady_clock::now();
+  if (!last && now - last_ < std::chrono::milliseconds(100)) return;
+  last_ = now;
+  const double f = std::clamp(fraction, 0.0, 1.0);
+  const int width = 30, fill = static_cast<int>(f * width);
+  std::fprintf(stderr, "\r[%.*s%*s] %3d%%  %s ", fill, "##############################", width - fill, "",
+               static_cast<int>(f * 100), detail.c_str());
+  std::fflush(stderr);
+  drawn_ = true;
+}
+
+void Progress::clear() {
+  if (drawn_) std::fputs("\r\033[K", stderr);
+  drawn_ = false;
 }
 
 LoopEnd runLoop(SceneRun& run, std::uint64_t total, bool exact, Exporter* exporter, std::vector<double>& ms,

@@ -5,6 +5,7 @@
 // stop early once all arrived unless the length was exact), the --summary
 // JSON and its atomic write. No CLI11 here (the Python module links this
 // without the parsers); the Exporter is export.hpp's.
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -25,6 +26,22 @@ namespace throng::cli {
 /// finite, or a length of more than kMaxRunSteps steps.
 std::optional<std::uint64_t> planSteps(const SceneSpec& spec, std::optional<std::uint64_t> steps,
                                        std::optional<double> seconds, std::string* error);
+
+/// A progress bar on stderr, drawn only when stderr is a terminal, at most
+/// ten times a second (and always when `last`).
+class Progress {
+ public:
+  explicit Progress(bool on);
+  /// The bar at `fraction` (0 to 1) with `detail` after it.
+  void update(double fraction, bool last, const std::string& detail);
+  /// Erases the bar (before other output).
+  void clear();
+
+ private:
+  bool on_;
+  bool drawn_ = false;
+  std::chrono::steady_clock::time_point last_{};
+};
 
 /// How runLoop ended.
 enum class LoopEnd {

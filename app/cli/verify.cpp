@@ -7,9 +7,12 @@
 // summary field, or MEASUREMENT.FIGURE) and holds it to its bounds on every
 // seed, or holds the ratio of its mean to another scene's to them.
 #include <algorithm>
+#include <cerrno>
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -18,11 +21,16 @@
 #include <tuple>
 #include <vector>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include "args.hpp"
 #include "cli.hpp"
 #include "run_core.hpp"
 #include "signals.hpp"
 #include "throng/scene.hpp"
+#include "throng/measure.hpp"
+#include "throng/output_file.hpp"
 #include "throng/settings.hpp"
 
 namespace throng::cli {
@@ -44,24 +52,31 @@ std::map<std::string, std::string> verifyScenes() {
   return out;
 }
 
-/// One run's summary, or why there is none.
+/// One run's summary, or why there is none; with a report, each line's
+/// forward crossing times, s ({"door": [4.1, 4.6, ...]}).
 struct Outcome {
   nlohmann::json summary;
   std::string error;
+  nlohmann::json crossings = nlohmann::json::object();
 };
 
 class Runner {
  public:
   explicit Runner(const VerifyOptions& o) : o_(o) {}
 
-  /// The summary of `path` under `model` with seed `k` of the scene's (cached).
-  const Outcome& run(const std::string& path, const std::string& model, int k) {
-    const auto key = std::make_tuple(path, model, k);
+  /// The summary of `path` under `model` with seed `k` of the scene's and
+  /// the knobs `knobs` ("doorWidth=1.2"), cached.
+  const Outcome& run(const std::string& path, const std::string& model, int k,
+                     const std::vector<std::string>& knobs = {}) {
+    std::string knobKey;
+    for (const std::string& s : knobs) knobKey += s + ";";
+    const auto key = std::make_tuple(path, model, k, knobKey);
     if (const auto it = cache_.find(key); it != cache_.end()) return it->second;
     Outcome out;
     std::string err;
     std::optional<Scene> scene = Scene::load(path, &err);
-    std::vector<std::string> sets{"model=" + model};
+    std::vector<std::string> sets = knobs;
+    sets.push_back("model=" + model);
     if (scene) sets.push_back("seed=" + std::to_string(scene->spec().settings.seed + static_cast<std::uint64_t>(k)));
     if (o_.threads) sets.push_back("threads=" + std::to_string(*o_.threads));
     for (const std::string& s : sets)
@@ -83,12 +98,19 @@ class Runner {
       return cache_[key] = out;
     }
     out.summary = nlohmann::json::parse(summaryJson(*scene, r, ms));
+    if (!o_.report.empty()) {
+      const MeasureSeries& series = r.crowd().measurements();
+      for (const Measurement& m : series.measurements)
+        if (m.kind == MeasureKind::Line) out.crossings[m.name] = nlohmann::json::array();
+      for (const Crossing& c : series.crossings)
+        if (c.direction > 0) out.crossings[series.measurements[c.measurement].name].push_back(c.time);
+    }
     return cache_[key] = out;
   }
 
  private:
   const VerifyOptions& o_;
-  std::map<std::tuple<std::string, std::string, int>, Outcome> cache_;
+  std::map<std::tuple<std::string, std::string, int, std::string>, Outcome> cache_;
 };
 
 /// A figure of a summary: a field ("allArrivedTime"), or a measurement's
@@ -116,6 +138,132 @@ std::string bounds(const VerifyCheck& c) {
   else if (lo) std::snprintf(b, sizeof b, ">= %.4g", c.min);
   else std::snprintf(b, sizeof b, "<= %.4g", c.max);
   return b;
+}
+
+/// The door widths the report's flow against width runs `door` at, m.
+constexpr double kReportWidths[] = {0.6, 0.8, 1.0, 1.2, 1.6, 2.0, 2.4};
+
+/// What a report is made of, gathered while the suite runs.
+struct ReportData {
+  nlohmann::json tests = nlohmann::json::array();  ///< {name, test, says, image, curvesImage, curves: {model: {line: [t]}}}
+  nlohmann::json rows = nlohmann::json::array();   ///< one per check, model: {test, model, figure, values, value, min, max, verdict}
+};
+
+/// Runs $THRONG_PYTHON (default python3) on throng._report for `dir`, the
+/// build tree's package first on its PYTHONPATH; its exit status, or -1
+/// with *why when it could not start.
+int reportFigures(const std::string& dir, std::string* why) {
+  static constexpr const char* kBootstrap =
+      "import sys\n"
+      "try:\n"
+      "    from throng._report import main\n"
+      "except ImportError as e:\n"
+      "    sys.stderr.write('throng verify: no figures: the throng Python package is not importable by %s (%s)\\n'"
+      " % (sys.executable, e))\n"
+      "    sys.exit(3)\n"
+      "sys.exit(main(sys.argv[1:]))\n";
+  const char* env = std::getenv("THRONG_PYTHON");
+  const std::string python = env && *env ? env : "python3";
+  std::fflush(nullptr);
+  const pid_t pid = fork();
+  if (pid < 0) {
+    *why = std::string("cannot start ") + python + ": " + std::strerror(errno);
+    return -1;
+  }
+  if (pid == 0) {
+    if (const std::string package = buildTreePackage(); !package.empty()) {
+      const char* old = std::getenv("PYTHONPATH");
+      setenv("PYTHONPATH", (old && *old ? package + ":" + old : package).c_str(), 1);
+    }
+    const char* args[] = {python.c_str(), "-c", kBootstrap, dir.c_str(), nullptr};
+    execvp(args[0], const_cast<char* const*>(args));
+    std::fprintf(stderr, "throng verify: no figures: %s: %s%s\n", python.c_str(), std::strerror(errno),
+                 errno == ENOENT ? " (set THRONG_PYTHON to a Python with matplotlib)" : "");
+    _exit(127);
+  }
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0)
+    if (errno != EINTR) {
+      *why = std::string("waiting for ") + python + ": " + std::strerror(errno);
+      return -1;
+    }
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/// The report in `dir`: the flow through `door` against its width under each
+/// model, results.json, the figures (Python) and report.md. False with one
+/// line on stderr when a file cannot be written; missing figures are said
+/// and the rest is written.
+bool writeReport(const VerifyOptions& o, ReportData& data, Runner& runner, const std::string& command) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::create_directories(fs::path(o.report) / "img", ec);
+  if (ec) {
+    std::fprintf(stderr, "throng verify: cannot make %s: %s\n", (fs::path(o.report) / "img").c_str(), ec.message().c_str());
+    return false;
+  }
+  // Flow against width: the shipped door at each width, its line's mean flow.
+  nlohmann::json widths = nlohmann::json::object();
+  const std::map<std::string, std::string> scenes = listScenes();
+  if (const auto door = scenes.find("door"); door != scenes.end()) {
+    for (const std::string& model : o.models) {
+      nlohmann::json points = nlohmann::json::array();
+      for (const double w : kReportWidths) {
+        char knob[48];
+        std::snprintf(knob, sizeof knob, "doorWidth=%g", w);
+        const Outcome& run = runner.run(door->second, model, 0, {knob});
+        if (stopRequested()) return false;
+        if (const auto f = run.error.empty() ? figureOf(run.summary, "door.meanFlow") : std::nullopt)
+          points.push_back({{"width", w}, {"flow", *f}});
+      }
+      widths[model] = points;
+    }
+  }
+  const nlohmann::json results = {{"command", command}, {"models", o.models}, {"tests", data.tests},
+                                  {"rows", data.rows}, {"flowWidth", widths}};
+  std::string err;
+  const std::string resultsPath = (fs::path(o.report) / "results.json").string();
+  if (!writeFileWhole(resultsPath, results.dump(1) + "\n", &err)) {
+    std::fprintf(stderr, "throng verify: %s\n", err.c_str());
+    return false;
+  }
+  const int figures = reportFigures(o.report, &err);
+  if (figures < 0) std::fprintf(stderr, "throng verify: no figures: %s\n", err.c_str());
+  const auto have = [&](const std::string& image) {
+    return figures == 0 && !image.empty() && fs::is_regular_file(fs::path(o.report) / "img" / image, ec);
+  };
+  // report.md: the table, then each test with its criterion and figures.
+  std::string md = "# throng verify\n\n`" + command + "`\n\n";
+  md += "Each test's figures and verdicts, one row per check and model (see docs/verify.md for what each test "
+        "is and why a model falls short).\n\n| test | model | figure | value | bounds | verdict |\n"
+        "| --- | --- | --- | --- | --- | --- |\n";
+  const auto cell = [](std::string s) {
+    for (char& c : s)
+      if (c == '|' || c == '\n') c = ' ';
+    return s;
+  };
+  for (const nlohmann::json& r : data.rows)
+    md += "| " + cell(r["test"]) + " | " + cell(r["model"]) + " | " + cell(r["figure"]) + " | " + cell(r["value"]) +
+          " | " + cell(r["bounds"]) + " | " + cell(r["verdict"]) + " |\n";
+  for (const nlohmann::json& t : data.tests) {
+    md += "\n## " + cell(t["test"]) + " (`" + cell(t["name"]) + "`)\n\n" + cell(t["says"]) + "\n";
+    if (have(t["image"])) md += "\n![each figure against its bounds](img/" + t["image"].get<std::string>() + ")\n";
+    if (have(t["curvesImage"]))
+      md += "\n![walkers past each line over time](img/" + t["curvesImage"].get<std::string>() + ")\n";
+  }
+  if (!widths.empty()) {
+    md += "\n## Flow against width\n\nThe shipped `door` scene at widths 0.6 to 2.4 m, its door line's mean flow "
+          "over the width (walkers per metre per second), against 1.6 to 2.0 per m per s for people "
+          "(docs/walking.md).\n";
+    if (have("flow-width.png")) md += "\n![specific flow against the door's width](img/flow-width.png)\n";
+  }
+  if (figures != 0)
+    md += "\nNo figures: the Python that makes them (matplotlib) did not run; `results.json` holds every value.\n";
+  if (!writeFileWhole((fs::path(o.report) / "report.md").string(), md, &err)) {
+    std::fprintf(stderr, "throng verify: %s\n", err.c_str());
+    return false;
+  }
+  return true;
 }
 
 }  // namespace
@@ -163,19 +311,25 @@ int runVerify(int argc, char** argv) {
   const auto key = [](const std::string& n) {
     const std::size_t d = n.find_first_of("0123456789");
     const std::size_t e = d == std::string::npos ? n.size() : n.find_first_not_of("0123456789", d);
-    const long number = d == std::string::npos ? -1 : std::stol(n.substr(d, e - d));
+    const long number = d == std::string::npos ? -1 : std::stol(n.substr(d, std::min<std::size_t>(e - d, 9)));
     return std::tuple{n.substr(0, d), number, n.substr(e == std::string::npos ? n.size() : e)};
   };
   std::stable_sort(tests.begin(), tests.end(), [&](const auto& a, const auto& b) { return key(a.first) < key(b.first); });
   installStopHandlers();
   Runner runner(o);
-  std::size_t failed = 0, passed = 0;
+  ReportData report;
+  Progress progress(true);
+  std::size_t failed = 0, passed = 0, done = 0;
+  const std::size_t total = tests.size() * o.models.size();
   std::printf("%-12s %-10s %-9s %-40s %-28s %-16s %s\n", "test", "", "model", "figure", "value", "bounds", "verdict");
   for (const auto& [name, scene] : tests) {
     const SceneVerify& v = *scene.spec().verify;
     const int seeds = o.seeds > 0 ? o.seeds : v.seeds;
     const std::string dir = fs::path(scene.file()).parent_path().string();
+    nlohmann::json curves = nlohmann::json::object();
     for (const std::string& model : o.models) {
+      progress.update(static_cast<double>(done) / static_cast<double>(total), false, name + " under " + model);
+      ++done;
       for (const VerifyCheck& c : v.checks) {
         std::vector<double> values;
         std::string problem;
@@ -199,6 +353,7 @@ int runVerify(int argc, char** argv) {
         for (double x : values) mean += x;
         if (!values.empty()) mean /= static_cast<double>(values.size());
         std::string value;
+        std::vector<double> judged = values;  // what the bounds hold: the values, or the ratio
         bool ok = problem.empty();
         if (ok && !c.ratioTo.empty()) {
           std::string other = (fs::path(dir) / (c.ratioTo + ".json")).string();
@@ -217,6 +372,7 @@ int runVerify(int argc, char** argv) {
             char b[96];
             std::snprintf(b, sizeof b, "%.4g / %.4g = %.4g", mean, theirs / n, ratio);
             value = b;
+            judged = {ratio};
             ok = ratio >= c.min && ratio <= c.max;
           } else if (ok) {
             ok = false, problem = c.ratioTo + ": " + c.figure + " is 0";
@@ -235,17 +391,41 @@ int runVerify(int argc, char** argv) {
         std::string figure = c.figure;
         if (!c.ratioTo.empty()) figure.append(" / ").append(c.ratioTo);
         if (!c.over.empty()) figure.append(" / ").append(c.over);
+        progress.clear();
         std::printf("%-12s %-10s %-9s %-40s %-28s %-16s %s\n", name.c_str(), v.test.c_str(), model.c_str(),
                     figure.c_str(), value.c_str(), bounds(c).c_str(), verdict);
         std::fflush(stdout);
+        if (!o.report.empty()) {
+          nlohmann::json row = {{"test", name},     {"model", model},        {"figure", figure},
+                                {"value", value},   {"bounds", bounds(c)},   {"verdict", verdict},
+                                {"values", problem.empty() ? judged : std::vector<double>{}},
+                                {"min", nullptr},   {"max", nullptr}};
+          if (c.min > -1e300) row["min"] = c.min;
+          if (c.max < 1e300) row["max"] = c.max;
+          report.rows.push_back(row);
+        }
         if (stopRequested()) {
+          progress.clear();
           std::fprintf(stderr, "throng verify: interrupted\n");
           return 130;
         }
       }
+      if (!o.report.empty()) curves[model] = runner.run(scene.file(), model, 0).crossings;
+    }
+    if (!o.report.empty()) {
+      const std::string stem = pathComponent(name);
+      report.tests.push_back({{"name", name}, {"test", v.test}, {"says", v.says}, {"image", stem + ".png"},
+                              {"curvesImage", stem + "-curves.png"}, {"curves", curves}});
     }
   }
+  progress.clear();
   std::printf("%zu checks passed, %zu failed\n", passed, failed);
+  if (!o.report.empty()) {
+    std::string command = "throng verify";
+    for (int k = 1; k < argc; ++k) command.append(" ").append(argv[k]);
+    if (!writeReport(o, report, runner, command)) return stopRequested() ? 130 : 1;
+    std::printf("report: %s\n", (std::filesystem::path(o.report) / "report.md").c_str());
+  }
   return failed ? 1 : 0;
 }
 

@@ -792,6 +792,46 @@ def case_cli():
     print(p.stdout.strip())
 
 
+def case_verify_report():
+    # `throng verify --report DIR`: report.md with the table and its figures,
+    # results.json with every value, the PNGs drawn by matplotlib (this venv).
+    out = work("report")
+    p = throng_cli("verify", "rimea-1", "rimea-2", "--models", "orca", "--report", out, timeout=600)
+    check(p.returncode == 0 and "report: " in p.stdout, "verify --report runs and says where", show(p))
+    md = (out / "report.md").read_text()
+    for row in ("| rimea-1 | orca | end.lastTime |", "| rimea-2 | orca | flight.meanSpeed |"):
+        check(row in md, f"report.md has the row {row}", md)
+    results = json.loads((out / "results.json").read_text())
+    check([r["verdict"] for r in results["rows"]] == ["pass", "pass"], "results.json: each check's verdict", results)
+    check(30 < results["rows"][0]["values"][0] < 31, "results.json: RiMEA 1's time", results["rows"][0])
+    check(len(results["flowWidth"]["orca"]) == 7, "the door at seven widths", results["flowWidth"])
+    for image in ("rimea-1.png", "rimea-1-curves.png", "rimea-2.png", "flow-width.png"):
+        check(f"(img/{image})" in md, f"report.md links {image}", md)
+        data = (out / "img" / image).read_bytes()
+        check(data[:8] == b"\x89PNG\r\n\x1a\n", f"{image} is a PNG", data[:16])
+        import matplotlib.image
+        pixels = matplotlib.image.imread(out / "img" / image)
+        check(pixels.shape[0] >= 300 and pixels.shape[1] >= 400 and pixels[..., :3].std() > 0.05,
+              f"{image} has a figure in it", pixels.shape)
+    check(not list((out / "img").glob("*.partial")), "no half-written image left", list((out / "img").iterdir()))
+    # A Python without matplotlib: the table and results still, the figures said missing.
+    fake = work("nompl")
+    (fake / "matplotlib").mkdir(parents=True)
+    (fake / "matplotlib" / "__init__.py").write_text("raise ImportError(\"No module named 'matplotlib'\")\n")
+    bare = work("bare")
+    p = throng_cli("verify", "rimea-1", "--models", "orca", "--report", bare,
+                   env={"PYTHONPATH": f"{fake}:{os.environ.get('PYTHONPATH', '')}"})
+    check(p.returncode == 0 and "no figures" in p.stderr and "matplotlib" in p.stderr, "no matplotlib: said plainly",
+          show(p))
+    md = (bare / "report.md").read_text()
+    check("| rimea-1 | orca | end.lastTime |" in md and "No figures" in md and "img/" not in md,
+          "no matplotlib: report.md without figures", md)
+    # A report folder that cannot be made: one line, exit 1, nothing half-written.
+    (work("taken")).write_text("a file")
+    p = throng_cli("verify", "rimea-1", "--models", "orca", "--report", work("taken") / "sub")
+    check(p.returncode == 1 and "cannot make" in p.stderr and p.stderr.count("\n") == 1, "an unwritable report", show(p))
+
+
 def case_example():
     # docs/python-example.py runs as a script (its cells in order) and draws its figure.
     src = pathlib.Path(ARGS.source) / "docs" / "python-example.py"
