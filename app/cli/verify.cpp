@@ -133,6 +133,7 @@ std::optional<double> figureOf(const nlohmann::json& s, const std::string& figur
 std::string bounds(const VerifyCheck& c) {
   const bool lo = c.min > -1e300, hi = c.max < 1e300;
   char b[64];
+  if (!lo && !hi) return "-";  // shown only
   if (lo && hi && c.min == c.max) std::snprintf(b, sizeof b, "= %.4g", c.min);
   else if (lo && hi) std::snprintf(b, sizeof b, "[%.4g, %.4g]", c.min, c.max);
   else if (lo) std::snprintf(b, sizeof b, ">= %.4g", c.min);

@@ -91,6 +91,11 @@ TEST_CASE("a scene's verify: its checks load, and mistakes name the file, line a
             .find("bad.json:2: /verify/checks/0/figure: no measurement named \"gate\"") == 0);
   CHECK(at2("{\"test\": \"T\", \"checks\": [{\"figure\": \"end.lastTime\"}]}")
             .find("bad.json:2: /verify/checks/0: expected \"min\", \"max\" or both") == 0);
+  // A test shown without a verdict may show a figure without bounds.
+  const Scene shown = scenetest::parse("{\"measurements\": [{\"name\": \"end\", \"line\": [[0, 0], [0, 1]]}], \"verify\": "
+                                       "{\"test\": \"T\", \"verdict\": false, \"checks\": [{\"figure\": \"end.forward\"}]}}");
+  CHECK_FALSE(shown.spec().verify->verdict);
+  CHECK(shown.spec().verify->checks[0].min == -1e300);
   CHECK(at2("{\"test\": \"T\", \"checks\": [{\"figure\": \"end.lastTime\", \"over\": \"hall.meanFlow\", \"max\": 1}]}")
             .find("bad.json:2: /verify/checks/0/over: no measurement named \"hall\"") == 0);
   CHECK(at2("{\"test\": \"T\", \"checks\": [{\"figure\": \"end.lastTime\", \"over\": \"end.firstTime\", \"ratioTo\": \"x\", \"max\": 1}]}")
