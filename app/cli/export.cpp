@@ -27,8 +27,27 @@ struct Line {
 };
 }  // namespace
 
+namespace {
+
+/// A measurement's name as the pedpy header writes it (see export.hpp).
+std::string headerName(const std::string& name) {
+  std::string out;
+  for (const char c : name) {
+    const bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+                      c == '-' || c == '.';
+    out += keep ? c : '_';
+  }
+  std::string lower = out;
+  for (char& c : lower) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+  for (std::size_t at = lower.find("framerate"); at != std::string::npos; at = lower.find("framerate", at + 1))
+    out[at + 4] = '_', lower[at + 4] = '_';  // "fram_rate": never PedPy's key
+  return out.empty() ? "unnamed" : out;
+}
+
+}  // namespace
+
 bool Exporter::open(const std::string& path, ExportFormat format, double dt, const std::string& sceneName,
-                    const std::string& units, std::string* error) {
+                    const std::string& units, std::string* error, const std::vector<Measurement>& measurements) {
   format_ = format;
   failed_ = false;
   if (!out_.open(path, error)) return false;
@@ -41,6 +60,22 @@ bool Exporter::open(const std::string& path, ExportFormat format, double dt, con
     std::fprintf(file_, "# description: throng trajectory of scene %s\n", sceneName.c_str());
     std::fprintf(file_, "# framerate: %.17g\n", 1.0 / dt);
     if (units != "m") std::fprintf(file_, "# note: scene coordinates are %s, written unscaled\n", units.c_str());
+    for (const Measurement& m : measurements) {
+      const bool line = m.kind == MeasureKind::Line;
+      std::fprintf(file_, "# measurement %s %s: %s (%s", line ? "line" : "area", headerName(m.name).c_str(),
+                   line ? "LINESTRING" : "POLYGON", line ? "" : "(");
+      for (std::size_t k = 0; k <= m.points.size(); ++k) {
+        if (k == m.points.size() && line) break;
+        const Vec2 p = m.points[k % m.points.size()];  // a polygon closes on its first point
+        Line l;  // each float in its shortest round-trip form, as the rows are
+        if (k) l.ch(','), l.ch(' ');
+        l.num(p.x);
+        l.ch(' ');
+        l.num(p.y);
+        std::fwrite(l.buf, 1, l.n, file_);
+      }
+      std::fputs(line ? ")\n" : "))\n", file_);
+    }
     std::fputs("# id frame x/m y/m z/m\n", file_);
   }
   if (std::ferror(file_)) {

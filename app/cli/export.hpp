@@ -7,11 +7,18 @@
 //
 // csv:   step,time,id,x,y,vx,vy,jammed,group   (floats in shortest round-trip form)
 // pedpy: PedPy's text trajectory: '#' comment lines with "framerate: F" and
-//        the unit (x/m), then "id frame x y z" rows separated by spaces.
+//        the unit (x/m), then "id frame x y z" rows separated by spaces. The
+//        scene's measurements ride in the comments as WKT, one a line:
+//        "# measurement line NAME: LINESTRING (x y, x y)" and
+//        "# measurement area NAME: POLYGON ((x y, ..., x y))", NAME kept to
+//        letters, digits, '_', '-' and '.' (others '_'), so no comment can
+//        read as PedPy's frame rate or unit.
+#include <vector>
 #include <cstdio>
 #include <string>
 
 #include "throng/crowd.hpp"
+#include "throng/measure.hpp"
 #include "throng/output_file.hpp"
 
 namespace throng::cli {
@@ -25,9 +32,10 @@ class Exporter {
   Exporter(const Exporter&) = delete;
   Exporter& operator=(const Exporter&) = delete;
 
-  /// Opens FILE's partial and writes the header; false with *error on failure.
+  /// Opens FILE's partial and writes the header (pedpy: with the
+  /// measurements as WKT); false with *error on failure.
   bool open(const std::string& path, ExportFormat format, double dt, const std::string& sceneName,
-            const std::string& units, std::string* error);
+            const std::string& units, std::string* error, const std::vector<Measurement>& measurements = {});
   bool isOpen() const { return out_.isOpen(); }
   /// Appends every walker of the frame; false once a write has failed,
   /// with *error ("writing FILE.XXXXXXXX.partial failed: REASON", the reason of the

@@ -79,7 +79,8 @@ int run(const RunOptions& o) {
   installStopHandlers();
   Exporter exporter;
   if (!o.exportPath.empty()) {
-    if (!exporter.open(o.exportPath, o.format, dt, scene->name(), scene->spec().units, &err)) {
+    if (!exporter.open(o.exportPath, o.format, dt, scene->name(), scene->spec().units, &err,
+                       scene->spec().measurements)) {
       std::fprintf(stderr, "throng run: %s\n", err.c_str());
       return 1;
     }

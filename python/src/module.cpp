@@ -347,7 +347,7 @@ class Run {
     {
       py::gil_scoped_release nogil;
       cli::Exporter e;
-      ok = e.open(path, f, s.run.dt(), s.scene.name(), s.run.spec().units, &err);
+      ok = e.open(path, f, s.run.dt(), s.scene.name(), s.run.spec().units, &err, s.run.spec().measurements);
       for (std::size_t k = 0; ok && k < s.recorded.frames(); ++k) ok = e.write(s.recorded.frame(k), &err);
       if (ok) ok = e.commit(&err);
     }
@@ -524,7 +524,8 @@ std::string runScene(const Scene& scene, std::optional<std::uint64_t> steps, std
   SceneRun run(scene, SceneRun::Options{.gate = true});
   if (kind != BackendKind::Cpu && !run.crowd().setBackend(kind, &err)) throw std::runtime_error(err);
   cli::Exporter exporter;
-  if (!exportPath.empty() && !exporter.open(exportPath, f, run.dt(), scene.name(), scene.spec().units, &err))
+  if (!exportPath.empty() &&
+      !exporter.open(exportPath, f, run.dt(), scene.name(), scene.spec().units, &err, scene.spec().measurements))
     raise(PyExc_OSError, err);
   std::vector<double> ms;
   cli::LoopEnd end;

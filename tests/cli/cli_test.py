@@ -636,6 +636,18 @@ def case_measure():
     check(not none.exists() and not partials("none.csv"), "nothing written")
     expect(throng("run", "ring", "--crossings", none), 2, r'--crossings: scene ring has no "measurements"', one_line=True)
     expect(throng("run", "door", "--measure", work("nodir/m.csv")), 1, r"cannot write .*nodir/m\.csv")
+    # A measurement's name in the pedpy header can never read as PedPy's frame rate or unit.
+    hostile = write("hostile.json", json.dumps({
+        "units": "m", "duration": 1, "agents": [{"at": [0, 0], "goal": [5, 0], "radius": 0.2, "maxSpeed": 1}],
+        "measurements": [{"name": "framerate: 99 in cm\n# x/cm", "line": [[2, -1], [2, 1]]}]}))
+    out = work("hostile.txt")
+    expect(throng("run", hostile, "--export", out, "--format", "pedpy", "--quiet"), 0)
+    head = out.read_text().splitlines()[:5]
+    check(head[2] == "# measurement line fram_rate__99_in_cm___x_cm: LINESTRING (2 -1, 2 1)" and
+          sum(l.startswith("#") for l in head) == 4, "the name kept to safe characters, on one line", head)
+    p = throng("check", out)
+    check(p.returncode == 0 and "at 60 fps" in p.stdout and "unit m (the header)" in p.stdout,
+          "the export still reads at its own frame rate and unit", show(p))
 
 
 # The verdicts docs/verify.md states for ORCA at one seed: (test, figure) -> verdict. A change
@@ -693,6 +705,9 @@ def case_pedpy():
                   work("p.json"), "--quiet"), 0)
     head = out.read_text().splitlines()[:6]
     check(any(l.startswith("# framerate: 20") for l in head), "a '# framerate:' header", head)
+    geometry = [l for l in head if l.startswith("# measurement ")]
+    check(len(geometry) == 2 and geometry[0].startswith("# measurement line door: LINESTRING (10 ") and
+          geometry[1].startswith("# measurement area before_the_door: POLYGON ((8 3.5, "), "the measurements as WKT", head)
     s = summary(work("p.json"))
     script = f"""
 import pathlib, pedpy
@@ -703,7 +718,17 @@ assert list(d.columns[:4]) == ["id", "frame", "x", "y"], list(d.columns)
 assert d["frame"].min() == 0 and d["frame"].max() == {s["steps"]}, (d["frame"].min(), d["frame"].max())
 assert d["id"].nunique() == {s["agents"]}, d["id"].nunique()
 assert 0 < d["x"].max() < 14 and 0 < d["y"].min() and d["y"].max() < 10, d.describe()
-print("pedpy read", len(d), "rows of", d["id"].nunique(), "walkers at", traj.frame_rate, "fps")
+# The header's measurements, as PedPy takes them: WKT through shapely.
+import shapely
+wkt = {{l.split(" ")[3].rstrip(":"): l.split(": ", 1)[1] for l in pathlib.Path({str(out)!r}).read_text().splitlines()
+       if l.startswith("# measurement ")}}
+line = pedpy.MeasurementLine(shapely.from_wkt(wkt["door"]))
+area = pedpy.MeasurementArea(shapely.from_wkt(wkt["before_the_door"]))
+assert abs(line.line.length - 1.2) < 1e-6 and abs(area.area - 6) < 1e-6, (line.line.length, area.area)
+n = pedpy.compute_n_t(traj_data=traj, measurement_line=line)[0]
+assert n["cumulative_pedestrians"].max() > 0, n
+print("pedpy read", len(d), "rows of", d["id"].nunique(), "walkers at", traj.frame_rate, "fps; past the door:",
+      int(n["cumulative_pedestrians"].max()))
 """
     r = subprocess.run([py, "-c", script], capture_output=True, text=True, timeout=300)
     check(r.returncode == 0, "PedPy's load_trajectory_from_txt reads the export", r.stdout, r.stderr)
