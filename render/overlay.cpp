@@ -177,6 +177,22 @@ std::vector<Vec2> velocityObstacle(Vec2 relPos, float combinedRadius, float tau,
   return out;
 }
 
+void addSpeedZone(Mesh& m, std::span<const Vec2> outline, float pixel) {
+  addPolygonFill(m, outline, kSpeedZoneFill);
+  addPolyline(m, outline, 1.5f * pixel, kSpeedZoneEdge, true);
+}
+
+void addStairs(Mesh& m, std::span<const Vec2> outline, Vec2 up, float pixel) {
+  addPolygonFill(m, outline, kStairsFill);
+  addPolyline(m, outline, 1.5f * pixel, kStairsEdge, true);
+  if (outline.empty() || !(up.length() > 0)) return;
+  Vec2 mid;
+  for (Vec2 p : outline) mid = mid + p;
+  mid = mid / static_cast<float>(outline.size());
+  const Vec2 u = up.normalized();
+  addArrow(m, mid - u * (24 * pixel), mid + u * (24 * pixel), 2 * pixel, 9 * pixel, kStairsEdge);
+}
+
 void buildSceneMesh(const SceneGeometry& g, float pixel, Mesh& out) {
   const std::uint32_t fill = packRgba(150, 150, 158), edge = packRgba(70, 70, 78);
   const std::uint32_t wall = packRgba(40, 40, 48), goal = packRgba(40, 150, 60, 200), gate = packRgba(60, 120, 200, 220);
@@ -203,22 +219,8 @@ void buildSceneMesh(const SceneGeometry& g, float pixel, Mesh& out) {
   for (const Rect& r : g.goalRegions) box(r, packRgba(40, 150, 60, 110));
   for (const Rect& r : g.sources) box(r, packRgba(40, 150, 60, 220));
   for (const Rect& r : g.sinks) box(r, packRgba(200, 60, 60, 200));
-  for (const auto& z : g.speedZones) {
-    addPolygonFill(out, z, packRgba(30, 140, 120, 40));
-    addPolyline(out, z, 1.5f * pixel, packRgba(30, 140, 120, 220), true);
-  }
-  for (std::size_t k = 0; k < g.stairs.size(); ++k) {
-    const auto& s = g.stairs[k];
-    const std::uint32_t edgeColour = packRgba(120, 90, 40, 230);
-    addPolygonFill(out, s, packRgba(120, 90, 40, 45));
-    addPolyline(out, s, 1.5f * pixel, edgeColour, true);
-    if (s.empty() || k >= g.stairsUp.size() || !(g.stairsUp[k].length() > 0)) continue;
-    Vec2 mid;
-    for (Vec2 p : s) mid = mid + p;
-    mid = mid / static_cast<float>(s.size());
-    const Vec2 u = g.stairsUp[k].normalized();
-    addArrow(out, mid - u * (24 * pixel), mid + u * (24 * pixel), 2 * pixel, 9 * pixel, edgeColour);  // uphill
-  }
+  for (const auto& z : g.speedZones) addSpeedZone(out, z, pixel);
+  for (const Stairs& s : g.stairs) addStairs(out, s.outline, s.up, pixel);
   const std::uint32_t measure = packRgba(150, 60, 200, 230);
   for (const auto& a : g.measureAreas) addPolyline(out, a, 1.5f * pixel, measure, true);
   for (const auto& l : g.measureLines) {

@@ -45,6 +45,7 @@
 #include <string_view>
 #include <vector>
 
+#include "render/instance.hpp"
 #include "throng/crowd.hpp"
 #include "throng/types.hpp"
 #include "throng/vec2.hpp"
@@ -74,10 +75,10 @@ struct SceneGeometry {
   /// Measurement lines (two points: first to second, forward to its right)
   /// and areas (closed outlines).
   std::vector<std::vector<Vec2>> measureLines, measureAreas;
-  /// Speed zones (closed outlines) and flights of stairs (their outlines
-  /// and uphill directions, alongside).
-  std::vector<std::vector<Vec2>> speedZones, stairs;
-  std::vector<Vec2> stairsUp;
+  /// Speed zones (closed outlines) and flights of stairs (only their
+  /// outlines and uphill directions are drawn).
+  std::vector<std::vector<Vec2>> speedZones;
+  std::vector<Stairs> stairs;
 };
 
 /// Signed area (> 0 counter-clockwise).
@@ -92,6 +93,17 @@ void addCircle(Mesh& m, Vec2 c, float r, float width, std::uint32_t rgba, int se
 void addDisc(Mesh& m, Vec2 c, float r, std::uint32_t rgba, int segments = 32);
 /// An arrow from `from` to `to` with a head `head` long.
 void addArrow(Mesh& m, Vec2 from, Vec2 to, float width, float head, std::uint32_t rgba);
+
+/// The ground's colours, the run view's and the editor's alike.
+inline constexpr std::uint32_t kSpeedZoneEdge = packRgba(30, 140, 120, 220);
+inline constexpr std::uint32_t kSpeedZoneFill = packRgba(30, 140, 120, 40);
+inline constexpr std::uint32_t kStairsEdge = packRgba(120, 90, 40, 230);
+inline constexpr std::uint32_t kStairsFill = packRgba(120, 90, 40, 45);
+/// A speed zone: its outline filled teal and edged.
+void addSpeedZone(Mesh& m, std::span<const Vec2> outline, float pixel);
+/// A flight of stairs: filled brown, edged, and an arrow uphill through its
+/// outline's middle (none when `up` is zero). `pixel`: a screen pixel's world size.
+void addStairs(Mesh& m, std::span<const Vec2> outline, Vec2 up, float pixel);
 void addCross(Mesh& m, Vec2 c, float size, float width, std::uint32_t rgba);
 
 /// The part of convex polygon `poly` on the permitted side of `line`

@@ -39,12 +39,14 @@ constexpr const char* kBootstrap =
 
 }  // namespace
 
-std::string buildTreePackage() {
+void preferBuildTreePackage() {
   std::error_code ec;
   const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  if (ec) return {};
+  if (ec) return;
   const fs::path package = exe.parent_path().parent_path() / "python";  // .../app/throng -> .../python
-  return fs::is_regular_file(package / "throng" / "__init__.py", ec) ? package.string() : std::string();
+  if (!fs::is_regular_file(package / "throng" / "__init__.py", ec)) return;
+  const char* old = std::getenv("PYTHONPATH");
+  setenv("PYTHONPATH", (old && *old ? package.string() + ":" + old : package.string()).c_str(), 1);
 }
 
 int runCampaign(int argc, char** argv) {
@@ -63,11 +65,7 @@ int runCampaign(int argc, char** argv) {
   if (!o.tlsCert.empty()) args.insert(args.end(), {"--tls-cert", o.tlsCert});
   if (!o.tlsKey.empty()) args.insert(args.end(), {"--tls-key", o.tlsKey});
 
-  if (const std::string package = buildTreePackage(); !package.empty()) {
-    const char* old = std::getenv("PYTHONPATH");
-    const std::string path = old && *old ? package + ":" + old : package;
-    setenv("PYTHONPATH", path.c_str(), 1);
-  }
+  preferBuildTreePackage();
   std::vector<char*> cargs;
   for (std::string& a : args) cargs.push_back(a.data());
   cargs.push_back(nullptr);

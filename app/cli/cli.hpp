@@ -12,10 +12,10 @@ int runCheck(int argc, char** argv);
 int runScenes(int argc, char** argv);
 /// `throng campaign`: parses, then execs Python's throng.campaign (campaign.cpp).
 int runCampaign(int argc, char** argv);
-/// build/X/python when this executable is build/X/app/throng and the Python
-/// package was built there; else empty (campaign.cpp). Goes first on the
-/// PYTHONPATH of the Python throng starts.
-std::string buildTreePackage();
+/// Puts build/X/python first on PYTHONPATH when this executable is
+/// build/X/app/throng and the Python package was built there (campaign.cpp),
+/// for the Python throng starts next.
+void preferBuildTreePackage();
 
 /// `throng verify`: the verification suite (verify.cpp).
 int runVerify(int argc, char** argv);

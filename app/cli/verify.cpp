@@ -172,10 +172,7 @@ int reportFigures(const std::string& dir, std::string* why) {
     return -1;
   }
   if (pid == 0) {
-    if (const std::string package = buildTreePackage(); !package.empty()) {
-      const char* old = std::getenv("PYTHONPATH");
-      setenv("PYTHONPATH", (old && *old ? package + ":" + old : package).c_str(), 1);
-    }
+    preferBuildTreePackage();
     const char* args[] = {python.c_str(), "-c", kBootstrap, dir.c_str(), nullptr};
     execvp(args[0], const_cast<char* const*>(args));
     std::fprintf(stderr, "throng verify: no figures: %s: %s%s\n", python.c_str(), std::strerror(errno),

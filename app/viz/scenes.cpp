@@ -80,10 +80,7 @@ class SceneHost final : public SimHost {
     for (const Measurement& m : sp.measurements)
       (m.kind == MeasureKind::Line ? g.measureLines : g.measureAreas).push_back(m.points);
     for (const SpeedZone& z : sp.terrain.speedZones) g.speedZones.push_back(z.outline);
-    for (const Stairs& s : sp.terrain.stairs) {
-      g.stairs.push_back(s.outline);
-      g.stairsUp.push_back(s.up);
-    }
+    g.stairs = sp.terrain.stairs;
     return g;
   }
 

@@ -161,19 +161,19 @@ __global__ void throngPrepKernel(std::int32_t n, const DeviceScalars* sc, WorldV
   }
 }
 
-/// The ground (geometry/ground.hpp), then the pace (core/pace.hpp) over the
-/// model's grid while `pace`: any grid's shape finds the same headway, so
-/// the CPU's own grid and this one give the same bits.
+/// The pace phase (core/pace.hpp's pacePhaseWish) over the model's grid:
+/// any grid's shape finds the same headway, so the CPU's own grid and this
+/// one give the same bits.
 __global__ void throngPaceKernel(std::int32_t n, AgentsView a, const DeviceScalars* sc,
                                  const std::int32_t* cellStart, const std::int32_t* sortedIndex, const float* sx,
                                  const float* sy, GroundView ground, bool pace, PaceParams pp, float* wishX,
                                  float* wishY, std::uint8_t* landing) {
   const std::int32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
-  bool onGround, slowed = false;
-  Vec2 v = groundWish(ground, Vec2{a.px[i], a.py[i]}, Vec2{wishX[i], wishY[i]}, onGround);
-  if (pace) v = pacedWish(a, gridViewOf(sc->grid, cellStart, sortedIndex, sx, sy), pp, i, v, slowed);
-  if (!onGround && !slowed) return;
+  bool slowed;
+  const Vec2 v = pacePhaseWish(ground, a, gridViewOf(sc->grid, cellStart, sortedIndex, sx, sy), pp, pace, i,
+                               Vec2{wishX[i], wishY[i]}, slowed);
+  if (!slowed) return;
   wishX[i] = v.x;
   wishY[i] = v.y;
   landing[i] = 0;

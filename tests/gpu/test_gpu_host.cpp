@@ -525,11 +525,8 @@ void mirrorStep(World& w, const Settings& s, float dt, MirrorBackend& mb) {
         return;
       }
       case StepPhase::Pace: {
-        // The ground from its own copy of the regions, as the device uploads them.
-        GroundShapes ground;
-        ground.build(w.terrain);
         const bool pace = paceOn(s);
-        if (!pace && ground.regions.empty()) return;
+        if (!pace && w.ground.regions.empty()) return;
         // Over a grid of another shape than the CPU step's (ORCA's
         // neighbour grid): the headway does not depend on it.
         const MirrorGrid g = mirrorGrid(w, s.perceptionRadius, s.maxNeighbors);
@@ -537,10 +534,9 @@ void mirrorStep(World& w, const Settings& s, float dt, MirrorBackend& mb) {
         const AgentGridView gv =
             gridViewOf(g.params, g.cellStart.data(), g.sortedIndex.data(), g.sx.data(), g.sy.data());
         for (std::int32_t i = n - 1; i >= 0; --i) {  // any order: read old, write new
-          bool onGround, slowed = false;
-          Vec2 v = groundWish(ground.view(), Vec2{w.px[i], w.py[i]}, Vec2{wishX[i], wishY[i]}, onGround);
-          if (pace) v = pacedWish(w.view(), gv, pp, i, v, slowed);
-          if (!onGround && !slowed) continue;
+          bool slowed;
+          const Vec2 v = pacePhaseWish(w.ground.view(), w.view(), gv, pp, pace, i, Vec2{wishX[i], wishY[i]}, slowed);
+          if (!slowed) continue;
           wishX[i] = v.x; wishY[i] = v.y; landing[i] = 0;
         }
         return;

@@ -181,8 +181,7 @@ TEST_CASE("obstacles are filled and walls drawn") {
   g.measureLines.push_back({{-60, 60}, {-20, 60}});  // forward is -y: its tick points down
   g.measureAreas.push_back({{30, -90}, {90, -90}, {90, -70}, {30, -70}});
   g.speedZones.push_back({{-95, -20}, {-65, -20}, {-65, 20}, {-95, 20}});
-  g.stairs.push_back({{-15, -40}, {15, -40}, {15, 0}, {-15, 0}});
-  g.stairsUp.push_back({0, 1});
+  g.stairs.push_back({{{-15, -40}, {15, -40}, {15, 0}, {-15, 0}}, Vec2{0, 1}});
   Mesh m;
   buildSceneMesh(g, 1, m);
   r.setSceneMesh(m);

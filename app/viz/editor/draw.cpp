@@ -46,22 +46,8 @@ void buildDocMesh(const std::vector<DocShape>& shapes, float pixel, render::Mesh
         addPolygonFill(out, s.points, render::packRgba(200, 90, 40, 45));
         addPolyline(out, s.points, 1.5f * pixel, kDiscomfortColor, true);
         break;
-      case DocShapeKind::speedZone:
-        addPolygonFill(out, s.points, kZoneFill);
-        addPolyline(out, s.points, 1.5f * pixel, kZoneColor, true);
-        break;
-      case DocShapeKind::stairs:
-        addPolygonFill(out, s.points, kStairsFill);
-        addPolyline(out, s.points, 1.5f * pixel, kStairsColor, true);
-        if (!s.points.empty() && s.up.length() > 0) {
-          // An arrow uphill through the outline's middle, as the run view draws it.
-          Vec2 mid;
-          for (Vec2 p : s.points) mid = mid + p;
-          mid = mid / static_cast<float>(s.points.size());
-          const Vec2 u = s.up.normalized();
-          render::addArrow(out, mid - u * (24 * pixel), mid + u * (24 * pixel), 2 * pixel, 9 * pixel, kStairsColor);
-        }
-        break;
+      case DocShapeKind::speedZone: render::addSpeedZone(out, s.points, pixel); break;
+      case DocShapeKind::stairs: render::addStairs(out, s.points, s.up, pixel); break;
       case DocShapeKind::hill:
         if (!s.points.empty()) {
           addCircle(out, s.points[0], s.radius, 1.5f * pixel, kHillColor, 64);

@@ -1,6 +1,7 @@
 #pragma once
 // The empirical pace: each walker's wished speed from the room ahead of it,
-// so a crowd slows as it packs, as people do. THRONG_HD: the CPU step
+// so a crowd slows as it packs, as people do (and, before it, from the ground
+// under it: pacePhaseWish). THRONG_HD: the CPU step
 // (pipeline/step.cpp), the CUDA kernels and the host mirror take the same
 // bits.
 //
@@ -32,6 +33,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "geometry/ground.hpp"
 #include "neighbors/agent_grid.hpp"
 #include "neighbors/agents_view.hpp"
 #include "throng/hd.hpp"
@@ -117,6 +119,18 @@ THRONG_HD Vec2 pacedWish(const AgentsView& a, const AgentGridView& g, const Pace
   if (!(v < speed)) return wish;
   slowed = true;
   return e * v;
+}
+
+/// The pace phase for walker i, as every backend runs it: its wish slowed
+/// to the ground under it (geometry/ground.hpp), then, while `pace`, to the
+/// room ahead (pacedWish over g). `slowed` says whether either changed it.
+THRONG_HD Vec2 pacePhaseWish(const GroundView& ground, const AgentsView& a, const AgentGridView& g,
+                             const PaceParams& p, bool pace, std::int32_t i, Vec2 wish, bool& slowed) {
+  bool onGround, paced = false;
+  Vec2 v = groundWish(ground, Vec2{a.px[i], a.py[i]}, wish, onGround);
+  if (pace) v = pacedWish(a, g, p, i, v, paced);
+  slowed = onGround || paced;
+  return v;
 }
 
 }  // namespace throng

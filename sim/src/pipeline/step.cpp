@@ -9,7 +9,6 @@
 
 #include "base/lanes.hpp"
 #include "base/thread_pool.hpp"
-#include "geometry/ground.hpp"
 #include "core/integrate.hpp"
 #include "core/measure.hpp"
 #include "core/pace.hpp"
@@ -187,10 +186,10 @@ void pacePhase(CpuStep& st) {
   StepBuffers& out = w.buffers;
   w.forEach(w.size(), [&](std::size_t b, std::size_t e) {
     for (std::size_t i = b; i < e; ++i) {
-      bool onGround, slowed = false;
-      Vec2 v = groundWish(gv, Vec2{w.px[i], w.py[i]}, Vec2{out.wishX[i], out.wishY[i]}, onGround);
-      if (pace) v = pacedWish(av, g, pp, static_cast<std::int32_t>(i), v, slowed);
-      if (!onGround && !slowed) continue;
+      bool slowed;
+      const Vec2 v = pacePhaseWish(gv, av, g, pp, pace, static_cast<std::int32_t>(i), Vec2{out.wishX[i], out.wishY[i]},
+                                   slowed);
+      if (!slowed) continue;
       out.wishX[i] = v.x;
       out.wishY[i] = v.y;
       out.landing[i] = 0;
@@ -300,13 +299,11 @@ AgentExplain explainAgent(World& w, const Settings& s, float dt, std::size_t i, 
   if (!w.fields.built) buildFields(w, s);  // a crowd not yet stepped: the wish reads them
   AgentExplain out;
   out.preferred = wishOf(w, s, dt, i, closure);
-  bool onGround;
-  out.preferred = groundWish(w.ground.view(), Vec2{w.px[i], w.py[i]}, out.preferred, onGround);
-  if (paceOn(s)) {
-    const PaceParams pp = w.paceGridFor(s);
-    bool slowed;
-    out.preferred = pacedWish(w.view(), w.paceGrid.view(), pp, static_cast<std::int32_t>(i), out.preferred, slowed);
-  }
+  const bool pace = paceOn(s);
+  const PaceParams pp = pace ? w.paceGridFor(s) : PaceParams{};
+  bool slowed;
+  out.preferred = pacePhaseWish(w.ground.view(), w.view(), w.paceGrid.view(), pp, pace, static_cast<std::int32_t>(i),
+                                out.preferred, slowed);
   model->explain(ctx, i, out);
   // The fields at the walker, whatever the model.
   const FieldRouting f = w.fields.routing();
