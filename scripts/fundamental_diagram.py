@@ -24,7 +24,7 @@ def weidmann(d):
 def tables():
     """{label: [(density, speed)]} from the test's messages."""
     out = {}
-    for pattern in ("walking: ORCA*", "figures: *"):
+    for pattern in ("walking: *fundamental diagram*", "figures: *"):
         text = subprocess.run([str(TESTS), "-tc=" + pattern, "--no-skip", "-s"], capture_output=True, text=True).stdout
         label = None
         for line in text.splitlines():
@@ -52,7 +52,7 @@ def main():
     ds = [0.3 + 0.05 * k for k in range(103)]
     ax.plot(ds, [weidmann(d) for d in ds], "k-", label="Weidmann (1993)")
     for label, points in sorted(data.items()):
-        ax.plot([p[0] for p in points], [max(p[1], 0) for p in points], "o-" if "without" not in label else "s--",
+        ax.plot([p[0] for p in points], [max(p[1], 0) for p in points], "o-" if "pace off" not in label else "s--",
                 label=label)
     ax.set_xlabel("density (walkers per m²)")
     ax.set_ylabel("mean speed (m/s)")

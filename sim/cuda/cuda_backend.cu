@@ -96,6 +96,7 @@
 #include "field_refresh.hpp"
 #include "fields/fields.hpp"
 #include "pipeline/backend.hpp"
+#include "pipeline/registry.hpp"
 #include "core/world.hpp"
 #include "models/orca/orca_model.hpp"
 #include "pipeline/step.hpp"
@@ -544,7 +545,7 @@ class CudaBackend final : public Backend {
   /// Every wish slowed to the ground under it, then to the room ahead over
   /// the grid the wishes phase built.
   bool pacePhase(DeviceStepRun& r) {
-    const bool pace = paceOn(r.s);
+    const bool pace = paceTaken(r.s);
     const GroundShapes& ground = r.w.ground;
     if (!pace && ground.regions.empty()) return true;
     if (!haveGround_ || groundVersion_ != r.w.terrainVersion) {

@@ -90,6 +90,15 @@ constexpr SettingInfo kTable[] = {
      .ui = {1, 64},
      .field = &Settings::markerDensity,
      .choices = nullptr},
+    {.name = "markerGain",
+     .unit = "",
+     .kind = SettingKind::Real,
+     .limits = {0, 10, true},
+     .help = "speed over the markers' reach: 1 = the paper's (a lone walker a little below its wish)",
+     .models = kBioCrowdsOnly,
+     .ui = {0.5, 2},
+     .field = &Settings::markerGain,
+     .choices = nullptr},
     {.name = "routing",
      .unit = "",
      .kind = SettingKind::Choice,
@@ -247,7 +256,7 @@ constexpr SettingInfo kTable[] = {
      .unit = "s",
      .kind = SettingKind::Real,
      .limits = {0, 1e3},
-     .help = "T: the time gap a walker keeps to the one ahead in its path; 0 = no pace",
+     .help = "T: the time gap a walker keeps to the one ahead in its path; 0 = no pace (BioCrowds keeps its own)",
      .models = {},
      .ui = {0, 3},
      .field = &Settings::paceTimeGap,
@@ -377,6 +386,12 @@ Settings Settings::pedestrian() {
   // on Weidmann's fundamental diagram (core/pace.hpp).
   s.paceLength = 0.36f;
   s.paceTimeGap = 1.2f;
+  // BioCrowds' own fundamental diagram (it leaves the pace): R = 0.8 m, 24
+  // markers per m² and a gain that keeps a lone walker at its wish,
+  // calibrated on Weidmann's in the ring corridor (docs/walking.md).
+  s.personalSpace = 0.8f;
+  s.markerDensity = 24;
+  s.markerGain = 1.1f;
   return s;
 }
 

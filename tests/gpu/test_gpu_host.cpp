@@ -525,7 +525,7 @@ void mirrorStep(World& w, const Settings& s, float dt, MirrorBackend& mb) {
         return;
       }
       case StepPhase::Pace: {
-        const bool pace = paceOn(s);
+        const bool pace = paceTaken(s);
         if (!pace && w.ground.regions.empty()) return;
         // Over a grid of another shape than the CPU step's (ORCA's
         // neighbour grid): the headway does not depend on it.
@@ -680,7 +680,8 @@ constexpr const char* kContinuumMirror = "continuum-device-mirror";
 
 void registerDeviceMirrors() {
   registerModel({kBioMirror, "BioCrowds' device form run on the host (tests)", OverlapPromise{kBioOverlap, kBioOverlap},
-                 "as biocrowds", [] { return std::unique_ptr<Model>(new DeviceMirrorModel(kBioMirror, BioCrowdsModel::kName)); }});
+                 "as biocrowds", [] { return std::unique_ptr<Model>(new DeviceMirrorModel(kBioMirror, BioCrowdsModel::kName)); },
+                 /*ownPace=*/true});
   registerModel({kContinuumMirror, "Continuum Crowds' device form run on the host (tests)",
                  OverlapPromise{kContinuumOverlap, kContinuumOverlap}, "as continuum",
                  [] { return std::unique_ptr<Model>(new DeviceMirrorModel(kContinuumMirror, ContinuumModel::kName)); }});

@@ -76,10 +76,10 @@ TEST_CASE("the settings table describes every Settings field once, with a field 
       CHECK((std::find(known.begin(), known.end(), m) != known.end() || m == "routing = field"));
     }
   }
-  // Every field of Settings: 29 of them, each a different member.
-  CHECK(names.size() == 29);
+  // Every field of Settings: 30 of them, each a different member.
+  CHECK(names.size() == 30);
   for (const char* n : {"model", "timeHorizon", "obstacleTimeHorizon", "perceptionRadius", "maxNeighbors",
-                        "personalSpace", "markerDensity", "slowingRadius", "jitter", "maxStep", "seed", "threads",
+                        "personalSpace", "markerDensity", "markerGain", "slowingRadius", "jitter", "maxStep", "seed", "threads",
                         "routing", "fieldCell", "fieldInterval", "costDistance", "costTime", "costDiscomfort",
                         "densityExponent", "densityMin", "densityMax", "slopeMin", "slopeMax", "slopeSpeed",
                         "maxAccel", "maxDecel", "rightOfWay", "paceLength", "paceTimeGap"})

@@ -42,6 +42,12 @@ struct Settings {
   /// BioCrowds' markers per square world unit (at most 64 across R: a
   /// denser field is thinned). [Limit: (0, 1e6]]
   float markerDensity = 16;
+  /// BioCrowds' gain over its markers' reach: a walker walks at
+  /// min(gain |g| |M| / |M0(R)|, |g|, maxSpeed). 1 is the paper's (a lone
+  /// walker, whose |M| varies with the markers it passes, then walks a
+  /// little below its wish); a little more keeps it at its wish.
+  /// [Limit: (0, 10]]
+  float markerGain = 1;
   /// Distance from the goal at which a walker starts to slow, world units;
   /// 0 walks at full speed onto the goal. [Limit: [0, 1e30]]
   float slowingRadius = 0;
@@ -65,7 +71,8 @@ struct Settings {
   /// centre, world units. [Limit: [0, 1e30]]
   float paceLength = 0;
   /// T, the time gap kept to the walker ahead, s; 0: no pace, as in the
-  /// seed. [Limit: [0, 1000]]
+  /// seed. BioCrowds leaves it: its markers slow a packing crowd already.
+  /// [Limit: [0, 1000]]
   float paceTimeGap = 0;
   /// Shake of each moving walker's wish per step, as a fraction of its top
   /// speed; 0 gives a run with no randomness. [Limit: [0, 1]]

@@ -88,7 +88,8 @@ enum class StepPhase : std::uint8_t {
   Wishes,
   /// Every wish slowed to the ground under its walker (speed zones and
   /// stairs, throng/fields.hpp), then to the room ahead of it
-  /// (core/pace.hpp) while Settings::paceTimeGap is above 0.
+  /// (core/pace.hpp) while Settings::paceTimeGap is above 0, unless the
+  /// model slows its crowd by a rule of its own (BioCrowds).
   Pace,
   /// The model's own: from the state as it was before the step and the
   /// wishes, every walker's new velocity and jam flag.

@@ -12,8 +12,10 @@
 //              World::buffers; taken inside the model's first pass over
 //              the walkers (trackMotion: ORCA measures how far everyone
 //              moved, for its lists)
-//   pace       while Settings::paceTimeGap > 0, every wish slowed to the
-//              room ahead of its walker (core/pace.hpp)
+//   pace       every wish slowed to the ground under its walker, and,
+//              while Settings::paceTimeGap > 0, to the room ahead of it
+//              (core/pace.hpp), unless the model has a rule of its own
+//              for that (ModelEntry::ownPace: BioCrowds)
 //   solve      the model's own: from the state as it was and the wishes,
 //              every walker's new velocity and jam flag into
 //              World::buffers (nvx, nvy, njammed)

@@ -4,6 +4,7 @@
 
 #include <mutex>
 
+#include "core/pace.hpp"
 #include "models/biocrowds/biocrowds_model.hpp"
 #include "models/continuum/continuum_model.hpp"
 #include "models/orca/orca.hpp"
@@ -29,7 +30,7 @@ std::vector<ModelEntry>& entries() {
                  "walker moves towards the markers it owns that lie towards its goal",
                  OverlapPromise{kBioOverlap, kBioOverlap},
                  "it owns no marker it can use, they balance out, or its neighbours leave it no room",
-                 [] { return std::unique_ptr<Model>(new BioCrowdsModel()); }});
+                 [] { return std::unique_ptr<Model>(new BioCrowdsModel()); }, /*ownPace=*/true});
     v.push_back({"continuum",
                  "Continuum Crowds: density, speed and cost fields and a potential per target; each walker "
                  "follows its potential's gradient at the speed the crowd and the ground allow",
@@ -56,6 +57,12 @@ const ModelEntry* findModel(std::string_view name) {
   for (const ModelEntry& e : entries())
     if (e.name == name) return &e;
   return nullptr;
+}
+
+bool paceTaken(const Settings& s) {
+  if (!paceOn(s)) return false;
+  const ModelEntry* e = findModel(s.model);
+  return e == nullptr || !e->ownPace;
 }
 
 void registerModel(ModelEntry entry) {

@@ -21,12 +21,20 @@ struct ModelEntry {
   /// ring), one line for users.
   std::string jammed;
   std::function<std::unique_ptr<Model>()> make;
+  /// It slows its walkers as their crowd packs by a rule of its own
+  /// (BioCrowds: walkers share the markers around them), so the pace phase
+  /// leaves its wishes alone: the pace on top would count the crowd twice.
+  bool ownPace = false;
 };
 
 /// Every registered model, in registration order (the built-ins first).
 const std::vector<ModelEntry>& registeredModels();
 /// The entry of `name`, or null.
 const ModelEntry* findModel(std::string_view name);
+/// Whether the step's pace phase slows the wishes of a crowd under these
+/// settings: the pace is on (paceOn) and the model takes it (not ownPace).
+/// The ground (speed zones, stairs) is applied either way.
+bool paceTaken(const Settings& s);
 /// Adds a model (tests register theirs); replaces one of the same name.
 void registerModel(ModelEntry entry);
 

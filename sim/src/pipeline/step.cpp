@@ -177,7 +177,7 @@ void wishPhase(CpuStep& st) {
 /// wish no longer lands.
 void pacePhase(CpuStep& st) {
   World& w = st.w;
-  const bool pace = paceOn(st.s);
+  const bool pace = paceTaken(st.s);
   const GroundView gv = w.ground.view();
   if ((!pace && !gv.on()) || w.size() == 0) return;
   const PaceParams pp = pace ? w.paceGridFor(st.s) : PaceParams{};
@@ -299,7 +299,7 @@ AgentExplain explainAgent(World& w, const Settings& s, float dt, std::size_t i, 
   if (!w.fields.built) buildFields(w, s);  // a crowd not yet stepped: the wish reads them
   AgentExplain out;
   out.preferred = wishOf(w, s, dt, i, closure);
-  const bool pace = paceOn(s);
+  const bool pace = paceTaken(s);
   const PaceParams pp = pace ? w.paceGridFor(s) : PaceParams{};
   bool slowed;
   out.preferred = pacePhaseWish(w.ground.view(), w.view(), w.paceGrid.view(), pp, pace, static_cast<std::int32_t>(i),

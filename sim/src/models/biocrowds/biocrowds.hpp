@@ -17,11 +17,14 @@
 // stream or closure, as every model takes it) and usable owned markers at
 // offsets m_k weighs each f_k = (1 + cos θ_k) / (1 + |m_k|), θ_k the angle
 // between g and m_k, and heads along M = Σ f_k m_k / Σ f_k at speed
-//   min(|g| |M| / |M0(R)|, |g|, maxSpeed),
+//   min(gain |g| |M| / |M0(R)|, |g|, maxSpeed),
 // where |M0(R)| is |M| for a lone walker on an even field of markers
 // (loneWalkerReach: the integrals over the disc of radius R in closed form),
-// so a lone walker walks at its wish's speed; the lab code's factor of π at
-// R = 1 m is 1 / |M0(1)| = 3.18.
+// so at gain 1 (Settings::markerGain) a lone walker walks at its wish's
+// speed on average over the markers it passes; the lab code's factor of π
+// at R = 1 m is 1 / |M0(1)| = 3.18. The cap at |g| takes the steps where
+// |M| is above |M0|, so the average falls a little short of the wish: a
+// gain a little above 1 keeps a lone walker at it.
 //
 // Bodies. Markers give personal space, not a body; discs are kept apart
 // by each walker's limits, half-planes its step may not cross
@@ -93,7 +96,7 @@ inline double loneWalkerReach(double R) {
 struct BioParams {
   float radius = 1;      ///< R, the personal space, world units
   float radiusSq = 1;    ///< R^2
-  float gain = 1;        ///< 1 / |M0(R)|
+  float gain = 1;        ///< Settings::markerGain / |M0(R)|
   float dt = 1.0f / 60;  ///< s
   float largestRadius = 0;  ///< over the walkers, world units
   float largestSpeed = 0;   ///< top speed over the walkers, units/s

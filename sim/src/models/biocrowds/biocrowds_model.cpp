@@ -11,7 +11,7 @@ BioParams BioCrowdsModel::params(const Settings& s, float dt, float largestRadiu
   BioParams p;
   p.radius = s.personalSpace;
   p.radiusSq = s.personalSpace * s.personalSpace;
-  p.gain = static_cast<float>(1.0 / loneWalkerReach(s.personalSpace));
+  p.gain = static_cast<float>(s.markerGain / loneWalkerReach(s.personalSpace));
   p.dt = dt;
   p.largestRadius = largestRadius;
   p.largestSpeed = largestSpeed;
