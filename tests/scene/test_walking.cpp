@@ -185,7 +185,7 @@ void checkDiagram(const std::string& model) {
 TEST_CASE("walking: ORCA's fundamental diagram in a ring corridor is Weidmann's within 15%") { checkDiagram("orca"); }
 
 // BioCrowds leaves the pace (its walkers share the markers around them):
-// its diagram comes from personalSpace and markerDensity as
+// its diagram comes from personalSpace, markerDensity and markerGain as
 // Settings::pedestrian() sets them.
 TEST_CASE("walking: BioCrowds' fundamental diagram in a ring corridor is Weidmann's within 15%") {
   checkDiagram("biocrowds");

@@ -20,10 +20,10 @@
 //   min(gain |g| |M| / |M0(R)|, |g|, maxSpeed),
 // where |M0(R)| is |M| for a lone walker on an even field of markers
 // (loneWalkerReach: the integrals over the disc of radius R in closed form),
-// so at gain 1 (Settings::markerGain) a lone walker walks at its wish's
-// speed on average over the markers it passes; the lab code's factor of π
-// at R = 1 m is 1 / |M0(1)| = 3.18. The cap at |g| takes the steps where
-// |M| is above |M0|, so the average falls a little short of the wish: a
+// so at gain 1 (Settings::markerGain) a lone walker's uncapped speed
+// averages its wish's over the markers it passes; the lab code's factor of
+// π at R = 1 m is 1 / |M0(1)| = 3.18. The cap at |g| cuts the steps where
+// |M| is above |M0|, so its speed averages a little less than the wish: a
 // gain a little above 1 keeps a lone walker at it.
 //
 // Bodies. Markers give personal space, not a body; discs are kept apart
