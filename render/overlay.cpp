@@ -123,60 +123,6 @@ void addCross(Mesh& m, Vec2 c, float s, float width, std::uint32_t rgba) {
   addSegment(m, c + Vec2{-s, s}, c + Vec2{s, -s}, width, rgba);
 }
 
-std::vector<Vec2> clipToPermitted(std::span<const Vec2> poly, const HalfPlane& line) {
-  // Sutherland-Hodgman against one half-plane. side(v) <= 0 is permitted.
-  auto side = [&](Vec2 v) { return det(line.direction, line.point - v); };
-  std::vector<Vec2> out;
-  for (std::size_t i = 0; i < poly.size(); ++i) {
-    const Vec2 a = poly[i], b = poly[(i + 1) % poly.size()];
-    const float sa = side(a), sb = side(b);
-    if (sa <= 0) out.push_back(a);
-    if ((sa <= 0) != (sb <= 0)) out.push_back(a + (b - a) * (sa / (sa - sb)));
-  }
-  return out;
-}
-
-std::vector<Vec2> velocityObstacle(Vec2 relPos, float combinedRadius, float tau, Vec2 apex, float legLength,
-                                   int arcSegments) {
-  std::vector<Vec2> out;
-  const float dist = relPos.length();
-  const Vec2 centre = apex + relPos / tau;
-  const float cutR = combinedRadius / tau;
-  if (dist <= combinedRadius || dist <= 0) {
-    for (int k = 0; k < 2 * arcSegments; ++k) {
-      const float a = kTau * k / (2 * arcSegments);
-      out.push_back(centre + Vec2{std::cos(a), std::sin(a)} * cutR);
-    }
-    return out;
-  }
-  const Vec2 w = relPos / dist;
-  const float s = combinedRadius / dist, c = std::sqrt(std::max(0.0f, 1 - s * s));  // sin, cos of half-angle
-  const Vec2 legL{w.x * c - w.y * s, w.x * s + w.y * c};   // counter-clockwise leg
-  const Vec2 legR{w.x * c + w.y * s, -w.x * s + w.y * c};  // clockwise leg
-  const float tangentLen = std::sqrt(dist * dist - combinedRadius * combinedRadius) / tau;
-  // Tangent points lie at angle +-(90deg + half-angle) from -w... walk the
-  // near arc from the right tangent point to the left one through -w.
-  const Vec2 tR = apex + legR * tangentLen, tL = apex + legL * tangentLen;
-  const float aR = std::atan2(tR.y - centre.y, tR.x - centre.x);
-  float aL = std::atan2(tL.y - centre.y, tL.x - centre.x);
-  // The near arc passes through angle(-w); go from aR to aL the way that does.
-  const float aMid = std::atan2(-w.y, -w.x);
-  auto wrap = [](float a) { while (a < 0) a += kTau; while (a >= kTau) a -= kTau; return a; };
-  // Decide direction: clockwise from aR to aL if -w is on that side.
-  const float ccwSpan = wrap(aL - aR), midFromR = wrap(aMid - aR);
-  const bool ccw = midFromR <= ccwSpan;
-  const float span = ccw ? ccwSpan : -(kTau - ccwSpan);
-  (void)aL;
-  const float far = std::max(legLength, tangentLen * 1.01f);
-  out.push_back(apex + legR * far);
-  for (int k = 0; k <= arcSegments; ++k) {
-    const float a = aR + span * k / arcSegments;
-    out.push_back(centre + Vec2{std::cos(a), std::sin(a)} * cutR);
-  }
-  out.push_back(apex + legL * far);
-  return out;
-}
-
 void addSpeedZone(Mesh& m, std::span<const Vec2> outline, float pixel) {
   addPolygonFill(m, outline, kSpeedZoneFill);
   addPolyline(m, outline, 1.5f * pixel, kSpeedZoneEdge, true);
@@ -231,157 +177,101 @@ void buildSceneMesh(const SceneGeometry& g, float pixel, Mesh& out) {
   }
 }
 
-namespace {
-
-// BioCrowds' teaching view (see overlay.hpp).
-void buildBioCrowdsTeaching(const TeachingInput& in, float pixel, Mesh& out) {
-  const AgentExplain& ex = *in.explain;
-  const Vec2 o = in.position;
-  const float s = in.velocityScale;
-  addCircle(out, o, in.personalSpace, 1.5f * pixel, kPersonalSpaceColor, 96);
-  addCircle(out, o, std::max(in.maxSpeed, 0.0f) * s, 1.0f * pixel, packRgba(90, 90, 90, 160), 64);
-  // Dots kWeightDotMinPx (the lightest usable marker) to kWeightDotMaxPx
-  // (the heaviest) in radius, both grown to cover the marker layer's own dot
-  // (so no owner colour shows round the edge), and kept within half the
-  // spacing so neighbours seldom merge.
-  float heaviest = 0;
-  for (float f : ex.markerWeights) heaviest = std::max(heaviest, f);
-  const float layerDot = in.markerSpacing > 0 ? 0.5f * markerDotPx(in.markerSpacing / pixel) + 0.75f : 0;  // px
-  const float cap = in.markerSpacing > 0 ? 0.5f * in.markerSpacing : 1e30f;
-  const float r0 = std::min(std::max(kWeightDotMinPx, layerDot) * pixel, cap);
-  const float r1 = std::min((kWeightDotMaxPx + std::max(0.0f, layerDot - kWeightDotMinPx)) * pixel, cap);
-  for (std::size_t k = 0; k < ex.markers.size() && k < ex.markerWeights.size(); ++k) {
-    const float f = ex.markerWeights[k];
-    if (f > 0) addDisc(out, ex.markers[k], r0 + (r1 - r0) * (heaviest > 0 ? f / heaviest : 0), kOwnedMarkerColor, 12);
-    else addCircle(out, ex.markers[k], r0, 1.0f * pixel, kUnusableMarkerColor, 10);
-  }
-  addArrow(out, o, o + ex.preferred * s, 2.5f * pixel, 10 * pixel, kPreferredColor);
-  addArrow(out, o, o + ex.chosen * s, 2.5f * pixel, 10 * pixel, kChosenColor);
-  // Last and wider, so where it runs along the chosen velocity (M sets its
-  // direction) it shows as a green band over the black.
-  addArrow(out, o, o + ex.motion, 4.5f * pixel, 11 * pixel, kMotionColor);
-}
-
-// Continuum Crowds' view (see overlay.hpp): no velocity program, so no
-// lines and no feasible region; the wish, the field's choice and the push.
-void buildContinuumTeaching(const TeachingInput& in, float pixel, Mesh& out) {
-  const AgentExplain& ex = *in.explain;
-  const Vec2 o = in.position;
-  const float s = in.velocityScale;
-  addCircle(out, o, std::max(in.maxSpeed, 0.0f) * s, 1.0f * pixel, packRgba(90, 90, 90, 160), 64);
-  addArrow(out, o, o + ex.preferred * s, 2.5f * pixel, 10 * pixel, kPreferredColor);
-  addArrow(out, o, o + ex.chosen * s, 2.5f * pixel, 10 * pixel, kChosenColor);
-  // The push is a displacement (world units, at most half a radius): drawn
-  // to scale from the walker, only where there is one.
-  if (ex.motion.length() > 0.5f * pixel) addArrow(out, o, o + ex.motion, 2.5f * pixel, 8 * pixel, kMotionColor);
-}
-
-// The fields' part (see overlay.hpp), over the model's own.
-void buildFieldTeaching(const TeachingInput& in, float pixel, Mesh& out) {
-  const AgentExplain& ex = *in.explain;
-  if (ex.fieldCell < 0 || !(in.fieldCellSize > 0) || in.fieldCols <= 0) return;
-  const float h = in.fieldCellSize;
-  const Vec2 c = fieldCellCentre(in.fieldOrigin, h, in.fieldCols, ex.fieldCell);
-  const Vec2 corners[4] = {c + Vec2{-h, -h} * 0.5f, c + Vec2{h, -h} * 0.5f, c + Vec2{h, h} * 0.5f, c + Vec2{-h, h} * 0.5f};
-  addPolyline(out, corners, 1.5f * pixel, kFieldCellOutline, true);
-  const float top = std::max(in.maxSpeed, 1e-6f);
-  static constexpr Vec2 kDir[4] = {{1, 0}, {0, 1}, {-1, 0}, {0, -1}};
-  for (int d = 0; d < 4; ++d) {
-    const Vec2 u = kDir[d], side{-u.y, u.x};
-    if (!std::isfinite(ex.fieldCost[d])) {
-      const Vec2 face = c + u * (0.5f * h);
-      addSegment(out, face - side * (0.35f * h), face + side * (0.35f * h), 3 * pixel, kFieldClosedColor);
-      continue;
-    }
-    const float len = 0.45f * h * std::clamp(ex.fieldSpeed[d] / top, 0.0f, 1.0f);
-    if (len > 2 * pixel) addArrow(out, c, c + u * len, 2 * pixel, std::min(8 * pixel, 0.5f * len), kFieldSpeedColor);
-  }
-  if (ex.fieldFlow.length() > 0)
-    addArrow(out, in.position, in.position + ex.fieldFlow * in.velocityScale, 3.5f * pixel, 10 * pixel, kFieldFlowColor);
-}
-
-}  // namespace
-
 Vec2 fieldCellCentre(Vec2 origin, float h, int cols, std::int32_t index) {
   if (cols <= 0 || index < 0) return origin;
   const std::int32_t x = index % cols, y = index / cols;
   return {origin.x + (static_cast<float>(x) + 0.5f) * h, origin.y + (static_cast<float>(y) + 0.5f) * h};
 }
 
-void buildTeachingMesh(const TeachingInput& in, float pixel, Mesh& out) {
-  if (!in.explain) return;
-  if (in.model == "biocrowds") {
-    buildBioCrowdsTeaching(in, pixel, out);
-    buildFieldTeaching(in, pixel, out);
-    return;
-  }
-  if (in.model == "continuum") {
-    buildContinuumTeaching(in, pixel, out);
-    buildFieldTeaching(in, pixel, out);
-    return;
-  }
-  const AgentExplain& ex = *in.explain;
-  const float s = in.velocityScale;
-  const Vec2 o = in.position;
-  auto toWorld = [&](Vec2 v) { return o + v * s; };
-  const float vmax = std::max(in.maxSpeed, 1e-6f);
-  const float box = 1.6f * vmax;  // velocity-space half extent drawn
-  const Vec2 square[4] = {{-box, -box}, {box, -box}, {box, box}, {-box, box}};
+namespace {
 
-  // Velocity obstacles, under everything else.
-  const float tau = std::max(in.timeHorizon, 1e-6f);
-  for (std::size_t k = 0; k < in.neighbourPos.size() && k < in.neighbourVel.size() && k < in.neighbourRadius.size(); ++k) {
-    auto vo = velocityObstacle(in.neighbourPos[k] - in.position, in.radius + in.neighbourRadius[k], tau, in.neighbourVel[k],
-                               2.5f * box);
-    // Keep it inside the drawn box.
-    for (const HalfPlane& edge : {HalfPlane{{box, 0}, {0, 1}}, HalfPlane{{0, box}, {-1, 0}}, HalfPlane{{-box, 0}, {0, -1}}, HalfPlane{{0, -box}, {1, 0}}})
-      vo = clipToPermitted(vo, edge);
-    for (Vec2& v : vo) v = toWorld(v);
-    fillConvex(out, vo, kVoShade);
+// How a role is drawn: its colour, a line's or a ring's width (pixels), an
+// arrow's head (pixels), segments round a circle, and how much a ring grows
+// past its radius (pixels).
+struct RoleStyle {
+  std::uint32_t rgba = 0;
+  float widthPx = 1.5f, headPx = 10;
+  int segments = 24;
+  float growPx = 0;
+  /// An arrow no longer than this (pixels) is not drawn; 0: every arrow,
+  /// a zero one as a dot.
+  float minLengthPx = 0;
+  /// An arrow's head is at most half its length.
+  bool headAtMostHalf = false;
+};
+
+RoleStyle styleOf(TeachRole role) {
+  switch (role) {
+    case TeachRole::Forbidden: return {kVoShade};
+    case TeachRole::Permitted: return {kPermittedShade};
+    case TeachRole::ObstacleLine: return {kObstacleLineColor, 1.5f};
+    case TeachRole::AgentLine: return {kOrcaLineColor, 1.5f};
+    case TeachRole::Feasible: return {kFeasibleShade};
+    case TeachRole::TopSpeed: return {kTopSpeedColor, 1.0f, 0, 64};
+    case TeachRole::Reach: return {kPersonalSpaceColor, 1.5f, 0, 96};
+    case TeachRole::Neighbour: return {kNeighbourColor, 2.0f, 0, 24, 2.5f};
+    case TeachRole::NeighbourLink: return {kNeighbourLinkColor, 1.0f};
+    case TeachRole::Marker: return {kOwnedMarkerColor, 0, 0, 12};
+    case TeachRole::MarkerUnusable: return {kUnusableMarkerColor, 1.0f, 0, 10};
+    case TeachRole::Preferred: return {kPreferredColor, 2.5f, 10};
+    case TeachRole::Chosen: return {kChosenColor, 2.5f, 10};
+    case TeachRole::Motion: return {kMotionColor, 4.5f, 11};
+    case TeachRole::Push: return {kMotionColor, 2.5f, 8, 24, 0, 0.5f};
+    case TeachRole::FieldCell: return {kFieldCellOutline, 1.5f};
+    case TeachRole::FieldSpeed: return {kFieldSpeedColor, 2.0f, 8, 24, 0, 2.0f, true};
+    case TeachRole::FieldClosed: return {kFieldClosedColor, 3.0f};
+    case TeachRole::FieldFlow: return {kFieldFlowColor, 3.5f, 10};
+    case TeachRole::Text:
+    case TeachRole::Legend: break;
   }
-  // Permitted sides, then the lines themselves.
-  auto shadeLine = [&](const HalfPlane& l, std::uint32_t lineColor) {
-    auto part = clipToPermitted(square, l);
-    for (Vec2& v : part) v = toWorld(v);
-    fillConvex(out, part, kPermittedShade);
-    // The line across the box: clip a long segment by the box.
-    const Vec2 a = l.point - l.direction * (4 * box), b = l.point + l.direction * (4 * box);
-    float t0 = 0, t1 = 1;
-    const Vec2 d = b - a;
-    const float lo[2] = {-box, -box}, hi[2] = {box, box}, p0[2] = {a.x, a.y}, dd[2] = {d.x, d.y};
-    for (int ax = 0; ax < 2; ++ax) {
-      if (std::fabs(dd[ax]) < 1e-12f) {
-        if (p0[ax] < lo[ax] || p0[ax] > hi[ax]) return;
-        continue;
+  return {};
+}
+
+}  // namespace
+
+std::uint32_t teachColour(TeachRole role) { return styleOf(role).rgba; }
+
+void buildTeachingMesh(const TeachingView& view, Vec2 origin, float velocityScale, float pixel, Mesh& out) {
+  for (const TeachShape& sh : view.shapes) {
+    const RoleStyle st = styleOf(sh.role);
+    const bool velocity = sh.frame == TeachFrame::Velocity;
+    const float scale = velocity ? velocityScale : 1;
+    std::vector<Vec2> pts(sh.points);
+    if (velocity)
+      for (Vec2& v : pts) v = origin + v * velocityScale;
+    if (pts.empty()) continue;
+    switch (sh.kind) {
+      case TeachKind::Fill: fillConvex(out, pts, st.rgba); break;
+      case TeachKind::Path:
+      case TeachKind::Loop: addPolyline(out, pts, st.widthPx * pixel, st.rgba, sh.kind == TeachKind::Loop); break;
+      case TeachKind::Arrow: {
+        if (pts.size() < 2) break;
+        const float len = (pts[1] - pts[0]).length();
+        if (st.minLengthPx > 0 && len <= st.minLengthPx * pixel) break;
+        const float head = st.headAtMostHalf ? std::min(st.headPx * pixel, 0.5f * len) : st.headPx * pixel;
+        addArrow(out, pts[0], pts[1], st.widthPx * pixel, head, st.rgba);
+        break;
       }
-      float ta = (lo[ax] - p0[ax]) / dd[ax], tb = (hi[ax] - p0[ax]) / dd[ax];
-      if (ta > tb) std::swap(ta, tb);
-      t0 = std::max(t0, ta);
-      t1 = std::min(t1, tb);
+      case TeachKind::Ring:
+        addCircle(out, pts[0], sh.size * scale + st.growPx * pixel, st.widthPx * pixel, st.rgba, st.segments);
+        break;
+      case TeachKind::Dot: {
+        // Weight dots, kWeightDotMinPx (weight 0) to kWeightDotMaxPx (the
+        // heaviest) in radius, both grown to cover the marker layer's own
+        // dot for that spacing (so no owner colour shows round the edge),
+        // and kept within half the spacing so neighbours seldom merge. An
+        // unusable one is a ring of the lightest's radius.
+        const float spacing = sh.size * scale;
+        const float layerDot = spacing > 0 ? 0.5f * markerDotPx(spacing / pixel) + 0.75f : 0;  // px
+        const float cap = spacing > 0 ? 0.5f * spacing : 1e30f;
+        const float r0 = std::min(std::max(kWeightDotMinPx, layerDot) * pixel, cap);
+        const float r1 = std::min((kWeightDotMaxPx + std::max(0.0f, layerDot - kWeightDotMinPx)) * pixel, cap);
+        if (sh.role == TeachRole::MarkerUnusable) addCircle(out, pts[0], r0, st.widthPx * pixel, st.rgba, st.segments);
+        else addDisc(out, pts[0], r0 + (r1 - r0) * std::clamp(sh.weight, 0.0f, 1.0f), st.rgba, st.segments);
+        break;
+      }
     }
-    if (t0 < t1) addSegment(out, toWorld(a + d * t0), toWorld(a + d * t1), 1.5f * pixel, lineColor);
-  };
-  for (const HalfPlane& l : ex.obstacleLines) shadeLine(l, kObstacleLineColor);
-  for (const HalfPlane& l : ex.agentLines) shadeLine(l, kOrcaLineColor);
-  // The feasible region: the top-speed disc (a 48-gon) cut by every line.
-  std::vector<Vec2> feasible;
-  for (int k = 0; k < 48; ++k) {
-    const float a = kTau * static_cast<float>(k) / 48;
-    feasible.push_back(Vec2{std::cos(a), std::sin(a)} * vmax);
   }
-  for (const HalfPlane& l : ex.obstacleLines) feasible = clipToPermitted(feasible, l);
-  for (const HalfPlane& l : ex.agentLines) feasible = clipToPermitted(feasible, l);
-  for (Vec2& v : feasible) v = toWorld(v);
-  fillConvex(out, feasible, kFeasibleShade);
-
-  addCircle(out, o, vmax * s, 1.0f * pixel, packRgba(90, 90, 90, 160), 64);
-  for (std::size_t k = 0; k < in.neighbourPos.size() && k < in.neighbourRadius.size(); ++k) {
-    addCircle(out, in.neighbourPos[k], in.neighbourRadius[k] + 2.5f * pixel, 2 * pixel, kNeighbourColor, 24);
-    addSegment(out, o, in.neighbourPos[k], 1 * pixel, packRgba(0, 160, 192, 110));
-  }
-  addArrow(out, o, toWorld(ex.preferred), 2.5f * pixel, 10 * pixel, kPreferredColor);
-  addArrow(out, o, toWorld(ex.chosen), 2.5f * pixel, 10 * pixel, kChosenColor);
-  buildFieldTeaching(in, pixel, out);
 }
 
 }  // namespace throng::render

@@ -3,46 +3,17 @@
 // teaching view, as plain triangle lists in world units. Pure (no GL): the
 // renderer uploads the vertices as they are; tests inspect them.
 //
-// Teaching view. Velocity space is drawn over the world with its origin at
-// the selected walker's centre and `velocityScale` world units per (world
-// unit per second): at the default of 1 s a velocity ends where the walker
-// would be one second later. In that frame it shows
-//  - the top-speed circle;
-//  - each neighbour's velocity obstacle for this walker: the cone of
-//    velocities that meet it within timeHorizon, apex at the neighbour's
-//    velocity, truncated by the cut-off disc (drawing geometry only);
-//  - each ORCA line from Crowd::explain (the solver's own lines) with its
-//    permitted side (left of direction) shaded, so the region allowed by
-//    every line is the darkest;
-//  - the feasible region (permitted by every line, within top speed, as a
-//    polygon; empty when the walker is jammed) in a stronger green;
-//  - the preferred velocity and the chosen one as arrows.
-//
-// Under BioCrowds (TeachingInput::model "biocrowds") it shows instead, in
-// the world's own units around the walker:
-//  - its personal space R, the circle within which it owns markers;
-//  - each marker it owns as a dot whose size grows with the marker's weight
-//    f_k (how much it pulls the walker: toward the wish and near), and one
-//    it owns but cannot use (its disc does not fit there, or a neighbour is
-//    too near) as a small grey ring;
-//  - the motion vector M, the weighted mean of the owned markers' offsets,
-//    as an arrow from the walker to that mean point (true length, world
-//    units: it lies within R);
-//  - the wish g and the chosen velocity as arrows, velocity-scaled as in
-//    ORCA's view, over the top-speed circle.
-//
-// Under any model that reads the fields (continuum, or routing = field),
-// when the walker stands in a field cell (AgentExplain::fieldCell >= 0) and
-// the input gives the field grid, it adds:
-//  - the cell's outline;
-//  - from the cell's centre toward each of its four neighbours an arrow as
-//    long as the speed that way (0.45 of the cell at the walker's top speed),
-//    and a red bar across a closed face (cost +inf);
-//  - the field's flow at the walker (fieldFlow), velocity-scaled, in teal.
-//  The costs, as numbers, are the app's to print by the cell.
+// Teaching view. A model explains a walker as shapes with roles
+// (throng/teaching.hpp); buildTeachingMesh draws each by its kind in its
+// role's colour and width, and never asks which model made it. Velocity
+// space is drawn over the world with its origin at the selected walker's
+// centre and `velocityScale` world units per (world unit per second): at
+// the default of 1 s a velocity ends where the walker would be one second
+// later. What each built-in model shows is written at the top of its
+// teaching code (models/orca/teach.hpp, BioCrowdsModel::teach,
+// ContinuumModel::explain; the fields' part in core/teach.hpp).
 #include <cstdint>
 #include <span>
-#include <string_view>
 #include <vector>
 
 #include "render/instance.hpp"
@@ -106,46 +77,12 @@ void addSpeedZone(Mesh& m, std::span<const Vec2> outline, float pixel);
 void addStairs(Mesh& m, std::span<const Vec2> outline, Vec2 up, float pixel);
 void addCross(Mesh& m, Vec2 c, float size, float width, std::uint32_t rgba);
 
-/// The part of convex polygon `poly` on the permitted side of `line`
-/// (det(direction, point - v) <= 0); empty when none is.
-std::vector<Vec2> clipToPermitted(std::span<const Vec2> poly, const HalfPlane& line);
-
-/// The truncated velocity-obstacle cone (a convex polygon in velocity
-/// space) for relative position relPos = pB - pA, combined radius, time
-/// horizon tau, apex at the neighbour's velocity, legs `legLength` long.
-/// Overlapping pairs (|relPos| <= combinedRadius) get the cut-off disc only.
-std::vector<Vec2> velocityObstacle(Vec2 relPos, float combinedRadius, float tau, Vec2 apex, float legLength,
-                                   int arcSegments = 16);
-
 /// Obstacles filled, walls as lines, goals as crosses, gates as dashed
 /// segments, sources (green), sinks (red) and goal regions (faint green)
 /// as outlined boxes, measurement lines (purple, a tick on the forward side)
 /// and areas (a purple outline). `pixel` is the world size of one screen
 /// pixel (line widths).
 void buildSceneMesh(const SceneGeometry& g, float pixel, Mesh& out);
-
-struct TeachingInput {
-  Vec2 position, velocity;
-  float radius = 8, maxSpeed = 120, timeHorizon = 1;
-  float velocityScale = 1;  ///< world units per (world unit / s)
-  const AgentExplain* explain = nullptr;
-  /// Neighbour states in explain->neighbours order.
-  std::span<const Vec2> neighbourPos, neighbourVel;
-  std::span<const float> neighbourRadius;
-  /// The model that explains (Settings::model): "biocrowds" draws its
-  /// markers and motion; "continuum" its wish, choice and push
-  /// (explain->motion); any other, ORCA's velocity space.
-  std::string_view model = "orca";
-  float personalSpace = 1;  ///< BioCrowds' R, world units
-  /// BioCrowds' marker spacing, world units (throng::markerSpacing); the
-  /// weight dots stay smaller than it. 0: unknown.
-  float markerSpacing = 0;
-  /// The field grid explain->fieldCell counts in (FieldView's origin, cell
-  /// and cols); fieldCellSize 0: no field part.
-  Vec2 fieldOrigin;
-  float fieldCellSize = 0;
-  int fieldCols = 0;
-};
 
 /// The centre of cell `index` of a grid of `cols` columns from `origin`, side `h`.
 Vec2 fieldCellCentre(Vec2 origin, float h, int cols, std::int32_t index);
@@ -159,7 +96,9 @@ inline constexpr std::uint32_t kVoShade = 0x1C2020D0u;         // translucent re
 inline constexpr std::uint32_t kPreferredColor = 0xFFD06020u;  // blue arrow
 inline constexpr std::uint32_t kChosenColor = 0xFF101010u;     // black arrow
 inline constexpr std::uint32_t kNeighbourColor = 0xFFC0A000u;  // teal ring
-// BioCrowds' view.
+inline constexpr std::uint32_t kNeighbourLinkColor = packRgba(0, 160, 192, 110);
+inline constexpr std::uint32_t kTopSpeedColor = packRgba(90, 90, 90, 160);
+// Markers, a model's pull and push.
 inline constexpr std::uint32_t kOwnedMarkerColor = 0xFF8C00E1u;     // magenta dot, sized by weight
 inline constexpr std::uint32_t kUnusableMarkerColor = 0xFF6E6E6Eu;  // grey ring: owned, weight 0
 inline constexpr std::uint32_t kMotionColor = 0xFF3C9614u;          // green arrow: M (continuum: the push)
@@ -174,8 +113,13 @@ inline constexpr std::uint32_t kFieldFlowColor = 0xFFA09600u;    // teal (0, 150
 /// layer's dot).
 inline constexpr float kWeightDotMinPx = 1.5f, kWeightDotMaxPx = 4.5f;
 
-/// The teaching view of `in.explain` for `in.model` (nothing without an
-/// explain). `pixel`: the world size of a screen pixel (line widths).
-void buildTeachingMesh(const TeachingInput& in, float pixel, Mesh& out);
+/// A model's teaching view (throng/teaching.hpp) as triangles: each shape
+/// by its kind, in its role's colour and width, velocity-frame shapes from
+/// `origin` (the walker's centre) at `velocityScale` world units per (world
+/// unit / s). `pixel`: the world size of a screen pixel (line widths).
+void buildTeachingMesh(const TeachingView& view, Vec2 origin, float velocityScale, float pixel, Mesh& out);
+/// The colour a role's shapes are drawn in (0 for Text and Legend), for
+/// text beside the view.
+std::uint32_t teachColour(TeachRole role);
 
 }  // namespace throng::render

@@ -344,30 +344,10 @@ void VizApp::buildTeaching() {
   const Crowd& c = host_->crowd();
   explain_ = c.explain(static_cast<std::size_t>(sel), host_->dt());
   const FrameView f = c.frame();
-  std::vector<Vec2> np, nv;
-  std::vector<float> nr;
-  for (std::size_t j : explain_.neighbours) {
-    np.push_back({f.px[j], f.py[j]});
-    nv.push_back({f.vx[j], f.vy[j]});
-    nr.push_back(f.radius[j]);
-  }
   const auto i = static_cast<std::size_t>(sel);
-  render::TeachingInput in;
-  in.position = {f.px[i], f.py[i]};
-  in.velocity = {f.vx[i], f.vy[i]};
-  in.radius = f.radius[i];
-  in.maxSpeed = c.agent(i).maxSpeed;
-  in.timeHorizon = c.settings.timeHorizon;
-  in.velocityScale = velocityScale_;
-  in.explain = &explain_;
-  in.neighbourPos = np;
-  in.neighbourVel = nv;
-  in.neighbourRadius = nr;
-  in.model = c.settings.model;
-  in.personalSpace = c.settings.personalSpace;
-  in.markerSpacing = markerSpacing(c.settings.personalSpace, c.settings.markerDensity);
   if (explain_.fieldCell >= 0) {
-    // The grid the cell counts in: read once a step (on CUDA fields() copies back).
+    // The grid the cell counts in, for the costs printed by the cell: read
+    // once a step (on CUDA fields() copies back).
     if (teachingGridStep_ != c.stepCount() || teachingGridGeneration_ != generation_) {
       const FieldView fv = c.fields(-1);
       teachingGrid_ = FieldView{};
@@ -378,11 +358,8 @@ void VizApp::buildTeaching() {
       teachingGridStep_ = c.stepCount();
       teachingGridGeneration_ = generation_;
     }
-    in.fieldOrigin = teachingGrid_.origin;
-    in.fieldCellSize = teachingGrid_.cell;
-    in.fieldCols = teachingGrid_.cols;
   }
-  render::buildTeachingMesh(in, camera_.pixelSize(), overlay_);
+  render::buildTeachingMesh(explain_.teaching, {f.px[i], f.py[i]}, velocityScale_, camera_.pixelSize(), overlay_);
 }
 
 // After buildTeaching: an explain may find the owners anew, and may move
@@ -600,6 +577,12 @@ void VizApp::stopRecording() {
 }
 
 namespace {
+
+/// A packed colour (R in the lowest byte) as ImGui's, opaque: for text.
+ImVec4 rgbaToImVec4(std::uint32_t rgba) {
+  auto c = [&](int shift) { return static_cast<float>((rgba >> shift) & 0xFFu) / 255.0f; };
+  return ImVec4(c(0), c(8), c(16), 1);
+}
 
 void help(const char* text) {
   ImGui::SameLine();
@@ -842,28 +825,21 @@ void VizApp::drawUi() {
     ImGui::Text("#%td  id %llu  group %d  %s", sel, static_cast<unsigned long long>(selectedId_), a.group,
                 explain_.jammed ? "JAMMED next step" : "");
     ImGui::Text("speed %.3f / %.3f", a.velocity.length(), a.maxSpeed);
-    if (crowd.settings.model == "biocrowds") {
-      std::size_t usable = 0;
-      for (float f : explain_.markerWeights) usable += f > 0;
-      ImGui::Text("markers owned %zu, usable %zu", explain_.markers.size(), usable);
-      ImGui::Text("personal space R %.3f   |M| %.3f", crowd.settings.personalSpace, explain_.motion.length());
-      ImGui::TextColored(ImVec4(0.13f, 0.38f, 0.82f, 1), "wish g (%.2f, %.2f)", explain_.preferred.x,
-                         explain_.preferred.y);
-      ImGui::SameLine();
-      ImGui::Text("chosen (%.2f, %.2f)", explain_.chosen.x, explain_.chosen.y);
-      ImGui::TextColored(ImVec4(0.08f, 0.59f, 0.24f, 1), "motion M (%.3f, %.3f)", explain_.motion.x, explain_.motion.y);
-      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-      ImGui::TextWrapped("magenta: the markers it owns, larger the harder they pull (weight f_k); grey rings: owned, "
-                         "unusable; green: M, the weighted mean of their offsets; circle: personal space R");
-      ImGui::PopStyleColor();
-    } else {
-      ImGui::Text("neighbours %zu   agent lines %zu   obstacle lines %zu", explain_.neighbours.size(),
-                  explain_.agentLines.size(), explain_.obstacleLines.size());
-      ImGui::TextColored(ImVec4(0.13f, 0.38f, 0.82f, 1), "preferred (%.2f, %.2f)", explain_.preferred.x,
-                         explain_.preferred.y);
-      ImGui::SameLine();
-      ImGui::Text("chosen (%.2f, %.2f)", explain_.chosen.x, explain_.chosen.y);
-      ImGui::TextDisabled("red: velocity obstacles  green: permitted side of each ORCA line");
+    ImGui::TextColored(rgbaToImVec4(render::teachColour(TeachRole::Preferred)), "preferred (%.2f, %.2f)",
+                       explain_.preferred.x, explain_.preferred.y);
+    ImGui::SameLine();
+    ImGui::Text("chosen (%.2f, %.2f)", explain_.chosen.x, explain_.chosen.y);
+    // The model's own lines, as it explains itself.
+    for (const TeachNote& note : explain_.teaching.notes) {
+      if (note.role == TeachRole::Legend) {
+        ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+        ImGui::TextWrapped("%s", note.text.c_str());
+        ImGui::PopStyleColor();
+      } else if (const std::uint32_t rgba = render::teachColour(note.role); rgba != 0) {
+        ImGui::TextColored(rgbaToImVec4(rgba), "%s", note.text.c_str());
+      } else {
+        ImGui::TextUnformatted(note.text.c_str());
+      }
     }
     if (explain_.fieldCell >= 0) {
       const int cols = std::max(teachingGrid_.cols, 1);

@@ -5,7 +5,7 @@ transitively). usage: layers.py BUILD_DIR SOURCE_DIR
 
 Layers, bottom up (an object may include its own layer and those below;
 a model never includes another model):
-  1 sim/include/throng/{hd,vec2,settings,types,backend,fields,output_file}.hpp  value types, files
+  1 sim/include/throng/{hd,vec2,settings,teaching,types,backend,fields,output_file}.hpp  value types
   2 sim/src/base/                                                   hashing, threads, lanes
   3 sim/src/geometry/, sim/src/neighbors/, sim/src/fields/          spatial structures and fields
   4 sim/src/core/; sim/cuda/{device_*,cuda_check}                   state, shared phases, the seams

@@ -1,10 +1,10 @@
 #pragma once
 // A model for the tests, never shipped: every walker walks straight at its
 // wish, at most at its top speed, and is never jammed. It is all a second
-// model needs: a Model for the CPU step (core/model.hpp), a THRONG_HD
-// function per grid slot for the device seam (sim/cuda/device_solve.hpp,
-// run on the host by tests/gpu's mirror), and one registration; no file
-// outside its own changes.
+// model needs: a Model for the CPU step (core/model.hpp) with its teaching
+// view (throng/teaching.hpp), a THRONG_HD function per grid slot for the
+// device seam (sim/cuda/device_solve.hpp, run on the host by tests/gpu's
+// mirror), and one registration; no file outside its own changes.
 #include <cmath>
 #include <cstdint>
 
@@ -40,6 +40,12 @@ class WalkStraight final : public Model {
   void explain(StepContext& ctx, std::size_t i, AgentExplain& out) override {
     out.chosen = walkStraight(out.preferred, ctx.world.maxSpeed[i]);
     out.jammed = false;
+    // Its teaching view: the wish and the choice over the top-speed circle,
+    // and a note, in the roles every model draws with.
+    out.teaching.ring(TeachRole::TopSpeed, TeachFrame::Velocity, {0, 0}, ctx.world.maxSpeed[i]);
+    out.teaching.arrow(TeachRole::Preferred, TeachFrame::Velocity, {0, 0}, out.preferred);
+    out.teaching.arrow(TeachRole::Chosen, TeachFrame::Velocity, {0, 0}, out.chosen);
+    out.teaching.note(TeachRole::Legend, "it walks straight at its wish, blind to everyone");
   }
 };
 

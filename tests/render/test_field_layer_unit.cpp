@@ -380,70 +380,56 @@ TEST_CASE("arrows point down the potential at every k-th cell in view, thinned t
   CHECK(m.tris.empty());
 }
 
-TEST_CASE("the teaching view draws the walker's field cell, its speeds, closed faces and the flow") {
-  AgentExplain ex;
-  ex.fieldCell = 2 * 5 + 3;  // (3, 2) of a 5-wide grid
-  const float sp[4] = {1.3f, 0.65f, 0, 1.3f}, co[4] = {1.8f, 2.5f, kInf, 1.8f};
-  for (int d = 0; d < 4; ++d) {
-    ex.fieldSpeed[d] = sp[d];
-    ex.fieldCost[d] = co[d];
-  }
-  ex.fieldFlow = {1, 0.5f};
-  TeachingInput in;
-  in.position = {3.7f, 2.4f};
-  in.radius = 0.25f;
-  in.maxSpeed = 1.3f;
-  in.explain = &ex;
-  in.model = "continuum";
-  Mesh none;
-  buildTeachingMesh(in, 0.01f, none);
-  CHECK(countColour(none, kFieldSpeedColor) == 0);  // no grid given
-  in.fieldOrigin = {0, 0};
-  in.fieldCellSize = 1;
-  in.fieldCols = 5;
-  CHECK(fieldCellCentre(in.fieldOrigin, 1, 5, ex.fieldCell) == Vec2{3.5f, 2.5f});
+TEST_CASE("the teaching mesh draws each role in its colour and width: a field cell, its speeds, a closed face, the flow") {
+  // Shapes as the fields' part lays them for a walker at (3.7, 2.4) in cell
+  // (3, 2) of a unit grid: east at top speed, north at half, west closed,
+  // south at zero speed.
+  const Vec2 c{3.5f, 2.5f};
+  TeachingView v;
+  v.add(TeachKind::Loop, TeachRole::FieldCell, TeachFrame::World, {{3, 2}, {4, 2}, {4, 3}, {3, 3}});
+  v.arrow(TeachRole::FieldSpeed, TeachFrame::World, c, c + Vec2{0.45f, 0});
+  v.arrow(TeachRole::FieldSpeed, TeachFrame::World, c, c + Vec2{0, 0.225f});
+  v.add(TeachKind::Path, TeachRole::FieldClosed, TeachFrame::World, {{3, 2.15f}, {3, 2.85f}});
+  v.arrow(TeachRole::FieldSpeed, TeachFrame::World, c, c);  // no speed: shorter than two pixels, not drawn
+  v.arrow(TeachRole::FieldFlow, TeachFrame::Velocity, {0, 0}, {1, 0.5f});
+  const Vec2 walker{3.7f, 2.4f};
   Mesh m;
-  buildTeachingMesh(in, 0.01f, m);
+  buildTeachingMesh(v, walker, 1, 0.01f, m);
   CHECK(countColour(m, kFieldCellOutline) > 0);
-  CHECK(countColour(m, kFieldSpeedColor) == 3 * 9);  // three open directions, an arrow (shaft and head) each
+  CHECK(countColour(m, kFieldSpeedColor) == 2 * 9);  // two arrows (shaft and head) drawn
   CHECK(countColour(m, kFieldClosedColor) == 6);     // one bar
   CHECK(countColour(m, kFieldFlowColor) == 9);
-  // The east arrow reaches 0.45 of the cell at top speed; the north one half that.
-  float east = -1e9f, north = -1e9f;
-  for (const Vertex& v : m.tris)
-    if (v.rgba == kFieldSpeedColor) {
-      if (std::fabs(v.y - 2.5f) < 0.1f) east = std::max(east, v.x);
-      if (std::fabs(v.x - 3.5f) < 0.1f) north = std::max(north, v.y);
-    }
+  float east = -1e9f;
+  for (const Vertex& p : m.tris)
+    if (p.rgba == kFieldSpeedColor && std::fabs(p.y - 2.5f) < 0.1f) east = std::max(east, p.x);
   CHECK(east == doctest::Approx(3.95f).epsilon(0.01));
-  CHECK(north == doctest::Approx(2.725f).epsilon(0.01));
-  // The closed face is the west one.
-  for (const Vertex& v : m.tris)
-    if (v.rgba == kFieldClosedColor) CHECK(v.x == doctest::Approx(3.0f).epsilon(0.01));
-  // Continuum's own part: no velocity program, so neither ORCA's feasible
-  // disc nor velocity obstacles; the push only where there is one.
-  CHECK(countColour(m, kFeasibleShade) == 0);
-  CHECK(countColour(m, kVoShade) == 0);
-  CHECK(countColour(m, kMotionColor) == 0);
-  ex.motion = {0.12f, 0};  // longer than the arrow's head (8 pixels)
-  ex.chosen = {1, 0};
+  // The flow is a velocity: from the walker, scaled with the view; the cell is not.
+  auto tip = [](const Mesh& mesh, std::uint32_t colour, Vec2 want) {
+    bool found = false;
+    for (const Vertex& p : mesh.tris) found |= p.rgba == colour && (Vec2{p.x, p.y} - want).length() < 1e-4f;
+    return found;
+  };
+  CHECK(tip(m, kFieldFlowColor, walker + Vec2{1, 0.5f}));
+  Mesh doubled;
+  buildTeachingMesh(v, walker, 2, 0.01f, doubled);
+  CHECK(tip(doubled, kFieldFlowColor, walker + Vec2{2, 1}));
+  CHECK(tip(doubled, kFieldSpeedColor, c + Vec2{0.45f, 0}));
+  // A push shorter than half a pixel is not drawn; a longer one is.
+  TeachingView push;
+  push.arrow(TeachRole::Push, TeachFrame::World, walker, walker + Vec2{0.004f, 0});
+  Mesh none;
+  buildTeachingMesh(push, walker, 1, 0.01f, none);
+  CHECK(countColour(none, kMotionColor) == 0);
+  push.arrow(TeachRole::Push, TeachFrame::World, walker, walker + Vec2{0.12f, 0});
   Mesh pushed;
-  buildTeachingMesh(in, 0.01f, pushed);
+  buildTeachingMesh(push, walker, 1, 0.01f, pushed);
   CHECK(countColour(pushed, kMotionColor) == 9);
-  CHECK(countColour(pushed, kChosenColor) == 9);
-  ex.motion = {};
-  // The same walker explained by ORCA: its feasible region.
-  in.model = "orca";
-  Mesh orca;
-  buildTeachingMesh(in, 0.01f, orca);
-  CHECK(countColour(orca, kFeasibleShade) > 0);
-  in.model = "continuum";
-  // No field cell: nothing of it.
-  ex.fieldCell = -1;
-  Mesh off;
-  buildTeachingMesh(in, 0.01f, off);
-  CHECK(countColour(off, kFieldCellOutline) == 0);
-  CHECK(countColour(off, kFieldFlowColor) == 0);
+  // Notes are for the panel: they draw nothing.
+  TeachingView notes;
+  notes.note(TeachRole::Legend, "words");
+  Mesh empty;
+  buildTeachingMesh(notes, walker, 1, 0.01f, empty);
+  CHECK(empty.tris.empty());
 }
 
 TEST_CASE("the panel reads the fields' settings under continuum and under routing = field, and not otherwise") {

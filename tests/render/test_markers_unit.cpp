@@ -147,19 +147,10 @@ TEST_CASE("the BioCrowds teaching mesh: owned markers sized by weight, M to the 
   REQUIRE(total > 0);
   CHECK((sum / total - ex.motion).length() < 1e-3f);
 
-  TeachingInput in;
-  in.position = a.position;
-  in.velocity = a.velocity;
-  in.radius = a.radius;
-  in.maxSpeed = a.maxSpeed;
-  in.velocityScale = 1;
-  in.explain = &ex;
-  in.model = "biocrowds";
-  in.personalSpace = s.personalSpace;
-  in.markerSpacing = markerSpacing(s.personalSpace, s.markerDensity);
+  const float spacing = markerSpacing(s.personalSpace, s.markerDensity);
   const float pixel = 1.0f / 80;  // 80 px per unit: markers 20 px apart
   Mesh m;
-  buildTeachingMesh(in, pixel, m);
+  buildTeachingMesh(ex.teaching, a.position, 1, pixel, m);
   // None of ORCA's view.
   for (const Vertex& v : m.tris) {
     CHECK(v.rgba != kOrcaLineColor);
@@ -192,7 +183,7 @@ TEST_CASE("the BioCrowds teaching mesh: owned markers sized by weight, M to the 
       heavyF = ex.markerWeights[k];
       heavyR = r;
     }
-    CHECK(r <= 0.5f * in.markerSpacing + 1e-5f);
+    CHECK(r <= 0.5f * spacing + 1e-5f);
     t += 3 * 12;
     ++k;
   }
@@ -207,9 +198,4 @@ TEST_CASE("the BioCrowds teaching mesh: owned markers sized by weight, M to the 
   CHECK(tipOf(kMotionColor, a.position + ex.motion));
   CHECK(tipOf(kPreferredColor, a.position + ex.preferred));
   CHECK(tipOf(kChosenColor, a.position + ex.chosen));
-  // The same explain under ORCA's name draws ORCA's view, as before.
-  in.model = "orca";
-  Mesh orca;
-  buildTeachingMesh(in, pixel, orca);
-  for (const Vertex& v : orca.tris) CHECK(v.rgba != kOwnedMarkerColor);
 }

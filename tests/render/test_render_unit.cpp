@@ -4,6 +4,7 @@
 
 #include <cstring>
 
+#include "../models/walk_straight.hpp"
 #include "render/camera.hpp"
 #include "render/instance.hpp"
 #include "render/overlay.hpp"
@@ -163,44 +164,6 @@ TEST_CASE("segments and circles have the widths asked for") {
   CHECK(area(c) == doctest::Approx(2 * 3.14159265f * 10 * 1).epsilon(0.01));
 }
 
-TEST_CASE("clipping keeps the permitted side: left of the direction") {
-  const Vec2 sq[4] = {{-1, -1}, {1, -1}, {1, 1}, {-1, 1}};
-  // Direction +x through the origin: left is +y, so det(dir, p - v) <= 0 keeps y >= 0.
-  const auto half = clipToPermitted(sq, HalfPlane{{0, 0}, {1, 0}});
-  REQUIRE(half.size() == 4);
-  for (Vec2 v : half) CHECK(v.y >= -1e-6f);
-  CHECK(std::fabs(signedArea(half)) == doctest::Approx(2));
-  const auto none = clipToPermitted(sq, HalfPlane{{0, 5}, {1, 0}});
-  CHECK(none.empty());
-}
-
-TEST_CASE("the velocity obstacle is a convex cone whose legs touch the cut-off disc") {
-  const Vec2 rel{100, 0};
-  const float r = 20, tau = 2;
-  const auto vo = velocityObstacle(rel, r, tau, {0, 0}, 300, 16);
-  REQUIRE(vo.size() == 19);
-  // Every cut-off arc point lies on the disc of radius r/tau at rel/tau, on its near side.
-  for (std::size_t k = 1; k + 1 < vo.size(); ++k) {
-    CHECK((vo[k] - rel / tau).length() == doctest::Approx(r / tau));
-    CHECK(vo[k].x <= 50 + 1e-3f);
-  }
-  // The legs leave at the half-angle asin(r / |rel|).
-  const float half = std::asin(r / 100);
-  CHECK(std::atan2(vo.front().y, vo.front().x) == doctest::Approx(-half));
-  CHECK(std::atan2(vo.back().y, vo.back().x) == doctest::Approx(half));
-  // Convex: all turns the same way.
-  float sign = 0;
-  for (std::size_t k = 0; k < vo.size(); ++k) {
-    const float t = det(vo[(k + 1) % vo.size()] - vo[k], vo[(k + 2) % vo.size()] - vo[(k + 1) % vo.size()]);
-    if (std::fabs(t) < 1e-6f) continue;
-    if (sign == 0) sign = t;
-    CHECK(t * sign > 0);
-  }
-  // A relative velocity straight at the neighbour is inside the cone: beyond the cut-off.
-  // The ORCA cut-off disc's closest point to the apex is at (|rel| - r) / tau.
-  CHECK(vo[9].x == doctest::Approx((100 - r) / tau));
-}
-
 TEST_CASE("the teaching mesh draws the solver's own lines from Crowd::explain") {
   Crowd crowd;
   crowd.add({-50, 0}, Vec2{200, 0});
@@ -209,21 +172,9 @@ TEST_CASE("the teaching mesh draws the solver's own lines from Crowd::explain") 
   const AgentExplain ex = crowd.explain(0);
   REQUIRE(ex.neighbours.size() == 1);
   REQUIRE(ex.agentLines.size() == 1);
-  const Agent a = crowd.agent(0), b = crowd.agent(ex.neighbours[0]);
-  const Vec2 np[] = {b.position}, nv[] = {b.velocity};
-  const float nr[] = {b.radius};
-  TeachingInput in;
-  in.position = a.position;
-  in.velocity = a.velocity;
-  in.radius = a.radius;
-  in.maxSpeed = a.maxSpeed;
-  in.timeHorizon = crowd.settings.timeHorizon;
-  in.explain = &ex;
-  in.neighbourPos = np;
-  in.neighbourVel = nv;
-  in.neighbourRadius = nr;
+  const Agent a = crowd.agent(0);
   Mesh m;
-  buildTeachingMesh(in, 1, m);
+  buildTeachingMesh(ex.teaching, a.position, 1, 1, m);
   std::size_t lineVerts = 0, shadeVerts = 0, chosenVerts = 0, voVerts = 0, feasibleVerts = 0;
   bool chosenTipFound = false;
   const Vec2 tip = a.position + ex.chosen;
@@ -254,6 +205,35 @@ TEST_CASE("the teaching mesh draws the solver's own lines from Crowd::explain") 
   CHECK(chosenTipFound);
   CHECK(!ex.jammed);
   CHECK(feasibleVerts >= 9);  // a non-empty feasible region
+}
+
+TEST_CASE("a model the renderer has never heard of has its teaching view drawn: the tests' walk-straight") {
+  test::registerWalkStraight();
+  Crowd crowd;
+  crowd.settings.jitter = 0;
+  crowd.setModel(test::WalkStraight::kName);
+  crowd.add({0, 0}, Vec2{200, 0});
+  crowd.add({60, 0}, Vec2{-200, 0});
+  crowd.advance();
+  const AgentExplain ex = crowd.explain(0);
+  const Agent a = crowd.agent(0);
+  Mesh m;
+  buildTeachingMesh(ex.teaching, a.position, 1, 1, m);
+  std::size_t chosen = 0, preferred = 0, ring = 0, orca = 0;
+  bool chosenTip = false;
+  const Vec2 tip = a.position + ex.chosen;
+  for (const Vertex& v : m.tris) {
+    chosen += v.rgba == kChosenColor;
+    preferred += v.rgba == kPreferredColor;
+    ring += v.rgba == kTopSpeedColor;
+    orca += v.rgba == kOrcaLineColor || v.rgba == kVoShade || v.rgba == kFeasibleShade;
+    chosenTip |= v.rgba == kChosenColor && (Vec2{v.x, v.y} - tip).length() < 1e-3f;
+  }
+  CHECK(chosen == 9);  // shaft and head
+  CHECK(preferred == 9);
+  CHECK(ring == 64 * 6);
+  CHECK(chosenTip);
+  CHECK(orca == 0);  // it reads no neighbour: none of ORCA's view
 }
 
 TEST_CASE("the scene mesh fills obstacles and draws walls, goals and gates") {

@@ -41,6 +41,11 @@ TEST_CASE("a second model steps through the seam: walk-straight walks through a 
   const AgentExplain ex = walk.explain(0);
   CHECK(ex.chosen.x == doctest::Approx(120.0f));
   CHECK(ex.agentLines.empty());
+  // Its teaching view is its own: the renderer draws it by role.
+  REQUIRE(ex.teaching.shapes.size() == 3);
+  CHECK(ex.teaching.shapes[2].role == TeachRole::Chosen);
+  CHECK(ex.teaching.shapes[2].points[1] == ex.chosen);
+  REQUIRE(ex.teaching.notes.size() == 1);
 }
 
 TEST_CASE("switching the model keeps the walkers, goals and routes, and replays exactly at any thread count") {

@@ -8,6 +8,7 @@
 #include <span>
 #include <vector>
 
+#include "throng/teaching.hpp"
 #include "throng/vec2.hpp"
 
 namespace throng {
@@ -57,6 +58,9 @@ struct AgentExplain {
   float fieldSpeed[4] = {0, 0, 0, 0};
   float fieldCost[4] = {0, 0, 0, 0};
   Vec2 fieldFlow;
+  /// The model's view of all this as shapes and notes (throng/teaching.hpp),
+  /// the fields' part last; the renderer draws it without knowing the model.
+  TeachingView teaching;
 };
 
 /// Points a model lays on the ground (BioCrowds' markers) and the walker

@@ -12,6 +12,7 @@
 #include "core/integrate.hpp"
 #include "core/measure.hpp"
 #include "core/pace.hpp"
+#include "core/teach.hpp"
 #include "core/wish.hpp"
 #include "pipeline/registry.hpp"
 
@@ -317,6 +318,8 @@ AgentExplain explainAgent(World& w, const Settings& s, float dt, std::size_t i, 
     const std::int32_t potential = potentialFor(f, w.group[i], w.route[i]);
     bool onTarget, lost;
     if (potential >= 0) out.fieldFlow = fieldFlowAt(f, potential, p, onTarget, lost);
+    teachFieldCell(out.teaching, f.grid.origin, f.grid.cell, f.grid.cols, out.fieldCell, out.fieldSpeed, out.fieldCost,
+                   out.fieldFlow, w.maxSpeed[i]);
   }
   return out;
 }

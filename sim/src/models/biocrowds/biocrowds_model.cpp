@@ -2,6 +2,7 @@
 #include "models/biocrowds/biocrowds_model.hpp"
 
 #include <algorithm>
+#include <cstdio>
 
 #include "base/thread_pool.hpp"
 
@@ -136,6 +137,41 @@ void BioCrowdsModel::explain(StepContext& ctx, std::size_t i, AgentExplain& out)
                     out.markers.push_back(p + m);
                     out.markerWeights.push_back(usable ? f : 0.0f);
                   });
+  teach(s, p, w.maxSpeed[i], out);
+}
+
+void BioCrowdsModel::teach(const Settings& s, Vec2 p, float maxSpeed, AgentExplain& out) {
+  // The personal space R, the top-speed circle, the markers owned (a dot
+  // that grows with its weight f_k; a grey ring for one it cannot use: its
+  // disc does not fit there, or a neighbour is too near), the wish and the
+  // choice, and last and wider M (true length, within R), so where it runs
+  // along the chosen velocity it shows as a band over it.
+  TeachingView& view = out.teaching;
+  view.ring(TeachRole::Reach, TeachFrame::World, p, s.personalSpace);
+  view.ring(TeachRole::TopSpeed, TeachFrame::Velocity, {0, 0}, std::max(maxSpeed, 0.0f));
+  float heaviest = 0;
+  for (float f : out.markerWeights) heaviest = std::max(heaviest, f);
+  const float spacing = markerSpacing(s.personalSpace, s.markerDensity);
+  std::size_t usable = 0;
+  for (std::size_t k = 0; k < out.markers.size() && k < out.markerWeights.size(); ++k) {
+    const float f = out.markerWeights[k];
+    usable += f > 0;
+    view.add(TeachKind::Dot, f > 0 ? TeachRole::Marker : TeachRole::MarkerUnusable, TeachFrame::World, {out.markers[k]},
+             spacing, f > 0 && heaviest > 0 ? f / heaviest : 0);
+  }
+  view.arrow(TeachRole::Preferred, TeachFrame::Velocity, {0, 0}, out.preferred);
+  view.arrow(TeachRole::Chosen, TeachFrame::Velocity, {0, 0}, out.chosen);
+  view.arrow(TeachRole::Motion, TeachFrame::World, p, p + out.motion);
+  char line[96];
+  std::snprintf(line, sizeof line, "markers owned %zu, usable %zu", out.markers.size(), usable);
+  view.note(TeachRole::Text, line);
+  std::snprintf(line, sizeof line, "personal space R %.3f   |M| %.3f", s.personalSpace, out.motion.length());
+  view.note(TeachRole::Text, line);
+  std::snprintf(line, sizeof line, "motion M (%.3f, %.3f)", out.motion.x, out.motion.y);
+  view.note(TeachRole::Motion, line);
+  view.note(TeachRole::Legend,
+            "magenta: the markers it owns, larger the harder they pull (weight f_k); grey rings: owned, unusable; "
+            "green: M, the weighted mean of their offsets; circle: personal space R");
 }
 
 MarkerView BioCrowdsModel::markers() const {

@@ -44,6 +44,8 @@ class BioCrowdsModel final : public Model {
   BioParams bp;
 
  private:
+  /// Its teaching view (throng/teaching.hpp) from out's markers, weights and M.
+  static void teach(const Settings& s, Vec2 p, float maxSpeed, AgentExplain& out);
   // What the owners were last found for (the teaching view asks every
   // frame of a paused crowd).
   std::uint64_t preparedVersion_ = ~std::uint64_t{0}, preparedSeed_ = 0, preparedGeometry_ = 0;

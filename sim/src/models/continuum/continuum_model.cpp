@@ -2,8 +2,10 @@
 #include "models/continuum/continuum_model.hpp"
 
 #include <algorithm>
+#include <cstdio>
 
 #include "base/thread_pool.hpp"
+#include "core/teach.hpp"
 
 namespace throng {
 
@@ -137,6 +139,16 @@ void ContinuumModel::explain(StepContext& ctx, std::size_t i, AgentExplain& out)
   out.jammed = !continuumStep(w.grid.view(), a, cv.reach, static_cast<std::int32_t>(i), s, false, out.chosen,
                               cv.envelope.on());
   out.motion = Vec2{qx[i] - w.px[i] - s.x, qy[i] - w.py[i] - s.y};  // the push
+  // No velocity program, so no lines and no feasible region: the wish, the
+  // field's choice, and the push (a displacement, world units, at most half
+  // a radius) to scale from the walker where there is one.
+  teachWishAndChoice(out.teaching, w.maxSpeed[i], out.preferred, out.chosen);
+  const Vec2 p{w.px[i], w.py[i]};
+  if (out.motion.length() > 0) out.teaching.arrow(TeachRole::Push, TeachFrame::World, p, p + out.motion);
+  char line[96];
+  std::snprintf(line, sizeof line, "push (%.3f, %.3f)", out.motion.x, out.motion.y);
+  out.teaching.note(TeachRole::Push, line);
+  out.teaching.note(TeachRole::Legend, "green: the push the walkers and walls around it give it this step");
 }
 
 }  // namespace throng

@@ -13,6 +13,7 @@
 #include "base/lanes.hpp"
 #include "base/thread_pool.hpp"
 #include "base/vector_memory.hpp"
+#include "models/orca/teach.hpp"
 
 namespace throng {
 
@@ -122,6 +123,7 @@ void OrcaModel::explain(StepContext& ctx, std::size_t i, AgentExplain& out) {
   const auto half = [](const Line& l) { return HalfPlane{l.point, l.direction}; };
   for (int k = 0; k < ss->lineCount; ++k)
     (k < ss->obstacleLineCount ? out.obstacleLines : out.agentLines).push_back(half(ss->lines[k]));
+  teachOrca(w, s, i, out);
 }
 
 bool OrcaModel::indicesFollowGrid(const World& w) const {
