@@ -516,7 +516,8 @@ class CudaBackend final : public Backend {
     const int reduceBlocks = std::min(blocks, 1024);
     throngInitKernel<<<1, 1, 0, st>>>(scalars_);
     throngBoundsKernel<<<reduceBlocks, kBlock, 0, st>>>(n, px_.get(), py_.get(), scalars_);
-    throngGridParamsKernel<<<1, 1, 0, st>>>(scalars_, r.model.gridRadius(s), n, r.model.gridNeighbors(s));
+    const GridSpec spec = r.model.grid(s);
+    throngGridParamsKernel<<<1, 1, 0, st>>>(scalars_, spec.cell, n, spec.neighbors);
     if (!THRONG_CUDA_CHECK(cudaGetLastError()) ||
         !THRONG_CUDA_CHECK(cudaMemcpyAsync(hostBoundKeys_, scalars_->boundKeys, 4 * sizeof(std::uint32_t),
                                            cudaMemcpyDeviceToHost, st)) ||

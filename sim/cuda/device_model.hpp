@@ -4,10 +4,12 @@
 // on the crowd's stream, builds the agent grid, and hands a model the
 // device arrays below; the model launches its own kernels on the same
 // stream, writing every walker's new velocity and jam flag. A model's
-// per-walker work is a THRONG_HD function (models/NAME_slot.hpp) so that
-// the host mirror (tests/gpu/test_gpu_host.cpp) runs the very same code on
-// the CPU; its kernels live in models/NAME.cu. A model without a device
-// form steps on the CPU even when the crowd's backend is CUDA.
+// per-walker work is a THRONG_HD function (sim/src/models/NAME/NAME_slot.hpp)
+// so that the host mirror (tests/gpu/test_gpu_host.cpp) runs the very same
+// code on the CPU; its kernels live beside it in NAME_device.cu, and both
+// read the model's one statement of its grids (GridSpec, from its host
+// form). A model without a device form steps on the CPU even when the
+// crowd's backend is CUDA.
 //
 // A step, as the pipeline calls the model:
 //   (the fields phase before: device_fields.hpp)
@@ -15,7 +17,7 @@
 //                  as the model's CPU step fits it, then uploaded if it changed
 //   prepare        the model's host side (BioCrowds: its marker field), which
 //                  may upload what it keeps on the device
-//   gridRadius, gridNeighbors   the agent grid's shape, built on the device
+//   grid           the agent grid's shape, built on the device
 //   solve          the model's kernels
 // The grid and the obstacle grid must be the ones the model's CPU step
 // builds: the order in which a model meets neighbours and edges is part of
@@ -26,6 +28,7 @@
 #include <memory>
 #include <string_view>
 
+#include "core/model.hpp"
 #include "device_solve.hpp"
 #include "throng/settings.hpp"
 #include "throng/types.hpp"
@@ -35,10 +38,9 @@ namespace throng {
 class DeviceModel {
  public:
   virtual ~DeviceModel() = default;
-  /// The agent grid's column width (world units) and neighbours a row
-  /// holds (gridShapeFromBounds), as the model's CPU step builds World::grid.
-  virtual float gridRadius(const Settings& s) const { return s.perceptionRadius; }
-  virtual int gridNeighbors(const Settings& s) const { return s.maxNeighbors; }
+  /// The agent grid the model's CPU step builds (World::grid): the model's
+  /// own statement of it (GridSpec), which its CPU form reads too.
+  virtual GridSpec grid(const Settings& s) const = 0;
   /// The reach (world units) the obstacle grid is fitted to before the
   /// step of dt seconds, as the model's CPU step fits it; asked only when
   /// there are obstacles and walkers. `walkersChanged`: the host's arrays

@@ -9,8 +9,8 @@
 // device form runs here through the same seam (device_solve.hpp): ORCA's
 // per-slot solve, and BioCrowds' host side (its marker field fitted to the
 // last step's bounds, as the backend knows them), its owners per marker
-// cell and its velocities per slot (models/biocrowds_slot.hpp); Continuum
-// Crowds' passes per slot (models/continuum_slot.hpp). The fields phase
+// cell and its velocities per slot (models/biocrowds/biocrowds_slot.hpp); Continuum
+// Crowds' passes per slot (models/continuum/continuum_slot.hpp). The fields phase
 // runs as the device runs it (device_fields.hpp): the walkers' box from
 // ordered keys, the grid and fixed parts planned on the host, the splat per
 // walker, speed and cost per cell, and the potentials' rounds with their
@@ -47,12 +47,12 @@
 #include "throng/crowd.hpp"
 #include "core/world.hpp"
 #include "device_solve.hpp"
-#include "models/biocrowds_slot.hpp"
+#include "models/biocrowds/biocrowds_slot.hpp"
 #include "models/biocrowds/biocrowds_model.hpp"
-#include "models/continuum_slot.hpp"
+#include "models/continuum/continuum_slot.hpp"
 #include "models/continuum/continuum_model.hpp"
 #include "pipeline/step.hpp"
-#include "models/orca_slot.hpp"
+#include "models/orca/orca_slot.hpp"
 #include "models/orca/orca_model.hpp"
 #include "pipeline/registry.hpp"
 #include "throng/scene.hpp"
@@ -88,9 +88,11 @@ struct MirrorGrid {
   std::vector<float> sx, sy;
 };
 
-/// The grid of columns `radius` wide holding `neighbors` a row (the
-/// model's gridRadius and gridNeighbors).
-MirrorGrid mirrorGrid(const World& w, float radius, int neighbors) {
+/// The device's agent grid for the model's GridSpec (its columns spec.cell
+/// wide, sized for spec.neighbors a row).
+MirrorGrid mirrorGrid(const World& w, GridSpec spec) {
+  const float radius = spec.cell;
+  const int neighbors = spec.neighbors;
   const auto n = static_cast<std::int32_t>(w.size());
   // 1. bounds, as the atomics see them
   std::uint32_t lo[2] = {0xFFFFFFFFu, 0xFFFFFFFFu}, hi[2] = {0, 0};
@@ -415,7 +417,9 @@ void mirrorModelPhase(World& w, const Settings& s, float dt, MirrorBackend& mb, 
   // the obstacle grid as the model's CPU step fits it (syncObstacles)
   ObstacleSet& o = w.obstacles;
   if (!o.vertices.empty())
-    o.fitToReach(bio ? bioObstacleReach(s) : continuum ? continuumObstacleReach(reach) : w.obstacleReach(s));
+    o.fitToReach(bio         ? BioCrowdsModel::obstacleReach(s)
+                 : continuum ? ContinuumModel::obstacleReach(reach)
+                             : OrcaModel::obstacleReach(w, s));
   if (bio) {
     DeviceHost h;
     h.world = &w;
@@ -437,9 +441,7 @@ void mirrorModelPhase(World& w, const Settings& s, float dt, MirrorBackend& mb, 
                        got.largestRadius, got.largestSpeed, got.accelStep, got.brakeStep};
     for (int k = 0; k < 8; ++k) REQUIRE(bitsOf(a[k]) == bitsOf(b[k]));
   }
-  const MirrorGrid g = bio         ? mirrorGrid(w, s.personalSpace, kBioGridNeighbors)
-                       : continuum ? mirrorGrid(w, continuumGridCell(reach), kContinuumGridNeighbors)
-                                   : mirrorGrid(w, s.perceptionRadius, s.maxNeighbors);
+  const MirrorGrid g = mirrorGrid(w, bio ? BioCrowdsModel::grid(s) : continuum ? ContinuumModel::grid(reach) : OrcaModel::grid(s));
   if (!(mb.freezeBounds && mb.haveBounds)) {
     mb.lo = g.lo;
     mb.hi = g.hi;
@@ -529,7 +531,7 @@ void mirrorStep(World& w, const Settings& s, float dt, MirrorBackend& mb) {
         if (!pace && w.ground.regions.empty()) return;
         // Over a grid of another shape than the CPU step's (ORCA's
         // neighbour grid): the headway does not depend on it.
-        const MirrorGrid g = mirrorGrid(w, s.perceptionRadius, s.maxNeighbors);
+        const MirrorGrid g = mirrorGrid(w, OrcaModel::grid(s));
         const PaceParams pp = w.paceParamsFor(s);
         const AgentGridView gv =
             gridViewOf(g.params, g.cellStart.data(), g.sortedIndex.data(), g.sx.data(), g.sy.data());
@@ -764,7 +766,7 @@ TEST_CASE("the device grid build gives AgentGrid::build's arrays") {
     s.perceptionRadius = cs.perception;
     World& w = c.world();
     w.grid.build(w.px.data(), w.py.data(), w.size(), s.perceptionRadius, s.maxNeighbors, nullptr);
-    const MirrorGrid g = mirrorGrid(w, s.perceptionRadius, s.maxNeighbors);
+    const MirrorGrid g = mirrorGrid(w, OrcaModel::grid(s));
     const AgentGrid& sc = w.grid;
     CHECK(g.params.origin.x == sc.shape.origin.x);
     CHECK(g.params.origin.y == sc.shape.origin.y);
@@ -960,8 +962,8 @@ TEST_CASE("BioCrowds' device form builds the CPU model's grid, parameters and ow
     World& w = c.world();
     BioCrowdsModel cpu;
     cpu.prepare(w, s, dt);
-    // The agent grid: the CPU's (personalSpace wide, kBioGridNeighbors a row).
-    const MirrorGrid g = mirrorGrid(w, s.personalSpace, kBioGridNeighbors);
+    // The agent grid: the CPU's (BioCrowdsModel::grid).
+    const MirrorGrid g = mirrorGrid(w, BioCrowdsModel::grid(s));
     CHECK(bitsOf(g.params.invCell) == bitsOf(w.grid.shape.invCell));
     CHECK(bitsOf(g.params.invRow) == bitsOf(w.grid.shape.invRow));
     CHECK(g.params.cols == w.grid.shape.cols);
@@ -969,7 +971,7 @@ TEST_CASE("BioCrowds' device form builds the CPU model's grid, parameters and ow
     CHECK(g.cellStart == w.grid.cellStart);
     CHECK(g.sortedIndex == w.grid.sortedIndex);
     // The obstacle grid: already fitted to the reach the device form asks for.
-    if (walls) CHECK_FALSE(w.obstacles.fitToReach(bioObstacleReach(s)));
+    if (walls) CHECK_FALSE(w.obstacles.fitToReach(BioCrowdsModel::obstacleReach(s)));
     // The host side from the host's positions (an upload), then the owners
     // cell by cell: the CPU's, marker for marker.
     MirrorBackend mb;
@@ -1203,7 +1205,7 @@ TEST_CASE("BioCrowds: the door and corridor scenes step alike on the CPU and thr
 }
 
 // ---- the fields and Continuum Crowds (device_fields.hpp, field_refresh.cu,
-// models/continuum_slot.hpp) ---------------------------------------------------
+// models/continuum/continuum_slot.hpp) ---------------------------------------------------
 
 namespace {
 

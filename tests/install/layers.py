@@ -9,7 +9,7 @@ a model never includes another model):
   2 sim/src/base/                                                   hashing, threads, lanes
   3 sim/src/geometry/, sim/src/neighbors/, sim/src/fields/          spatial structures and fields
   4 sim/src/core/; sim/cuda/{device_*,cuda_check}                   state, shared phases, the seams
-  5 sim/src/models/NAME/; sim/cuda/models/                          the models
+  5 sim/src/models/NAME/ (host and device forms)                     the models
   6 sim/src/pipeline/; sim/cuda/*.cu                                the step, the registry, backends
   7 sim/src/*.cpp, sim/src/scene/;
     sim/include/throng/{crowd,scene,scene_doc,verify}.hpp           the facade
@@ -46,8 +46,6 @@ def layer(path):
             return (6, None)
         return (7, None)
     if parts[0] == "cuda":
-        if len(parts) > 2 and parts[1] == "models":
-            return (5, parts[2].split("_")[0].split(".")[0])
         if parts[1].startswith("device_") and parts[1].endswith(".hpp") or parts[1] == "cuda_check.cuh":
             return (4, None)
         return (6, None)

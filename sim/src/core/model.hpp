@@ -46,6 +46,15 @@ class World;
 /// Work on the walkers [b, e), as the step hands out chunks of them.
 using ChunkFn = std::function<void(std::size_t, std::size_t)>;
 
+/// The agent grid a model builds (World::grid): columns `cell` world units
+/// wide, sized for `neighbors` a row. Each model states its own once, in its
+/// folder, and its host form, its device form and the host mirror all read
+/// that statement.
+struct GridSpec {
+  float cell = 1;
+  int neighbors = 1;
+};
+
 /// What a model's phases get for one step.
 struct StepContext {
   World& world;

@@ -3,7 +3,7 @@
 // colonization algorithm", Computers & Graphics 36(2), 2012) for one marker
 // or one walker, as THRONG_HD functions over plain views: the CPU step
 // (biocrowds_model.cpp) loops over them, the CUDA kernels call them once per
-// thread (sim/cuda/models/biocrowds.cu), the teaching view for one walker.
+// thread (biocrowds_device.cu), the teaching view for one walker.
 //
 // Design note.
 // Ownership. Markers (markers.hpp) are points on walkable ground. Each step

@@ -50,9 +50,10 @@ void BioCrowdsModel::prepare(World& w, const Settings& s, float dt) {
     owner.assign(field.size(), -1);
     return;
   }
-  w.grid.build(w.px.data(), w.py.data(), n, s.personalSpace, 4, w.pool());
+  const GridSpec spec = grid(s);
+  w.grid.build(w.px.data(), w.py.data(), n, spec.cell, spec.neighbors, w.pool());
   // The edge grid's cells only change how fast edges are found.
-  if (!w.obstacles.vertices.empty()) w.obstacles.fitToReach(s.personalSpace);
+  if (!w.obstacles.vertices.empty()) w.obstacles.fitToReach(obstacleReach(s));
   const AgentGrid& g = w.grid;
   fitField(field, w, s, Vec2{g.minX, g.minY}, Vec2{g.maxX, g.maxY}, w.pool());
   owner.assign(field.size(), -1);

@@ -31,6 +31,11 @@ class BioCrowdsModel final : public Model {
   /// and the host mirror of the device step.
   void prepare(World& w, const Settings& s, float dt);
   /// The step's parameters for settings s and the walkers of w.
+  /// Its shape, for its host and device forms and the host mirror: the agent
+  /// grid's columns are R (personalSpace) wide with 4 a row, and the
+  /// obstacle grid is fitted to R, the farthest it looks.
+  static GridSpec grid(const Settings& s) { return {s.personalSpace, 4}; }
+  static float obstacleReach(const Settings& s) { return s.personalSpace; }
   static BioParams params(const World& w, const Settings& s, float dt);
   /// The same given the walkers' largest radius and top speed.
   static BioParams params(const Settings& s, float dt, float largestRadius, float largestSpeed);

@@ -33,10 +33,9 @@ ContinuumView ContinuumModel::view(const World& w, const Settings& s, float dt) 
 }
 
 void ContinuumModel::buildGrid(World& w, const StepReach& r) {
-  // Columns as wide as two walkers can close in a step with their pushes.
-  const float cell = pushReach(r);
-  w.grid.build(w.px.data(), w.py.data(), w.size(), cell > 0.0f ? cell : 1.0f, 4, w.pool());
-  if (!w.obstacles.vertices.empty()) w.obstacles.fitToReach(r.largestRadius + r.largestSpeed * r.dt);
+  const GridSpec spec = grid(r);
+  w.grid.build(w.px.data(), w.py.data(), w.size(), spec.cell, spec.neighbors, w.pool());
+  if (!w.obstacles.vertices.empty()) w.obstacles.fitToReach(obstacleReach(r));
 }
 
 void ContinuumModel::push(World& w, const ContinuumView& cv, std::vector<float>& qx, std::vector<float>& qy,

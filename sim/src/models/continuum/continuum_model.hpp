@@ -27,6 +27,15 @@ class ContinuumModel final : public Model {
   /// What continuumVelocity reads of w (its fields as they are).
   static ContinuumView view(const World& w, const Settings& s, float dt);
   /// The agent grid for this step's limits, into w.grid.
+  /// Its shape, for its host and device forms and the host mirror: the
+  /// agent grid's columns are as wide as two walkers can close in a step
+  /// with their pushes (pushReach), 4 a row; the obstacle grid is fitted to
+  /// the largest radius plus the farthest step.
+  static GridSpec grid(const StepReach& r) {
+    const float cell = pushReach(r);
+    return {cell > 0.0f ? cell : 1.0f, 4};
+  }
+  static float obstacleReach(const StepReach& r) { return r.largestRadius + r.largestSpeed * r.dt; }
   static void buildGrid(World& w, const StepReach& r);
 
  private:

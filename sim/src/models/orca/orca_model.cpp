@@ -92,7 +92,8 @@ SolveParams OrcaModel::solveParams(const Settings& s, float dt) {
 }
 
 void OrcaModel::buildGrid(World& w, const Settings& s) {
-  w.grid.build(w.px.data(), w.py.data(), w.size(), s.perceptionRadius, s.maxNeighbors, w.pool());
+  const GridSpec spec = grid(s);
+  w.grid.build(w.px.data(), w.py.data(), w.size(), spec.cell, spec.neighbors, w.pool());
   const AgentGrid& g = w.grid;
   if (shapeTiles(scratch.tiles, g.minX, g.minY, g.maxX, g.maxY, s.perceptionRadius, w.size())) forgetRelativeMotion();
 }
@@ -102,7 +103,8 @@ void OrcaModel::explain(StepContext& ctx, std::size_t i, AgentExplain& out) {
   const Settings& s = ctx.settings;
   // A paused teaching view asks every frame: build the grid once per state.
   if (explainVersion != w.version || explainPerception != s.perceptionRadius) {
-    w.grid.build(w.px.data(), w.py.data(), w.size(), s.perceptionRadius, s.maxNeighbors, w.pool());
+    const GridSpec spec = grid(s);
+    w.grid.build(w.px.data(), w.py.data(), w.size(), spec.cell, spec.neighbors, w.pool());
     explainVersion = w.version;
     explainPerception = s.perceptionRadius;
   }
@@ -685,7 +687,7 @@ void OrcaModel::solve(StepContext& ctx) {
   const int split = lasting ? want : 1;
   if ((sc.orderGrid != grid.version || sc.orderSplit != split) && grid.sortedIndex.size() == n)
     takeOrder(w, split, lasting);
-  if (!w.obstacles.vertices.empty() && n > 0) w.obstacles.fitToReach(w.obstacleReach(s));
+  if (!w.obstacles.vertices.empty() && n > 0) w.obstacles.fitToReach(obstacleReach(w, s));
 
   // Neighbours, then ORCA, in the grid's order for locality; writes the
   // new velocities by agent.

@@ -119,6 +119,12 @@ class OrcaModel final : public Model {
 
   /// What the solve of one walker reads of the settings.
   static SolveParams solveParams(const Settings& s, float dt);
+  /// Its shape, for its host and device forms and the host mirror: the
+  /// agent grid's columns are perceptionRadius wide, sized for maxNeighbors
+  /// a row; the obstacle grid is fitted to the farthest any walker looks for
+  /// an edge (World::obstacleReach).
+  static GridSpec grid(const Settings& s) { return {s.perceptionRadius, s.maxNeighbors}; }
+  static float obstacleReach(const World& w, const Settings& s) { return w.obstacleReach(s); }
 
   /// Builds w.grid for this step (and refits the motion tiles to it).
   void buildGrid(World& w, const Settings& s);

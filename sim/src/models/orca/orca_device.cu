@@ -6,7 +6,7 @@
 #include "cuda_check.cuh"
 #include "models/orca/orca_model.hpp"
 #include "device_model.hpp"
-#include "models/orca_slot.hpp"
+#include "models/orca/orca_slot.hpp"
 
 namespace throng {
 namespace {
@@ -31,11 +31,12 @@ class OrcaDevice final : public DeviceModel {
         cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) == cudaSuccess)
       blocks_ = std::max(1, sms) * kSolveBlocksPerSm;
   }
+  GridSpec grid(const Settings& s) const override { return OrcaModel::grid(s); }
   /// The CPU step's rule (OrcaModel::solve): the farthest any walker looks
   /// for an edge, kept while the walkers and obstacleTimeHorizon stay.
   float obstacleReach(const World& w, const Settings& s, bool walkersChanged, float) override {
     if (walkersChanged || s.obstacleTimeHorizon != reachHorizon_) {
-      reach_ = w.obstacleReach(s);
+      reach_ = OrcaModel::obstacleReach(w, s);
       reachHorizon_ = s.obstacleTimeHorizon;
     }
     return reach_;

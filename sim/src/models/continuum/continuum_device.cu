@@ -9,7 +9,7 @@
 #include "cuda_check.cuh"
 #include "device_buffer.hpp"
 #include "device_model.hpp"
-#include "models/continuum_slot.hpp"
+#include "models/continuum/continuum_slot.hpp"
 
 namespace throng {
 namespace {
@@ -31,11 +31,10 @@ __global__ void __launch_bounds__(kContinuumBlock) throngContinuumStepKernel(Dev
 
 class ContinuumDevice final : public DeviceModel {
  public:
-  float gridRadius(const Settings&) const override { return continuumGridCell(reach_); }
-  int gridNeighbors(const Settings&) const override { return kContinuumGridNeighbors; }
+  GridSpec grid(const Settings&) const override { return ContinuumModel::grid(reach_); }
   float obstacleReach(const World& w, const Settings&, bool walkersChanged, float dt) override {
     reach_ = host_.reach(w, walkersChanged, dt);
-    return continuumObstacleReach(reach_);
+    return ContinuumModel::obstacleReach(reach_);
   }
   bool prepare(const DeviceHost& h, const Settings&, float dt, cudaStream_t) override {
     reach_ = host_.reach(*h.world, h.uploaded, dt);

@@ -17,9 +17,9 @@
 // Each reads the state before the step, the step's wishes and the fields
 // the fields phase built (on the device: device_fields.hpp), never what another
 // thread of the same pass writes. The agent grid and the obstacle grid are
-// the CPU step's: columns pushReach(r) wide with kContinuumGridNeighbors a
-// row, edges fitted to R + S dt, where R and S are the largest radius and
-// top speed (StepReach). Those come from the host's radius and maxSpeed,
+// the CPU step's, as ContinuumModel::grid and obstacleReach state them:
+// columns pushReach(r) wide, edges fitted to R + S dt, where R and S are the
+// largest radius and top speed (StepReach). Those come from the host's radius and maxSpeed,
 // which only its edits change (and every edit uploads), so the host side
 // takes them again only on an upload.
 #include <cstdint>
@@ -31,17 +31,6 @@
 #include "throng/hd.hpp"
 
 namespace throng {
-
-/// The neighbours a row of the agent grid holds, as ContinuumModel::buildGrid builds it.
-inline constexpr int kContinuumGridNeighbors = 4;
-
-/// The agent grid's column width for the step's reach (ContinuumModel::buildGrid).
-inline float continuumGridCell(const StepReach& r) {
-  const float cell = pushReach(r);
-  return cell > 0.0f ? cell : 1.0f;
-}
-/// The reach the obstacle grid is fitted to (ContinuumModel::buildGrid).
-inline float continuumObstacleReach(const StepReach& r) { return r.largestRadius + r.largestSpeed * r.dt; }
 
 /// What the passes read and write besides DeviceSolve (device pointers;
 /// host pointers in the mirror), by agent.

@@ -14,7 +14,7 @@
 #include "cuda_check.cuh"
 #include "device_buffer.hpp"
 #include "device_model.hpp"
-#include "models/biocrowds_slot.hpp"
+#include "models/biocrowds/biocrowds_slot.hpp"
 
 namespace throng {
 namespace {
@@ -36,9 +36,8 @@ int blocksFor(std::int64_t threads, int block) { return static_cast<int>((thread
 
 class BioDevice final : public DeviceModel {
  public:
-  float gridRadius(const Settings& s) const override { return s.personalSpace; }
-  int gridNeighbors(const Settings&) const override { return kBioGridNeighbors; }
-  float obstacleReach(const World&, const Settings& s, bool, float) override { return bioObstacleReach(s); }
+  GridSpec grid(const Settings& s) const override { return BioCrowdsModel::grid(s); }
+  float obstacleReach(const World&, const Settings& s, bool, float) override { return BioCrowdsModel::obstacleReach(s); }
 
   bool prepare(const DeviceHost& h, const Settings& s, float dt, cudaStream_t stream) override {
     if (!host_.prepare(h, s, dt)) {

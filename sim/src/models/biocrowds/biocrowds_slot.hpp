@@ -12,7 +12,7 @@
 // once per walker, reading the owners of the cells around it. Both read the
 // state before the step alone, so neither the order of cells nor of slots
 // matters; the agent grid and the obstacle grid are the CPU step's (built
-// with personalSpace and kBioGridNeighbors; fitted to personalSpace).
+// and fitted as BioCrowdsModel::grid and obstacleReach state).
 //
 // The marker field lives on the host (MarkerField, laid on the step's
 // threads) and goes up when its version changes. It is a cache of a field
@@ -43,14 +43,6 @@
 #include "throng/settings.hpp"
 
 namespace throng {
-
-/// The neighbours a row of the agent grid holds, as BioCrowdsModel::prepare
-/// builds World::grid (its columns are personalSpace wide).
-inline constexpr int kBioGridNeighbors = 4;
-
-/// The reach the obstacle grid is fitted to, as BioCrowdsModel::prepare
-/// fits it: the personal space, world units.
-inline float bioObstacleReach(const Settings& s) { return s.personalSpace; }
 
 /// What the owners and the velocities read besides DeviceSolve (device
 /// pointers; host pointers in the mirror).
