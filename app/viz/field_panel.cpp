@@ -7,16 +7,11 @@
 #include <cmath>
 #include <string>
 
+#include "viz/ui_help.hpp"
 #include "viz/viz_app.hpp"
 
 namespace throng::app {
 namespace {
-
-void help(const char* text) {
-  ImGui::SameLine();
-  ImGui::TextDisabled("(?)");
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", text);
-}
 
 std::uint32_t mapColor(render::ColorMap map, float t) {
   return map == render::ColorMap::Diverging ? render::divergingColor(t) : render::sequentialColor(t);

@@ -1,5 +1,6 @@
 #include <epoxy/gl.h>  // before SDL's and ImGui's GL headers
 
+#include "viz/ui_help.hpp"
 #include "viz/viz_app.hpp"
 
 #include <SDL.h>
@@ -53,6 +54,7 @@ void VizApp::takeStep() {
     phaseMsSeen_ = true;
   }
   gap_.after(host_->crowd());
+  plots_.sample(host_->crowd(), host_->agentsEver(), host_->dt());
 }
 
 void VizApp::stepOnce() {
@@ -114,6 +116,10 @@ void VizApp::afterRebuild(bool refit) {
     for (float r : f.radius) maxRadius_ = std::max(maxRadius_, r);
   }
   settingWidgets_ = settingWidgets(maxRadius_);
+  if (refit) {  // a scene opened: its own values to go back to, its own plots
+    sceneSettings_ = host_->crowd().settings;
+    plots_.clear();
+  }
   ++generation_;
   geometry_ = host_->geometry();
   sceneMeshZoom_ = -1;
@@ -189,6 +195,11 @@ bool VizApp::setScene(std::unique_ptr<SimHost> host) {
 bool VizApp::setKnob(const std::string& name, double value, std::string* error) {
   const bool ok = host_->set(name, value, error);
   if (ok) afterRebuild(false);
+  if (ok) {
+    char text[64];
+    std::snprintf(text, sizeof text, "%s = %.4g", name.c_str(), value);
+    plots_.mark(text);
+  }
   // The editor shows the document at the run's knob values; the run already has them.
   if (ok && editor_) {
     const auto knobs = editor_->knobValues();
@@ -543,17 +554,23 @@ bool VizApp::screenshot(const std::string& path) {
   renderer_.readCanvas(px);
   const std::string png = render::encodePng(renderer_.width(), renderer_.height(), px);
   std::string why = "cannot encode the canvas as PNG", written;
-  bool ok = false;
-  OutputFile out;
-  // A name of our own choosing never replaces a file: a taken one gets -2, -3, ...
-  if (!png.empty() && out.open(path.empty() ? timestampedName("png") : path, &why)) {
-    ok = std::fwrite(png.data(), 1, png.size(), out.file()) == png.size();
-    if (!ok) why = "writing " + out.partialPath() + " failed";
-    else if (path.empty()) ok = out.commitUnique(&written, &why);
-    else if ((ok = out.commit(&why))) written = path;
-  }
+  const bool ok = !png.empty() && writeWhole(path, png, "png", &written, &why);
   setStatus(ok ? "screenshot: " + written : "screenshot not saved: " + why);
   return ok;
+}
+
+bool VizApp::writeWhole(const std::string& path, std::string_view bytes, const char* ext, std::string* written,
+                        std::string* why) {
+  OutputFile out;
+  // A name of our own choosing never replaces a file: a taken one gets -2, -3, ...
+  if (!out.open(path.empty() ? timestampedName(ext) : path, why)) return false;
+  if (std::fwrite(bytes.data(), 1, bytes.size(), out.file()) != bytes.size()) {
+    *why = "writing " + out.partialPath() + " failed";
+    return false;
+  }
+  if (path.empty()) return out.commitUnique(written, why);
+  *written = path;
+  return out.commit(why);
 }
 
 bool VizApp::startRecording(const std::string& path, int fps, std::string* message) {
@@ -576,21 +593,6 @@ void VizApp::stopRecording() {
   setStatus(msg);
 }
 
-namespace {
-
-/// A packed colour (R in the lowest byte) as ImGui's, opaque: for text.
-ImVec4 rgbaToImVec4(std::uint32_t rgba) {
-  auto c = [&](int shift) { return static_cast<float>((rgba >> shift) & 0xFFu) / 255.0f; };
-  return ImVec4(c(0), c(8), c(16), 1);
-}
-
-void help(const char* text) {
-  ImGui::SameLine();
-  ImGui::TextDisabled("(?)");
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", text);
-}
-
-}  // namespace
 
 void VizApp::drawMeasurements(const MeasureSeries& series) {
   if (series.measurements.empty()) return;
@@ -633,13 +635,15 @@ void VizApp::drawUi() {
   ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
   ImGui::SetNextWindowSize(ImVec2(static_cast<float>(kPanelWidthPx - 20), 0), ImGuiCond_FirstUseEver);
   ImGui::Begin("throng");
+  markPanel();
   Crowd& crowd = host_->crowd();
 
   // Mode: run or edit (E).
   if (ImGui::Button(editing_ ? "Run  (E)" : "Edit (E)")) later([this] { setEditing(!editing_); });
   mark("mode");
   ImGui::SameLine();
-  ImGui::TextDisabled(editing_ ? "editing the scene; Run rebuilds it" : "running; Edit pauses and opens the scene");
+  ImGui::TextDisabled(editing_ ? "editing; Run rebuilds" : "running");
+  hoverHelp(editing_ ? "Editing the scene; Run rebuilds the run from it." : "Edit pauses the run and opens the scene in the editor.");
   if (editing_ && editor_) {
     drawEditorPanel();
     if (!status_.empty() && Clock::now() - statusAt_ < std::chrono::seconds(8)) ImGui::TextWrapped("%s", status_.c_str());
@@ -675,97 +679,9 @@ void VizApp::drawUi() {
   if (ImGui::SliderFloat("rate", &rate, 0.25f, 8.0f, "x%.2f", ImGuiSliderFlags_Logarithmic)) setRate(rate);
   help("Sim seconds per wall second; fixed steps of dt from an accumulator, clamped so a slow frame never spirals.");
 
-  if (ImGui::CollapsingHeader("Settings", ImGuiTreeNodeFlags_DefaultOpen)) {
-    // One widget per setting of the table (settingWidgets_). A change is
-    // made through setSetting, which refuses a value typed outside the
-    // limits, and takes effect at the next step.
-    // A setting the current model and routing do not read is dimmed (still
-    // editable: it takes effect when they do).
-    Settings& s = crowd.settings;
-    for (const SettingWidget& w : settingWidgets_) {
-      const std::string_view name = w.info->name;
-      const bool dim = !settingReadNow(*w.info, s);
-      if (dim) ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-      switch (w.kind) {
-        case SettingWidget::Kind::Combo: {
-          const std::string current = getSettingText(s, name);
-          if (ImGui::BeginCombo(w.label.c_str(), current.c_str())) {
-            for (const std::string& c : w.choices)
-              if (ImGui::Selectable(c.c_str(), c == current) && c != current) {
-                std::string why;
-                if (!setSettingText(s, name, c, &why)) setStatus(why);
-              }
-            ImGui::EndCombo();
-          }
-          break;
-        }
-        case SettingWidget::Kind::SeedInput: {
-          ImU64 seed = s.seed;
-          if (ImGui::InputScalar(w.label.c_str(), ImGuiDataType_U64, &seed, nullptr, nullptr, "%llu",
-                                 ImGuiInputTextFlags_EnterReturnsTrue)) {
-            s.seed = seed;
-            later([this] { reset(); });
-          }
-          break;
-        }
-        case SettingWidget::Kind::Slider: {
-          const ImGuiSliderFlags flags = w.logarithmic ? ImGuiSliderFlags_Logarithmic : ImGuiSliderFlags_None;
-          bool changed = false;
-          double v = getSetting(s, name);
-          if (w.integer) {
-            int iv = static_cast<int>(std::lround(v));
-            changed = ImGui::SliderInt(w.label.c_str(), &iv, static_cast<int>(w.min), static_cast<int>(w.max),
-                                       w.format.c_str(), flags);
-            v = iv;
-          } else {
-            changed = ImGui::SliderScalar(w.label.c_str(), ImGuiDataType_Double, &v, &w.min, &w.max, w.format.c_str(),
-                                          flags);
-          }
-          std::string why;
-          if (changed && !setSetting(s, name, v, &why)) setStatus(why);
-          // The step of a scene run belongs to its spec: on release, the
-          // host rebuilds the run with it (a built-in steps with it as is).
-          if (name == "maxStep" && ImGui::IsItemDeactivatedAfterEdit() && host_->dt() != s.maxStep) {
-            const double step = s.maxStep;
-            s.maxStep = host_->dt();
-            later([this, step] {
-              std::string err;
-              if (!setKnob("maxStep", step, &err)) setStatus(err);
-            });
-          }
-          break;
-        }
-      }
-      if (dim) ImGui::PopStyleColor();
-      help(w.tooltip.c_str());
-    }
-  }
-  const auto knobs = host_->knobs();
-  if (!knobs.empty() && ImGui::CollapsingHeader("Scene knobs", ImGuiTreeNodeFlags_DefaultOpen)) {
-    for (const KnobInfo& k : knobs) {
-      // Geometry and population knobs rebuild from the same seed on release.
-      bool done = false;
-      double v = k.value;
-      if (k.integer) {
-        int iv = static_cast<int>(std::lround(v));
-        ImGui::SliderInt(k.name.c_str(), &iv, static_cast<int>(k.min), static_cast<int>(k.max), "%d",
-                         k.max / std::max(1.0, k.min) > 100 ? ImGuiSliderFlags_Logarithmic : 0);
-        v = iv;
-      } else {
-        float fv = static_cast<float>(v);
-        ImGui::SliderFloat(k.name.c_str(), &fv, static_cast<float>(k.min), static_cast<float>(k.max), "%.3f");
-        v = fv;
-      }
-      done = ImGui::IsItemDeactivatedAfterEdit();
-      if (!k.help.empty()) help(k.help.c_str());
-      if (done && v != k.value) {
-        later([this, name = k.name, v] {
-          std::string err;
-          if (!setKnob(name, v, &err)) setStatus(err);
-        });
-      }
-    }
-  }
+  drawKnobs();
+  drawSettings();
+  drawPlots();
   if (ImGui::CollapsingHeader("View", ImGuiTreeNodeFlags_DefaultOpen)) {
     ImGui::Checkbox("trails", &options_.trails);
     ImGui::SameLine();

@@ -24,6 +24,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "render/camera.hpp"
@@ -35,6 +36,7 @@
 #include "viz/editor/editor.hpp"
 #include "viz/editor/recent.hpp"
 #include "viz/editor/terrain.hpp"
+#include "viz/plots.hpp"
 #include "viz/recorder.hpp"
 #include "viz/settings_panel.hpp"
 #include "viz/sim_host.hpp"
@@ -163,6 +165,11 @@ class VizApp {
   /// Screen rectangles (x0, y0, x1, y1 pixels) of the panel's named widgets
   /// in the last drawUi, for tests that drive the UI with the mouse.
   std::optional<std::array<float, 4>> widgetRect(const std::string& name) const;
+  /// The live plots' samples and marks (plots.hpp).
+  const PlotHistory& plots() const { return plots_; }
+  /// Writes the plots' samples as CSV to `path`, or to a new timestamped
+  /// file when empty; the file is whole or absent. Sets the status line.
+  bool savePlotsCsv(const std::string& path = {});
 
   // State.
   SimHost& host() { return *host_; }
@@ -202,6 +209,12 @@ class VizApp {
   void drawFieldPanel();
   /// The scene's measurement lines and areas, live (the Stats panel).
   void drawMeasurements(const MeasureSeries& series);
+  // The run panel's tuning sections (run_panel.cpp).
+  void drawKnobs();
+  void drawSettings();
+  void drawSettingWidget(const SettingWidget& w, Settings& s, bool dim);
+  void drawPlots();
+  void markPanel();  ///< records the panel's visible rectangle as "panel"
   void drawFieldLegend();
   void drawFieldCellLabels();
   void pickAt(glm::vec2 screen);
@@ -223,6 +236,10 @@ class VizApp {
   void mark(const std::string& name);  ///< records the last widget's rectangle under `name`
   std::uint64_t documentSeed();
   std::string timestampedName(const char* ext) const;
+  /// Writes `bytes` to `path` whole or not at all; with no path, to a new
+  /// timestamped .ext file that replaces none. *written: the name used.
+  bool writeWhole(const std::string& path, std::string_view bytes, const char* ext, std::string* written,
+                  std::string* why);
   void later(std::function<void()> f) { deferred_.push_back(std::move(f)); }
 
   std::unique_ptr<SimHost> host_;
@@ -304,6 +321,10 @@ class VizApp {
   std::uint64_t selectedId_ = ~0ull;
   bool hasSelection_ = false;
   AgentExplain explain_;
+  PlotHistory plots_;
+  /// The settings as the scene gave them when it was opened: what a right
+  /// click on a setting goes back to.
+  Settings sceneSettings_;
 
   // Mouse.
   bool pressed_ = false, dragging_ = false;

@@ -10,16 +10,11 @@
 #include <cmath>
 #include <cstdio>
 
+#include "viz/ui_help.hpp"
 #include "viz/viz_app.hpp"
 
 namespace throng::app {
 namespace {
-
-void help(const char* text) {
-  ImGui::SameLine();
-  ImGui::TextDisabled("(?)");
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", text);
-}
 
 std::string shortest(double v) {
   char buf[32];

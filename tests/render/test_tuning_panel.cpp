@@ -1,0 +1,208 @@
+// The run panel as a person tuning the door scene meets it, on the default
+// 1280x720 window: the scene's knobs without scrolling, no label cut, and
+// the flow plotted live, rising when the door is widened (app/viz/
+// run_panel.cpp, plots.hpp). Saves the window as PNGs.
+#include <epoxy/gl.h>
+
+#include <doctest/doctest.h>
+
+#include <SDL.h>
+#include <backends/imgui_impl_opengl3.h>
+#include <backends/imgui_impl_sdl.h>
+#include <imgui.h>
+#include <imgui_internal.h>  // FindWindowByName, SetScrollY(window)
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <numeric>
+#include <sstream>
+
+#include "gl_fixture.hpp"
+#include "render/gl_renderer.hpp"
+#include "render/pack.hpp"
+#include "viz/plots.hpp"
+#include "viz/viz_app.hpp"
+
+using namespace throng;
+
+namespace {
+
+std::vector<std::uint8_t> readWindow(int w, int h) {
+  std::vector<std::uint8_t> px(static_cast<std::size_t>(w) * h * 4), flipped(px.size());
+  glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
+  glPixelStorei(GL_PACK_ALIGNMENT, 1);
+  glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, px.data());
+  const std::size_t row = static_cast<std::size_t>(w) * 4;
+  for (int y = 0; y < h; ++y) std::copy_n(px.data() + row * (h - 1 - y), row, flipped.data() + row * y);
+  return flipped;
+}
+
+/// The mean of the plotted flow through line 0 over the samples after `from`.
+double meanFlowAfter(const app::PlotHistory& p, double from) {
+  double sum = 0;
+  std::size_t n = 0;
+  for (std::size_t i = 0; i < p.time().size(); ++i)
+    if (p.time()[i] > from) {
+      sum += p.flows()[0].y[i];
+      ++n;
+    }
+  return n ? sum / static_cast<double>(n) : 0;
+}
+
+}  // namespace
+
+TEST_CASE("tuning the door: knobs in view, no label cut, the flow plotted and rising with the door's width") {
+  std::string err;
+  REQUIRE_MESSAGE(test::glContext(&err), err);
+  SDL_Window* win = SDL_GL_GetCurrentWindow();
+  REQUIRE(win != nullptr);
+  // The default window. The GL surface takes the new size once the X
+  // server has answered and a frame has been swapped.
+  SDL_SetWindowSize(win, 1280, 720);
+  for (int k = 0; k < 10; ++k) {
+    SDL_PumpEvents();
+    SDL_GL_SwapWindow(win);
+    SDL_Delay(10);
+  }
+  ImGui::CreateContext();
+  ImGui::GetIO().IniFilename = nullptr;
+  ImGui::StyleColorsDark();
+  REQUIRE(ImGui_ImplSDL2_InitForOpenGL(win, SDL_GL_GetCurrentContext()));
+  REQUIRE(ImGui_ImplOpenGL3_Init("#version 330 core"));
+  {
+    auto host = app::openScene("door", &err);
+    REQUIRE_MESSAGE(host, err);
+    app::VizApp viz(std::move(host));
+    REQUIRE_MESSAGE(viz.initGl(&err), err);
+    viz.setPlaying(false);
+    int w = 0, h = 0;
+    auto frame = [&](float scrollTo = -1) {
+      SDL_GL_GetDrawableSize(win, &w, &h);
+      viz.drawCanvas(w, h);
+      viz.renderer().present(w, h);
+      ImGui_ImplOpenGL3_NewFrame();
+      ImGui_ImplSDL2_NewFrame();
+      ImGui::NewFrame();
+      viz.drawUi();
+      if (scrollTo >= 0)
+        if (ImGuiWindow* panel = ImGui::FindWindowByName("throng")) ImGui::SetScrollY(panel, scrollTo);
+      ImGui::Render();
+      ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    };
+    for (int k = 0; k < 3; ++k) frame();  // the first frames only lay out
+    REQUIRE(w == 1280);
+    REQUIRE(h == 720);
+    CHECK(render::writePng(test::outPath("tuning_door_panel.png"), w, h, readWindow(w, h)));
+
+    const auto panel = viz.widgetRect("panel");
+    REQUIRE(panel);
+    // The knobs come first, above the panel's bottom edge: no scroll.
+    for (const char* knob : {"knob:doorWidth", "knob:density"}) {
+      const auto r = viz.widgetRect(knob);
+      REQUIRE_MESSAGE(r, knob);
+      CHECK((*r)[3] <= (*panel)[3]);
+    }
+    // Every label shown ends inside the panel: the widget's rectangle holds
+    // its label. Those the model reads are shown, the rest wait folded.
+    std::size_t shown = 0;
+    for (const SettingInfo& s : settingsTable()) {
+      const auto r = viz.widgetRect("setting:" + std::string(s.name));
+      if (!r) continue;
+      ++shown;
+      CHECK_MESSAGE((*r)[2] <= (*panel)[2] + 0.5f, std::string(s.name));
+    }
+    for (const char* read : {"setting:model", "setting:timeHorizon", "setting:jitter", "setting:paceTimeGap"})
+      CHECK_MESSAGE(viz.widgetRect(read), read);
+    CHECK_FALSE(viz.widgetRect("setting:markerDensity"));  // BioCrowds': folded under ORCA
+    CHECK(shown >= 8);
+    CHECK(shown < settingsTable().size());
+    // The model first, then what changes the picture most.
+    CHECK((*viz.widgetRect("setting:model"))[1] < (*viz.widgetRect("setting:timeHorizon"))[1]);
+    CHECK((*viz.widgetRect("setting:timeHorizon"))[1] < (*viz.widgetRect("setting:perceptionRadius"))[1]);
+
+    // Run 20 s (the scene steps 0.05 s) through the 1.2 m door, then widen
+    // it to 2.4 m as the slider does on release, and run 20 s more; compare
+    // the flow plotted from 5 s on, while the room still holds a crowd.
+    const int steps = static_cast<int>(std::lround(20 / viz.host().dt()));
+    for (int k = 0; k < steps; ++k) viz.stepOnce();
+    const double narrow = meanFlowAfter(viz.plots(), 5);
+    REQUIRE(viz.setKnob("doorWidth", 2.4, &err));
+    const double widenedAt = viz.plots().time().back();
+    for (int k = 0; k < steps; ++k) viz.stepOnce();
+    const double wide = meanFlowAfter(viz.plots(), widenedAt + 5);
+    MESSAGE("plotted flow through the door: " << narrow << " /s at 1.2 m, " << wide << " /s at 2.4 m");
+    CHECK(narrow > 0.5);
+    CHECK(wide > 1.3 * narrow);
+    REQUIRE(!viz.plots().marks().empty());
+    CHECK(viz.plots().marks().back().text == "doorWidth = 2.4");
+    CHECK(viz.plots().time().size() == static_cast<std::size_t>(2 * steps));
+    // The plot itself, scrolled into view: its line drawn in the flow's colour.
+    frame();
+    const auto plot = viz.widgetRect("plot:flow");
+    REQUIRE(plot);
+    frame(std::max(0.0f, (*plot)[1] - (*panel)[1] - 40));
+    frame();
+    const auto shownPlot = viz.widgetRect("plot:flow");
+    REQUIRE(shownPlot);
+    const auto px = readWindow(w, h);
+    CHECK(render::writePng(test::outPath("tuning_door_plots.png"), w, h, px));
+    std::size_t line = 0;
+    for (int y = static_cast<int>((*shownPlot)[1]); y < static_cast<int>((*shownPlot)[3]) && y < h; ++y)
+      for (int x = static_cast<int>((*shownPlot)[0]); x < static_cast<int>((*shownPlot)[2]) && x < w; ++x) {
+        if (y < 0 || x < 0) continue;
+        const std::uint8_t* p = px.data() + (static_cast<std::size_t>(y) * w + x) * 4;
+        line += p[2] > 200 && p[0] < 140 && p[1] > 120;  // the first line's blue (90, 170, 255)
+      }
+    CHECK(line > 50);
+    // The samples save as CSV: a header naming the line, a row a step.
+    const std::filesystem::path csv = test::outPath("tuning_door_plots.csv");
+    REQUIRE(viz.savePlotsCsv(csv.string()));
+    std::ifstream in(csv);
+    std::string header;
+    std::getline(in, header);
+    CHECK(header.find("\"flow per_s door\"") != std::string::npos);
+    CHECK(header.find("\"density before the door\"") != std::string::npos);
+    std::size_t rows = 0;
+    for (std::string row; std::getline(in, row);) ++rows;
+    CHECK(rows == static_cast<std::size_t>(2 * steps));
+  }
+  ImGui_ImplOpenGL3_Shutdown();
+  ImGui_ImplSDL2_Shutdown();
+  ImGui::DestroyContext();
+  SDL_SetWindowSize(win, 800, 600);
+  for (int k = 0; k < 10; ++k) {
+    SDL_PumpEvents();
+    SDL_GL_SwapWindow(win);
+    SDL_Delay(10);
+  }
+}
+
+TEST_CASE("the plots' history: a clock that runs on across a rebuild, flows over the last 5 s, a cap") {
+  Crowd c;
+  c.settings.jitter = 0;
+  c.addMeasurement({"x", MeasureKind::Line, {{0, -50}, {0, 50}}});
+  c.add({-30, 0}, Vec2{300, 0});
+  app::PlotHistory p;
+  for (int k = 0; k < 60; ++k) {
+    c.advance();
+    p.sample(c, 1, 1.0 / 60);
+  }
+  REQUIRE(p.flows().size() == 1);
+  // One crossing in the first second: a flow of 1 per s over the second run so far.
+  CHECK(p.flows()[0].y.back() == doctest::Approx(1.0).epsilon(0.02));
+  p.mark("a = 1");
+  CHECK(p.marks().back().t == doctest::Approx(1.0));
+  // A new run (time back to 0): the clock goes on, the window starts empty.
+  Crowd again;
+  again.addMeasurement({"x", MeasureKind::Line, {{0, -50}, {0, 50}}});
+  again.add({100, 0}, Vec2{200, 0});
+  again.advance();
+  p.sample(again, 1, 1.0 / 60);
+  CHECK(p.time().back() == doctest::Approx(61.0 / 60));
+  CHECK(p.flows()[0].y.back() == 0);
+  CHECK(p.out().y.size() == 61);
+  CHECK(app::weidmannSpeed(0) == doctest::Approx(1.34));
+  CHECK(app::weidmannSpeed(1) == doctest::Approx(1.34 * (1 - std::exp(-1.913 * (1 - 1 / 5.4)))));
+  CHECK(app::weidmannSpeed(6) == 0);
+}
