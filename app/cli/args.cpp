@@ -18,6 +18,7 @@
 #include <memory>
 #include <type_traits>
 
+#include "preset.hpp"
 #include "throng/settings.hpp"
 
 namespace throng::cli {
@@ -125,19 +126,24 @@ CLI::Option* addSets(CLI::App& app, std::vector<std::string>& sets, const std::s
   CLI::Option* o = app.add_option("--set", sets, help)
                        ->allow_extra_args(false)  // one value per --set: `--set a=1 SCENE` leaves SCENE alone
                        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+                       ->check([](const std::string& a) { return assignmentProblem(a); }, "");
+  return placeholder(o, "NAME=VALUE");
+}
+
+/// --set-file FILE: a preset (preset.hpp), read and checked here, applied
+/// before the --set flags.
+CLI::Option* addSetFile(CLI::App& app, std::string& path) {
+  CLI::Option* o = app.add_option("--set-file", path,
+                                  "knobs and settings from FILE, one NAME=VALUE a line ('#' comments),\n"
+                                  "applied before the --set flags (a preset the visualizer saves)")
                        ->check(
-                           [](const std::string& a) -> std::string {
-                             const std::size_t eq = a.find('=');
-                             if (eq != std::string::npos && eq > 0 && findSetting(a.substr(0, eq))) {
-                               Settings probe;
-                               std::string why;
-                               return setSettingText(probe, a.substr(0, eq), a.substr(eq + 1), &why) ? "" : why;
-                             }
-                             if (splitAssignment(a)) return {};
-                             return "expected name=value with a finite number, got '" + a + "'";
+                           [](const std::string& p) {
+                             std::vector<PresetLine> lines;
+                             std::string why;
+                             return readPreset(p, lines, &why) ? std::string() : why;
                            },
                            "");
-  return placeholder(o, "NAME=VALUE");
+  return placeholder(o, "FILE");
 }
 
 /// --backend cpu|cuda|auto.
@@ -168,6 +174,7 @@ CLI::Option* addView(CLI::App& app, ViewOptions& o) {
   app.add_option("SCENE", o.scene, "a scene file, the name of a shipped scene (see `throng scenes`) or a built-in\n"
                                    "(ring, blocks)");
   addSets(app, o.sets, "a knob of the scene or a setting, as in `throng run`; repeatable");
+  addSetFile(app, o.setFile);
   CLI::Option* size =
       app.add_option_function<std::string>(
              "--size", [&o](const std::string& s) { splitSize(s, kSide, o.width, o.height); },
@@ -282,6 +289,7 @@ Parsed<RunOptions> parseRun(int argc, const char* const* argv) {
   addSets(app, o.sets,
           setsHelp("; repeatable,\napplied in order after --seed, --dt and --threads (the settings' units\n"
                    "and limits: `throng scenes`)"));
+  addSetFile(app, o.setFile);
   number(app, "--threads", o.threads, settingBounds<std::uint64_t>("threads"), "N",
          "worker threads, N in {}, 0 = every core (results do not depend on it)");
   addBackend(app, o.backend, "cpu, cuda or auto (default auto: cuda when there is a device)");

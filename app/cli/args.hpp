@@ -37,6 +37,7 @@ struct RunOptions {
   std::optional<std::uint64_t> seed;    ///< any 64-bit value
   std::optional<std::uint64_t> threads; ///< in threads' limits, 0 = every core
   std::vector<std::string> sets;        ///< "name=value" in order: a setting's text, else a finite number
+  std::string setFile;                  ///< a preset (preset.hpp) applied before `sets`; empty: none
   BackendKind backend = BackendKind::Auto;
   std::string exportPath, summaryPath, measurePath, crossingsPath;  ///< empty: none
   ExportFormat format = ExportFormat::Csv;
@@ -88,6 +89,7 @@ struct ViewOptions {
   std::string scene = "ring";     ///< a scene file, shipped name or built-in
   bool sceneGiven = false;
   std::vector<std::string> sets;  ///< "name=value" in order: a setting's text, else a finite number
+  std::string setFile;            ///< a preset (preset.hpp) applied before `sets`; empty: none
   int width = 1280, height = 720; ///< pixels, each [16, 16384]
   long long agents = 0;           ///< 0: the scene; else the built-in "blocks" with this many walkers, [2, 1e7]
   bool trails = true;

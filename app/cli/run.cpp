@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "args.hpp"
+#include "preset.hpp"
 #include "cli.hpp"
 #include "export.hpp"
 #include "run_core.hpp"
@@ -36,10 +37,19 @@ int run(const RunOptions& o) {
     std::fprintf(stderr, "throng run: %s\n", err.c_str());
     return 1;
   }
-  // Flags apply in order: --seed, --dt, --threads, then each --set. Each is
-  // (the flag as a message names it, the assignment); the scene refuses what
-  // it does not have or what is out of its range, a usage error.
+  // Flags apply in order: --seed, --dt, --threads, the --set-file's lines,
+  // then each --set. Each is (where a message names it, the assignment); the
+  // scene refuses what it does not have or what is out of its range, a usage
+  // error.
   std::vector<std::pair<std::string, std::string>> assignments = runFlagAssignments(o.seed, o.dt, o.threads);
+  if (!o.setFile.empty()) {
+    std::vector<PresetLine> lines;
+    if (!readPreset(o.setFile, lines, &err)) {
+      std::fputs(usageError("throng run", "--set-file " + err).c_str(), stderr);
+      return 2;
+    }
+    for (const PresetLine& l : lines) assignments.emplace_back(l.where, l.assignment);
+  }
   for (const std::string& s : o.sets) assignments.emplace_back("--set " + s, s);
   for (const auto& [flag, assignment] : assignments)
     if (!scene->assign(assignment, &err)) {

@@ -13,11 +13,13 @@
 
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <string>
 #include <string_view>
 
+#include "cli/preset.hpp"
 #include "viz/ui_help.hpp"
 #include "viz/viz_app.hpp"
 
@@ -200,6 +202,55 @@ void VizApp::drawSettings() {
     }
   }
   ImGui::PopItemWidth();
+  if (ImGui::Button("Save preset")) later([this] { savePreset(presetPath_); });
+  hoverHelp("The knobs and the settings changed from the scene's, one NAME=VALUE a line, to the path given (else a "
+            "new file here): throng run SCENE --set-file FILE runs with them.");
+  ImGui::SameLine();
+  if (ImGui::Button("Load")) later([this] { loadPreset(presetPath_); });
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(-1);
+  ImGui::InputTextWithHint("##preset", "preset file", presetPath_, sizeof presetPath_);
+}
+
+bool VizApp::savePreset(const std::string& path) {
+  std::vector<std::string> lines;
+  char buf[64];
+  for (const KnobInfo& k : host_->knobs()) {
+    // The shortest text that reads back to the same double.
+    const auto r = std::to_chars(buf, buf + sizeof buf, k.value);
+    lines.push_back(k.name + "=" + std::string(buf, r.ptr));
+  }
+  const Settings& s = host_->crowd().settings;
+  for (const SettingInfo& info : settingsTable()) {
+    const std::string now = getSettingText(s, info.name);
+    if (now != getSettingText(sceneSettings_, info.name)) lines.push_back(std::string(info.name) + "=" + now);
+  }
+  std::string why, written;
+  const bool ok = writeWhole(path, cli::presetText(lines, "throng preset for " + host_->name()), "preset", &written, &why);
+  setStatus(ok ? "preset: " + written : "preset not saved: " + why);
+  return ok;
+}
+
+bool VizApp::loadPreset(const std::string& path) {
+  std::vector<cli::PresetLine> lines;
+  std::string why;
+  if (path.empty()) why = "give the preset's path first";
+  else if (cli::readPreset(path, lines, &why)) {
+    for (const cli::PresetLine& l : lines) {
+      std::string err;
+      if (!host_->assign(l.assignment, &err)) {
+        setStatus(l.where + ": " + err);
+        afterRebuild(false);
+        return false;
+      }
+      plots_.mark(l.assignment);
+    }
+    afterRebuild(false);
+    setStatus("loaded " + path);
+    return true;
+  }
+  setStatus("preset not loaded: " + why);
+  return false;
 }
 
 

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "cli/args.hpp"
+#include "cli/preset.hpp"
 #include "viz/gl_window.hpp"
 #include "viz/viz_app.hpp"
 
@@ -49,6 +50,18 @@ std::unique_ptr<SimHost> makeHost(const ViewOptions& o, const char* prog) {
   if (o.agents > 0 && !h->set("count", static_cast<double>(o.agents), &err)) {
     std::fprintf(stderr, "%s: --agents: %s\n", prog, err.c_str());
     return nullptr;
+  }
+  if (!o.setFile.empty()) {
+    std::vector<cli::PresetLine> lines;
+    if (!cli::readPreset(o.setFile, lines, &err)) {
+      std::fprintf(stderr, "%s: --set-file %s\n", prog, err.c_str());
+      return nullptr;
+    }
+    for (const cli::PresetLine& l : lines)
+      if (!h->assign(l.assignment, &err)) {
+        std::fprintf(stderr, "%s: %s: %s\n", prog, l.where.c_str(), err.c_str());
+        return nullptr;
+      }
   }
   for (const std::string& s : o.sets)
     if (!h->assign(s, &err)) {

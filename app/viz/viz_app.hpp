@@ -170,6 +170,13 @@ class VizApp {
   /// Writes the plots' samples as CSV to `path`, or to a new timestamped
   /// file when empty; the file is whole or absent. Sets the status line.
   bool savePlotsCsv(const std::string& path = {});
+  /// Saves the scene's knob values and the settings that differ from the
+  /// scene's as a preset (cli/preset.hpp) that `throng run --set-file` and
+  /// loadPreset read; to a new timestamped file when `path` is empty.
+  bool savePreset(const std::string& path = {});
+  /// Applies a preset's lines in order (a knob rebuilds the run). Stops at
+  /// the first line refused, naming its file and line in the status.
+  bool loadPreset(const std::string& path);
 
   // State.
   SimHost& host() { return *host_; }
@@ -366,6 +373,7 @@ class VizApp {
   std::string status_;
   std::chrono::steady_clock::time_point statusAt_{};
   char openPath_[512] = {};
+  char presetPath_[512] = {};
   std::vector<std::string> scenes_;
   std::vector<std::function<void()>> deferred_;  ///< run at the end of drawUi
 };

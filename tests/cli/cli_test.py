@@ -446,6 +446,21 @@ def case_set():
     two = run("--set", "doorWidth=2.4", "--set", "timeHorizon=3")
     check(two["hash"] not in (base["hash"], wide["hash"], th["hash"]), "--set repeats")
     check(two["knobs"]["doorWidth"] == 2.4, "the summary records the knobs", two["knobs"])
+    # A preset file is the same --set lines; the command line's --set wins over it.
+    preset = write("wide.preset", "# a preset\n\n  doorWidth = 2.4 \ntimeHorizon=3\r\n")
+    check(run("--set-file", preset)["hash"] == two["hash"], "--set-file applies its lines as --set does")
+    check(run("--set-file", preset, "--set", "timeHorizon=1")["hash"] == wide["hash"], "--set comes after --set-file")
+    bad = write("bad.preset", "doorWidth=2.4\nmodel=nosuch\n")
+    expect(throng("run", "door", "--set-file", bad), 2, stderr=rf"bad\.preset:2: .*nosuch", one_line=True)
+    unknown = write("unknown.preset", "doorWidht=2.4\n")
+    expect(throng("run", "door", "--set-file", unknown), 2, stderr=r"unknown\.preset:1: .*doorWidht", one_line=True)
+    expect(throng("run", "door", "--set-file", work("absent.preset")), 2, stderr=r"absent\.preset: cannot read it",
+           one_line=True)
+    huge = work("huge.preset")
+    huge.write_bytes(b"# " + b"x" * (1 << 20) + b"\n")
+    expect(throng("run", "door", "--set-file", huge), 2, stderr=r"larger than", one_line=True)
+    binary = write("binary.preset", "doorWidth=2.4\0\n")
+    expect(throng("run", "door", "--set-file", binary), 2, stderr=r"not a text file", one_line=True)
 
 
 def case_tunnel():

@@ -166,6 +166,26 @@ TEST_CASE("tuning the door: knobs in view, no label cut, the flow plotted and ri
     std::size_t rows = 0;
     for (std::string row; std::getline(in, row);) ++rows;
     CHECK(rows == static_cast<std::size_t>(2 * steps));
+    // A preset keeps the knobs and the settings changed from the scene's,
+    // and brings them back.
+    REQUIRE(viz.host().assign("jitter=0", &err));
+    const std::filesystem::path preset = test::outPath("tuning_door.preset");
+    REQUIRE(viz.savePreset(preset.string()));
+    std::stringstream text;
+    text << std::ifstream(preset).rdbuf();
+    CHECK(text.str().find("\ndoorWidth=2.4\n") != std::string::npos);
+    CHECK(text.str().find("\ndensity=1\n") != std::string::npos);
+    CHECK(text.str().find("\njitter=0\n") != std::string::npos);
+    CHECK(text.str().find("timeHorizon") == std::string::npos);  // as the scene has it
+    REQUIRE(viz.setKnob("doorWidth", 1.2, &err));
+    REQUIRE(viz.host().assign("jitter=0.05", &err));
+    REQUIRE(viz.loadPreset(preset.string()));
+    CHECK(viz.host().crowd().settings.jitter == 0);
+    bool wide2 = false;
+    for (const app::KnobInfo& k : viz.host().knobs()) wide2 |= k.name == "doorWidth" && k.value == 2.4;
+    CHECK(wide2);
+    CHECK_FALSE(viz.loadPreset(test::outPath("no-such.preset")));
+    CHECK(viz.status().find("no-such.preset: cannot read it") != std::string::npos);
   }
   ImGui_ImplOpenGL3_Shutdown();
   ImGui_ImplSDL2_Shutdown();
