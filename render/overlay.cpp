@@ -231,10 +231,35 @@ RoleStyle styleOf(TeachRole role) {
 
 std::uint32_t teachColour(TeachRole role) { return styleOf(role).rgba; }
 
-void buildTeachingMesh(const TeachingView& view, Vec2 origin, float velocityScale, float pixel, Mesh& out) {
+Vec2 teachLabelAnchor(const TeachShape& sh) {
+  if (sh.points.empty()) return {};
+  switch (sh.kind) {
+    case TeachKind::Arrow: return sh.points.back();
+    case TeachKind::Path: {
+      const std::size_t n = sh.points.size();
+      return n % 2 ? sh.points[n / 2] : (sh.points[n / 2 - 1] + sh.points[n / 2]) * 0.5f;
+    }
+    case TeachKind::Fill:
+    case TeachKind::Loop: {
+      Vec2 c{};
+      for (Vec2 p : sh.points) c += p;
+      return c / static_cast<float>(sh.points.size());
+    }
+    case TeachKind::Ring: return sh.points[0] + Vec2{0.7071f, 0.7071f} * sh.size;
+    case TeachKind::Dot: return sh.points[0];
+  }
+  return sh.points[0];
+}
+
+void buildTeachingMesh(const TeachingView& view, Vec2 origin, float velocityScale, float pixel, Mesh& out,
+                       TeachLayer layer) {
   for (const TeachShape& sh : view.shapes) {
     const RoleStyle st = styleOf(sh.role);
     const bool velocity = sh.frame == TeachFrame::Velocity;
+    const bool arrowOverCrowd = sh.kind == TeachKind::Arrow && (sh.role == TeachRole::Preferred ||
+                                                                 sh.role == TeachRole::Chosen || sh.role == TeachRole::FieldFlow);
+    if (layer == TeachLayer::World && velocity && !arrowOverCrowd) continue;
+    if (layer == TeachLayer::Velocity && !velocity) continue;
     const float scale = velocity ? velocityScale : 1;
     std::vector<Vec2> pts(sh.points);
     if (velocity)

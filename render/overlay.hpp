@@ -117,7 +117,16 @@ inline constexpr float kWeightDotMinPx = 1.5f, kWeightDotMaxPx = 4.5f;
 /// by its kind, in its role's colour and width, velocity-frame shapes from
 /// `origin` (the walker's centre) at `velocityScale` world units per (world
 /// unit / s). `pixel`: the world size of a screen pixel (line widths).
-void buildTeachingMesh(const TeachingView& view, Vec2 origin, float velocityScale, float pixel, Mesh& out);
+/// Which of a view's shapes to draw: all of them; those over the crowd when
+/// the velocity plane has an inset of its own (the world frame's, and the
+/// wish, the choice and the field's flow as arrows from the walker); or the
+/// velocity plane's alone.
+enum class TeachLayer { All, World, Velocity };
+void buildTeachingMesh(const TeachingView& view, Vec2 origin, float velocityScale, float pixel, Mesh& out,
+                       TeachLayer layer = TeachLayer::All);
+/// Where a shape's label goes, in its frame: an arrow's tip, a path's
+/// middle, a fill's centroid, a ring's north-east point, a dot's centre.
+Vec2 teachLabelAnchor(const TeachShape& shape);
 /// The colour a role's shapes are drawn in (0 for Text and Legend), for
 /// text beside the view.
 std::uint32_t teachColour(TeachRole role);

@@ -392,6 +392,66 @@ void VizApp::drawPlots() {
   if (ImGui::Button("Clear")) plots_.clear();
 }
 
+void VizApp::drawVelocityInset() {
+  insetLabels_.clear();
+  const std::ptrdiff_t sel = selectedIndex();
+  if (!teaching_ || !velocityInset || sel < 0) return;
+  const TeachingView& view = explain_.teaching;
+  bool any = false;
+  for (const TeachShape& sh : view.shapes) any |= sh.frame == TeachFrame::Velocity;
+  if (!any) return;
+  const ImGuiViewport* vp = ImGui::GetMainViewport();
+  constexpr float kSide = 300;
+  ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x + vp->WorkSize.x - kSide - 30, vp->WorkPos.y + 10), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(kSide + 16, kSide + 60), ImGuiCond_FirstUseEver);
+  if (!ImGui::Begin("velocity space")) {
+    ImGui::End();
+    return;
+  }
+  const float side = std::max(40.0f, std::min(ImGui::GetContentRegionAvail().x, ImGui::GetContentRegionAvail().y - 20));
+  const ImVec2 a = ImGui::GetCursorScreenPos(), b{a.x + side, a.y + side};
+  ImGui::InvisibleButton("##plane", ImVec2(side, side));
+  widgetRects_["inset"] = {a.x, a.y, b.x, b.y};
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  dl->PushClipRect(a, b, true);
+  const std::uint32_t bg = options_.background;
+  dl->AddRectFilled(a, b, bg);
+  // The plane spans 1.6 top speeds each way (as ORCA's view draws its lines).
+  const float vmax = std::max(host_->crowd().agent(static_cast<std::size_t>(sel)).maxSpeed, 1e-6f);
+  const float scale = 0.5f * side / (1.6f * vmax);  // pixels per unit/s
+  const ImVec2 c{0.5f * (a.x + b.x), 0.5f * (a.y + b.y)};
+  auto screen = [&](float x, float y) { return ImVec2(c.x + x * scale, c.y - y * scale); };
+  dl->AddLine(screen(-1.6f * vmax, 0), screen(1.6f * vmax, 0), IM_COL32(0, 0, 0, 40));
+  dl->AddLine(screen(0, -1.6f * vmax), screen(0, 1.6f * vmax), IM_COL32(0, 0, 0, 40));
+  render::Mesh mesh;
+  render::buildTeachingMesh(view, {0, 0}, 1, 1 / scale, mesh, render::TeachLayer::Velocity);
+  const int n = static_cast<int>(mesh.tris.size());
+  if (n > 0) {
+    // render's packed colours are ImGui's (R in the lowest byte).
+    dl->PrimReserve(n, n);
+    const ImVec2 uv = ImGui::GetFontTexUvWhitePixel();
+    for (int k = 0; k < n; ++k) {
+      const render::Vertex& v = mesh.tris[static_cast<std::size_t>(k)];
+      dl->PrimWriteVtx(screen(v.x, v.y), uv, v.rgba);
+      dl->PrimWriteIdx(static_cast<ImDrawIdx>(dl->_VtxCurrentIdx - 1));
+    }
+  }
+  for (const TeachShape& sh : view.shapes) {
+    if (sh.frame != TeachFrame::Velocity || sh.label.empty()) continue;
+    const Vec2 at = render::teachLabelAnchor(sh);
+    const ImVec2 p = screen(at.x, at.y);
+    const ImVec2 size = ImGui::CalcTextSize(sh.label.c_str());
+    const ImVec2 q{std::clamp(p.x + 3, a.x + 2, b.x - size.x - 2), std::clamp(p.y - size.y - 1, a.y + 2, b.y - size.y - 2)};
+    std::uint32_t colour = render::teachColour(sh.role) | 0xFF000000u;
+    dl->AddRectFilled(ImVec2(q.x - 1, q.y), ImVec2(q.x + size.x + 1, q.y + size.y), (bg & 0x00FFFFFFu) | 0xC0000000u);
+    dl->AddText(q, colour, sh.label.c_str());
+    insetLabels_.push_back(sh.label);
+  }
+  dl->PopClipRect();
+  ImGui::TextDisabled("velocities, units/s; centre: standing");
+  ImGui::End();
+}
+
 bool VizApp::savePlotsCsv(const std::string& path) {
   std::string why, written;
   const bool ok = writeWhole(path, plots_.csv(), "csv", &written, &why);

@@ -370,7 +370,8 @@ void VizApp::buildTeaching() {
       teachingGridGeneration_ = generation_;
     }
   }
-  render::buildTeachingMesh(explain_.teaching, {f.px[i], f.py[i]}, velocityScale_, camera_.pixelSize(), overlay_);
+  render::buildTeachingMesh(explain_.teaching, {f.px[i], f.py[i]}, velocityScale_, camera_.pixelSize(), overlay_,
+                            velocityInset ? render::TeachLayer::World : render::TeachLayer::All);
 }
 
 // After buildTeaching: an explain may find the owners anew, and may move
@@ -690,6 +691,9 @@ void VizApp::drawUi() {
     if (ImGui::Checkbox("scene geometry", &showGeometry_)) sceneMeshZoom_ = -1;
     ImGui::SameLine();
     ImGui::Checkbox("teaching view", &teaching_);
+    ImGui::SameLine();
+    ImGui::Checkbox("velocity inset", &velocityInset);
+    hoverHelp("The selected walker's velocity plane in a window of its own, labelled; off: drawn over the crowd.");
     ImGui::SliderFloat("velocity scale", &velocityScale_, 0.1f, 5.0f, "%.2f s", ImGuiSliderFlags_Logarithmic);
     help("Teaching view: a velocity is drawn as where the walker would be after this long.");
     ImGui::Checkbox("markers", &showMarkers_);
@@ -816,6 +820,7 @@ void VizApp::drawUi() {
   }
   if (!status_.empty() && Clock::now() - statusAt_ < std::chrono::seconds(8)) ImGui::TextWrapped("%s", status_.c_str());
   ImGui::End();
+  drawVelocityInset();
   drawFieldLegend();
   drawFieldCellLabels();
   drawModals();

@@ -167,6 +167,10 @@ class VizApp {
   std::optional<std::array<float, 4>> widgetRect(const std::string& name) const;
   /// The live plots' samples and marks (plots.hpp).
   const PlotHistory& plots() const { return plots_; }
+  /// The labels the velocity inset drew in the last drawUi, in drawing order.
+  const std::vector<std::string>& insetLabels() const { return insetLabels_; }
+  /// Whether the velocity plane has its own window (else it is drawn over the crowd).
+  bool velocityInset = true;
   /// Writes the plots' samples as CSV to `path`, or to a new timestamped
   /// file when empty; the file is whole or absent. Sets the status line.
   bool savePlotsCsv(const std::string& path = {});
@@ -222,6 +226,9 @@ class VizApp {
   void drawSettingWidget(const SettingWidget& w, Settings& s, bool dim);
   void drawPlots();
   void markPanel();  ///< records the panel's visible rectangle as "panel"
+  /// The selected walker's velocity plane in a window of its own (the
+  /// teaching view's velocity-frame shapes, labelled).
+  void drawVelocityInset();
   void drawFieldLegend();
   void drawFieldCellLabels();
   void pickAt(glm::vec2 screen);
@@ -329,6 +336,7 @@ class VizApp {
   bool hasSelection_ = false;
   AgentExplain explain_;
   PlotHistory plots_;
+  std::vector<std::string> insetLabels_;
   /// The settings as the scene gave them when it was opened: what a right
   /// click on a setting goes back to.
   Settings sceneSettings_;

@@ -12,6 +12,7 @@
 #include <imgui.h>
 #include <imgui_internal.h>  // FindWindowByName, SetScrollY(window)
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -225,4 +226,64 @@ TEST_CASE("the plots' history: a clock that runs on across a rebuild, flows over
   CHECK(app::weidmannSpeed(0) == doctest::Approx(1.34));
   CHECK(app::weidmannSpeed(1) == doctest::Approx(1.34 * (1 - std::exp(-1.913 * (1 - 1 / 5.4)))));
   CHECK(app::weidmannSpeed(6) == 0);
+}
+
+TEST_CASE("the velocity inset: the head-on walker's plane in its own window, a labelled line per neighbour") {
+  std::string err;
+  REQUIRE_MESSAGE(test::glContext(&err), err);
+  SDL_Window* win = SDL_GL_GetCurrentWindow();
+  REQUIRE(win != nullptr);
+  ImGui::CreateContext();
+  ImGui::GetIO().IniFilename = nullptr;
+  ImGui::StyleColorsDark();
+  REQUIRE(ImGui_ImplSDL2_InitForOpenGL(win, SDL_GL_GetCurrentContext()));
+  REQUIRE(ImGui_ImplOpenGL3_Init("#version 330 core"));
+  {
+    auto host = app::openScene("headon", &err);
+    REQUIRE_MESSAGE(host, err);
+    app::VizApp viz(std::move(host));
+    REQUIRE_MESSAGE(viz.initGl(&err), err);
+    viz.renderOptions().trails = false;
+    int w = 0, h = 0;
+    SDL_GL_GetDrawableSize(win, &w, &h);
+    for (int k = 0; k < 240; ++k) {  // until the two are near: a line between them
+      viz.stepOnce();
+      const FrameView f = viz.host().crowd().frame();
+      if (f.px.size() == 2 && std::fabs(f.px[0] - f.px[1]) < 6 * (f.radius[0] + f.radius[1])) break;
+    }
+    viz.select(0);
+    for (int frame = 0; frame < 3; ++frame) {
+      viz.drawCanvas(w, h);
+      viz.renderer().present(w, h);
+      ImGui_ImplOpenGL3_NewFrame();
+      ImGui_ImplSDL2_NewFrame();
+      ImGui::NewFrame();
+      viz.drawUi();
+      ImGui::Render();
+      ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    }
+    const auto px = readWindow(w, h);
+    CHECK(render::writePng(test::outPath("velocity_inset.png"), w, h, px));
+    const auto inset = viz.widgetRect("inset");
+    REQUIRE(inset);
+    const AgentExplain ex = viz.host().crowd().explain(0);
+    REQUIRE(ex.agentLines.size() == 1);
+    // Labelled: the neighbour's line by its index, the region, the arrows.
+    const std::vector<std::string>& labels = viz.insetLabels();
+    for (const char* want : {"#1", "feasible", "wish", "chosen", "top speed"})
+      CHECK_MESSAGE(std::find(labels.begin(), labels.end(), want) != labels.end(), want);
+    // The line is drawn there, in its colour, and its permitted side shaded.
+    std::size_t line = 0, green = 0;
+    for (int y = static_cast<int>((*inset)[1]); y < static_cast<int>((*inset)[3]) && y < h; ++y)
+      for (int x = static_cast<int>((*inset)[0]); x < static_cast<int>((*inset)[2]) && x < w; ++x) {
+        const std::uint8_t* p = px.data() + (static_cast<std::size_t>(y) * w + x) * 4;
+        line += std::abs(p[0] - 0x20) < 20 && std::abs(p[1] - 0x80) < 20 && std::abs(p[2] - 0x20) < 20;
+        green += p[1] > p[0] + 6 && p[1] > p[2] + 6;
+      }
+    CHECK(line > 30);
+    CHECK(green > 2000);
+  }
+  ImGui_ImplOpenGL3_Shutdown();
+  ImGui_ImplSDL2_Shutdown();
+  ImGui::DestroyContext();
 }

@@ -69,6 +69,9 @@ struct TeachShape {
   /// A Marker dot's weight against the heaviest, in [0, 1]: the dot grows
   /// with it.
   float weight = 0;
+  /// What to call it beside the shape (a hash and the index for a neighbour's line); empty:
+  /// no label.
+  std::string label;
 };
 
 /// A line for the panel beside the view, coloured as its role's shapes
@@ -84,12 +87,14 @@ struct TeachingView {
   std::vector<TeachNote> notes;
 
   void add(TeachKind kind, TeachRole role, TeachFrame frame, std::vector<Vec2> points, float size = 0,
-           float weight = 0) {
-    shapes.push_back(TeachShape{kind, role, frame, std::move(points), size, weight});
+           float weight = 0, std::string label = {}) {
+    shapes.push_back(TeachShape{kind, role, frame, std::move(points), size, weight, std::move(label)});
   }
-  void arrow(TeachRole role, TeachFrame frame, Vec2 from, Vec2 to) { add(TeachKind::Arrow, role, frame, {from, to}); }
-  void ring(TeachRole role, TeachFrame frame, Vec2 centre, float radius) {
-    add(TeachKind::Ring, role, frame, {centre}, radius);
+  void arrow(TeachRole role, TeachFrame frame, Vec2 from, Vec2 to, std::string label = {}) {
+    add(TeachKind::Arrow, role, frame, {from, to}, 0, 0, std::move(label));
+  }
+  void ring(TeachRole role, TeachFrame frame, Vec2 centre, float radius, std::string label = {}) {
+    add(TeachKind::Ring, role, frame, {centre}, radius, 0, std::move(label));
   }
   void note(TeachRole role, std::string text) { notes.push_back(TeachNote{role, std::move(text)}); }
 };

@@ -20,9 +20,9 @@ std::vector<Vec2> clipToPermitted(std::span<const Vec2> poly, const HalfPlane& l
 }
 
 void teachWishAndChoice(TeachingView& view, float maxSpeed, Vec2 preferred, Vec2 chosen) {
-  view.ring(TeachRole::TopSpeed, TeachFrame::Velocity, {0, 0}, std::max(maxSpeed, 0.0f));
-  view.arrow(TeachRole::Preferred, TeachFrame::Velocity, {0, 0}, preferred);
-  view.arrow(TeachRole::Chosen, TeachFrame::Velocity, {0, 0}, chosen);
+  view.ring(TeachRole::TopSpeed, TeachFrame::Velocity, {0, 0}, std::max(maxSpeed, 0.0f), "top speed");
+  view.arrow(TeachRole::Preferred, TeachFrame::Velocity, {0, 0}, preferred, "wish");
+  view.arrow(TeachRole::Chosen, TeachFrame::Velocity, {0, 0}, chosen, "chosen");
 }
 
 void teachFieldCell(TeachingView& view, Vec2 origin, float h, int cols, std::int32_t cell, const float speed[4],

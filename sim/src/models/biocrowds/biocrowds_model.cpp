@@ -148,8 +148,8 @@ void BioCrowdsModel::teach(const Settings& s, Vec2 p, float maxSpeed, AgentExpla
   // choice, and last and wider M (true length, within R), so where it runs
   // along the chosen velocity it shows as a band over it.
   TeachingView& view = out.teaching;
-  view.ring(TeachRole::Reach, TeachFrame::World, p, s.personalSpace);
-  view.ring(TeachRole::TopSpeed, TeachFrame::Velocity, {0, 0}, std::max(maxSpeed, 0.0f));
+  view.ring(TeachRole::Reach, TeachFrame::World, p, s.personalSpace, "R");
+  view.ring(TeachRole::TopSpeed, TeachFrame::Velocity, {0, 0}, std::max(maxSpeed, 0.0f), "top speed");
   float heaviest = 0;
   for (float f : out.markerWeights) heaviest = std::max(heaviest, f);
   const float spacing = markerSpacing(s.personalSpace, s.markerDensity);
@@ -160,9 +160,9 @@ void BioCrowdsModel::teach(const Settings& s, Vec2 p, float maxSpeed, AgentExpla
     view.add(TeachKind::Dot, f > 0 ? TeachRole::Marker : TeachRole::MarkerUnusable, TeachFrame::World, {out.markers[k]},
              spacing, f > 0 && heaviest > 0 ? f / heaviest : 0);
   }
-  view.arrow(TeachRole::Preferred, TeachFrame::Velocity, {0, 0}, out.preferred);
-  view.arrow(TeachRole::Chosen, TeachFrame::Velocity, {0, 0}, out.chosen);
-  view.arrow(TeachRole::Motion, TeachFrame::World, p, p + out.motion);
+  view.arrow(TeachRole::Preferred, TeachFrame::Velocity, {0, 0}, out.preferred, "wish g");
+  view.arrow(TeachRole::Chosen, TeachFrame::Velocity, {0, 0}, out.chosen, "chosen");
+  view.arrow(TeachRole::Motion, TeachFrame::World, p, p + out.motion, "M");
   char line[96];
   std::snprintf(line, sizeof line, "markers owned %zu, usable %zu", out.markers.size(), usable);
   view.note(TeachRole::Text, line);

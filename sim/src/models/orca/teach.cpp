@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 #include <utility>
 
 #include "core/teach.hpp"
@@ -11,6 +12,13 @@ namespace throng {
 
 namespace {
 constexpr float kTau = 6.28318530718f;
+
+/// "#j": how the view names neighbour j.
+std::string neighbourLabel(std::size_t j) {
+  std::string s(1, '#');
+  s.append(std::to_string(j));
+  return s;
+}
 }  // namespace
 
 std::vector<Vec2> velocityObstacle(Vec2 relPos, float combinedRadius, float tau, Vec2 apex, float legLength,
@@ -72,8 +80,9 @@ void teachOrca(const World& w, const Settings& s, std::size_t i, AgentExplain& o
     for (const HalfPlane& edge : edges) vo = clipToPermitted(vo, edge);
     view.add(TeachKind::Fill, TeachRole::Forbidden, TeachFrame::Velocity, std::move(vo));
   }
-  // Each line's permitted side within the box, then the line across it.
-  auto shadeLine = [&](const HalfPlane& l, TeachRole role) {
+  // Each line's permitted side within the box, then the line across it,
+  // labelled with whom it keeps the walker from: "#j" for neighbour j.
+  auto shadeLine = [&](const HalfPlane& l, TeachRole role, std::string label) {
     view.add(TeachKind::Fill, TeachRole::Permitted, TeachFrame::Velocity, clipToPermitted(square, l));
     const Vec2 a = l.point - l.direction * (4 * box), d = l.direction * (8 * box);
     float t0 = 0, t1 = 1;
@@ -88,10 +97,14 @@ void teachOrca(const World& w, const Settings& s, std::size_t i, AgentExplain& o
       t0 = std::max(t0, ta);
       t1 = std::min(t1, tb);
     }
-    if (t0 < t1) view.add(TeachKind::Path, role, TeachFrame::Velocity, {a + d * t0, a + d * t1});
+    if (t0 < t1) view.add(TeachKind::Path, role, TeachFrame::Velocity, {a + d * t0, a + d * t1}, 0, 0, std::move(label));
   };
-  for (const HalfPlane& l : out.obstacleLines) shadeLine(l, TeachRole::ObstacleLine);
-  for (const HalfPlane& l : out.agentLines) shadeLine(l, TeachRole::AgentLine);
+  // The walls' lines are many and alike: the first is named for them all.
+  for (std::size_t k = 0; k < out.obstacleLines.size(); ++k)
+    shadeLine(out.obstacleLines[k], TeachRole::ObstacleLine, k == 0 ? "walls" : "");
+  for (std::size_t k = 0; k < out.agentLines.size(); ++k)
+    shadeLine(out.agentLines[k], TeachRole::AgentLine,
+              k < out.neighbours.size() ? neighbourLabel(out.neighbours[k]) : std::string());
   // The feasible region: the top-speed disc (a 48-gon) cut by every line.
   std::vector<Vec2> feasible;
   for (int k = 0; k < 48; ++k) {
@@ -100,11 +113,11 @@ void teachOrca(const World& w, const Settings& s, std::size_t i, AgentExplain& o
   }
   for (const HalfPlane& l : out.obstacleLines) feasible = clipToPermitted(feasible, l);
   for (const HalfPlane& l : out.agentLines) feasible = clipToPermitted(feasible, l);
-  view.add(TeachKind::Fill, TeachRole::Feasible, TeachFrame::Velocity, std::move(feasible));
+  view.add(TeachKind::Fill, TeachRole::Feasible, TeachFrame::Velocity, std::move(feasible), 0, 0, "feasible");
 
   for (std::size_t j : out.neighbours) {
     const Vec2 q{w.px[j], w.py[j]};
-    view.ring(TeachRole::Neighbour, TeachFrame::World, q, w.radius[j]);
+    view.ring(TeachRole::Neighbour, TeachFrame::World, q, w.radius[j], neighbourLabel(j));
     view.add(TeachKind::Path, TeachRole::NeighbourLink, TeachFrame::World, {p, q});
   }
   teachWishAndChoice(view, w.maxSpeed[i], out.preferred, out.chosen);
