@@ -568,7 +568,7 @@ def case_settings():
     expect(throng("run", "door", "--steps", "0", "--quiet", "--set", "model=orca", "--set",
                   "seed=18446744073709551615"), 0)
     expect(throng("run", "door", "--steps", "0", "--set", "model=bio"), 2,
-           r"unknown model \"bio\" \(expected one of: orca, biocrowds, continuum\)", one_line=True)
+           r"unknown model \"bio\" \(expected one of: orca, biocrowds, continuum, spring\)", one_line=True)
     # the visualizer (headless) and record take the same --set
     expect(throng("door", "--headless", "--set", "jitter=1.5"), 2, r"jitter = 1\.5 is out of range", one_line=True)
 

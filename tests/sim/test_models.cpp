@@ -3,6 +3,7 @@
 // file and its registration; the model is switched live.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -113,4 +114,50 @@ TEST_CASE("the separation gate holds each model to its own promise") {
   const OverlapPromise orca = overlapPromiseOf("orca");
   CHECK(orca.fromApart == 0.0f);
   CHECK(orca.inContact == doctest::Approx(0.00101f));
+}
+
+TEST_CASE("the spring baseline overlaps and bounces where ORCA passes: the seed's naive counter-example") {
+  // The first seed's reproducer in metres: two walkers of 0.3 m head-on at
+  // 1.6 m/s, steps of 0.1 s.
+  auto pair = [](const char* model) {
+    Settings s;
+    s.model = model;
+    s.jitter = 0;
+    s.maxStep = 0.1f;
+    Crowd c(s);
+    c.add({-2, 0}, Vec2{20, 0}, 0.3f, 1.6f);
+    c.add({2, 0}, Vec2{-20, 0}, 0.3f, 1.6f);
+    return c;
+  };
+  Crowd spring = pair("spring"), orca = pair("orca");
+  float springGap = 1e9f, orcaGap = 1e9f;
+  int turns = 0;
+  float lastVx = spring.agent(0).velocity.x;
+  for (int k = 0; k < 80; ++k) {
+    spring.advance(0.1);
+    orca.advance(0.1);
+    springGap = std::min(springGap, (spring.agent(0).position - spring.agent(1).position).length() - 0.6f);
+    orcaGap = std::min(orcaGap, (orca.agent(0).position - orca.agent(1).position).length() - 0.6f);
+    const float vx = spring.agent(0).velocity.x;
+    turns += (vx > 0) != (lastVx > 0) && std::fabs(vx) > 0.1f;
+    lastVx = vx;
+  }
+  MESSAGE("closest gap: spring " << springGap << " m, orca " << orcaGap << " m; the spring's walker turned " << turns
+                                 << " times");
+  CHECK(springGap < -0.1f);  // interpenetrated before the push fired
+  CHECK(orcaGap > -1e-3f);
+  CHECK(turns >= 3);  // back and forth: the whole correction each, every time
+  // Its own teaching view, drawn by role: a ring round whom it overlaps, the push.
+  Crowd touching = pair("spring");
+  touching.setAgent(1, Agent{{-1.7f, 0.1f}, {}, Vec2{-20, 0}, 0.3f, 1.6f});
+  const AgentExplain ex = touching.explain(0, 0.1);
+  CHECK(ex.neighbours == std::vector<std::size_t>{1});
+  CHECK(ex.chosen.length() == doctest::Approx(1.6f));
+  CHECK(ex.chosen.x < 0);  // away from the one it overlaps, against its wish
+  bool push = false;
+  for (const TeachShape& sh : ex.teaching.shapes) push |= sh.role == TeachRole::Push;
+  CHECK(push);
+  // It promises nothing, so the gate judges nothing of it.
+  CHECK(findModel("spring") != nullptr);
+  CHECK(std::isinf(findModel("spring")->overlap.fromApart));
 }

@@ -202,7 +202,7 @@ TEST_CASE("limits and numbers print short and exact") {
   CHECK(formatLimits(*findSetting("maxStep")) == "(1e-6, 10]");
   CHECK(formatLimits(*findSetting("maxNeighbors")) == "[0, 32]");
   CHECK(formatLimits(*findSetting("seed")) == "[0, 18446744073709551615]");
-  CHECK(formatLimits(*findSetting("model")) == "{orca, biocrowds, continuum}");
+  CHECK(formatLimits(*findSetting("model")) == "{orca, biocrowds, continuum, spring}");
   CHECK(formatSettingNumber(1e30) == "1e30");
   CHECK(formatSettingNumber(2.5) == "2.5");
   CHECK(formatSettingNumber(std::nextafter(0.001, 0.0)) == "0.0009999999999999998");

@@ -2,6 +2,7 @@
 // adds.
 #include "pipeline/registry.hpp"
 
+#include <cmath>
 #include <mutex>
 
 #include "core/pace.hpp"
@@ -9,6 +10,7 @@
 #include "models/continuum/continuum_model.hpp"
 #include "models/orca/orca.hpp"
 #include "models/orca/orca_model.hpp"
+#include "models/spring/spring_model.hpp"
 
 namespace throng {
 
@@ -37,6 +39,11 @@ std::vector<ModelEntry>& entries() {
                  OverlapPromise{kContinuumOverlap, kContinuumOverlap},
                  "it makes no headway: the walkers and walls around it push it back as far as it walks",
                  [] { return std::unique_ptr<Model>(new ContinuumModel()); }});
+    v.push_back({SpringModel::kName,
+                 "the naive baseline, for teaching: walk at the wish, then once overlapping push away at top speed "
+                 "(a position spring); it overlaps, tunnels and bounces, and promises nothing",
+                 OverlapPromise{INFINITY, INFINITY}, "never: it always walks or pushes",
+                 [] { return std::unique_ptr<Model>(new SpringModel()); }});
     return v;
   }();
   return all;
