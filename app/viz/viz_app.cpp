@@ -55,11 +55,27 @@ void VizApp::takeStep() {
   }
   gap_.after(host_->crowd());
   plots_.sample(host_->crowd(), host_->agentsEver(), host_->dt());
+  // The replay keeps what the CPU holds anyway; a device run would copy its
+  // state back every step for it, so there it keeps nothing.
+  const Crowd& c = host_->crowd();
+  if (std::string_view(c.backendName()) == "cpu") {
+    std::vector<render::AgentInstance> walkers;
+    render::packInstances(c.frame(), walkers);
+    replay_.push(c.time(), c.stepCount(), std::move(walkers));
+  }
+  replayBack_ = 0;
+}
+
+void VizApp::replayTo(std::size_t back) {
+  playing_ = false;
+  replayBack_ = replay_.size() == 0 ? 0 : std::min(back, replay_.size() - 1);
 }
 
 void VizApp::stepOnce() {
   playing_ = false;
-  takeStep();
+  // In a replay, a step goes forward through it; at its end, the run steps.
+  if (replayBack_ > 0) --replayBack_;
+  else takeStep();
 }
 
 void VizApp::advance(double frameSeconds) {
@@ -116,6 +132,8 @@ void VizApp::afterRebuild(bool refit) {
     for (float r : f.radius) maxRadius_ = std::max(maxRadius_, r);
   }
   settingWidgets_ = settingWidgets(maxRadius_);
+  replay_.clear();  // another run: its past is not this one's
+  replayBack_ = 0;
   if (refit) {  // a scene opened: its own values to go back to, its own plots
     sceneSettings_ = host_->crowd().settings;
     plots_.clear();
@@ -305,6 +323,10 @@ bool VizApp::handleEvent(const SDL_Event& e, bool uiMouse, bool uiKeys, float sc
               static_cast<render::FieldLayer>((static_cast<int>(fieldOverlay_.layer) + 1) % render::kFieldLayerCount);
           break;
         case SDLK_ESCAPE: hasSelection_ = false; break;
+        case SDLK_LEFT: replayTo(replayBack_ + 1); break;
+        case SDLK_RIGHT:
+          if (replayBack_ > 0) replayTo(replayBack_ - 1);
+          break;
         default: break;
       }
       break;
@@ -485,6 +507,15 @@ void VizApp::drawCanvas(int w, int h) {
   buildTeaching();
   updateMarkers();
   updateField();
+  if (replayBack_ > 0 && replayBack_ < replay_.size()) {
+    // The crowd as it was: no teaching view (it explains the live state), no trails.
+    instances_ = replay_.before(replayBack_).walkers;
+    render::RenderOptions o = options_;
+    o.trails = false;
+    lastDrawInterop_ = false;
+    renderer_.draw(camera_, instances_, nullptr, o);
+    return;
+  }
   lastDrawInterop_ = drawFromDevice(sel);
   if (lastDrawInterop_) return;
   const FrameView f = host_->crowd().frame();
@@ -676,6 +707,17 @@ void VizApp::drawUi() {
   if (ImGui::Button("Reset")) later([this] { reset(); });
   ImGui::SameLine();
   if (ImGui::Button("Fit")) fit();
+  if (!playing_ && replay_.size() > 1) {
+    // Back over the last steps kept, while paused (Left and Right step).
+    int back = -static_cast<int>(replayBack_);
+    ImGui::SetNextItemWidth(-ImGui::CalcTextSize("replay").x - ImGui::GetStyle().ItemInnerSpacing.x - 2);
+    if (ImGui::SliderInt("replay", &back, -static_cast<int>(replay_.size() - 1), 0, back == 0 ? "live" : "%d steps"))
+      replayTo(static_cast<std::size_t>(-back));
+    mark("replay");
+    hoverHelp("Steps back over the last steps kept (Left, Right): the crowd as it was. Play goes on from the live "
+              "state.");
+    if (replayBack_ > 0) ImGui::TextDisabled("replaying t = %.2f s of %.2f s", replay_.before(replayBack_).time, crowd.time());
+  }
   float rate = static_cast<float>(clock_.rate);
   if (ImGui::SliderFloat("rate", &rate, 0.25f, 8.0f, "x%.2f", ImGuiSliderFlags_Logarithmic)) setRate(rate);
   help("Sim seconds per wall second; fixed steps of dt from an accumulator, clamped so a slow frame never spirals.");
@@ -814,6 +856,7 @@ void VizApp::drawUi() {
         "L      next field layer\n"
         "E      edit the scene (and back to run)\n"
         "Esc    deselect\n"
+        "Left, Right   replay: step back and forth (paused)\n"
         "drag: pan   wheel: zoom at cursor   click: select");
   } else {
     ImGui::TextDisabled("Space . R F S V H M L: see Keys");

@@ -38,6 +38,7 @@
 #include "viz/editor/terrain.hpp"
 #include "viz/plots.hpp"
 #include "viz/recorder.hpp"
+#include "viz/replay.hpp"
 #include "viz/settings_panel.hpp"
 #include "viz/sim_host.hpp"
 #include "viz/step_clock.hpp"
@@ -77,7 +78,17 @@ class VizApp {
   void afterFrame();
 
   // Actions (keys and buttons).
-  void togglePlay() { playing_ = !playing_; }
+  void togglePlay() {
+    playing_ = !playing_;
+    if (playing_) replayBack_ = 0;  // Play goes on from the live state
+  }
+  /// Shows the crowd `back` steps before the newest kept (0: live), while
+  /// paused; clamped to what the replay holds.
+  void replayTo(std::size_t back);
+  std::size_t replayBack() const { return replayBack_; }
+  const ReplayBuffer& replay() const { return replay_; }
+  /// The walkers the canvas drew last (live or replayed).
+  const std::vector<render::AgentInstance>& drawnWalkers() const { return instances_; }
   void stepOnce();
   void reset();
   /// Fits the scene in view (at the next drawCanvas, once the size is known).
@@ -336,6 +347,8 @@ class VizApp {
   bool hasSelection_ = false;
   AgentExplain explain_;
   PlotHistory plots_;
+  ReplayBuffer replay_;
+  std::size_t replayBack_ = 0;  ///< steps back from the newest kept; 0: live
   std::vector<std::string> insetLabels_;
   /// The settings as the scene gave them when it was opened: what a right
   /// click on a setting goes back to.

@@ -287,3 +287,45 @@ TEST_CASE("the velocity inset: the head-on walker's plane in its own window, a l
   ImGui_ImplSDL2_Shutdown();
   ImGui::DestroyContext();
 }
+
+TEST_CASE("replay: paused, the canvas steps back over the last steps as they were drawn, and Play goes on live") {
+  std::string err;
+  REQUIRE_MESSAGE(test::glContext(&err), err);
+  auto host = app::openScene("door", &err);
+  REQUIRE_MESSAGE(host, err);
+  app::VizApp viz(std::move(host));
+  REQUIRE_MESSAGE(viz.initGl(&err), err);
+  viz.renderOptions().trails = false;
+  std::vector<render::AgentInstance> at30;
+  for (int k = 1; k <= 60; ++k) {
+    viz.stepOnce();
+    viz.drawCanvas(640, 480);
+    if (k == 30) at30 = viz.drawnWalkers();
+  }
+  REQUIRE(viz.replay().size() == 60);
+  const std::vector<render::AgentInstance> live = viz.drawnWalkers();
+  const double liveTime = viz.host().crowd().time();
+  viz.replayTo(30);  // 30 steps before the newest: the state after step 30
+  viz.drawCanvas(640, 480);
+  REQUIRE(viz.drawnWalkers().size() == at30.size());
+  bool same = true, moved = false;
+  for (std::size_t i = 0; i < at30.size(); ++i) {
+    same &= viz.drawnWalkers()[i].x == at30[i].x && viz.drawnWalkers()[i].y == at30[i].y;
+    moved |= live[i].x != at30[i].x;
+  }
+  CHECK(same);
+  CHECK(moved);  // the live crowd has walked on since
+  CHECK(viz.host().crowd().time() == liveTime);  // the run stays where it was
+  // A step goes forward through the replay, not the run.
+  viz.stepOnce();
+  CHECK(viz.replayBack() == 29);
+  CHECK(viz.host().crowd().time() == liveTime);
+  // Farther back than kept: the oldest kept.
+  viz.replayTo(1000);
+  CHECK(viz.replayBack() == 59);
+  // Play goes on from the live state.
+  viz.togglePlay();
+  CHECK(viz.replayBack() == 0);
+  viz.drawCanvas(640, 480);
+  CHECK(viz.drawnWalkers()[0].x == live[0].x);
+}
