@@ -6,7 +6,9 @@
 // Pure (no GL).
 //
 // It holds at most kMaxSteps steps and kMaxBytes of instances: a crowd of
-// 100,000 keeps about 20 steps, one of 1,000 the full kMaxSteps.
+// 100,000 keeps about 20 steps, one of 1,000 the full kMaxSteps. Above
+// kMaxWalkers the app keeps none (packing them every step would cost the
+// step's time).
 #include <cstddef>
 #include <cstdint>
 #include <deque>
@@ -20,6 +22,7 @@ class ReplayBuffer {
  public:
   static constexpr std::size_t kMaxSteps = 600;
   static constexpr std::size_t kMaxBytes = std::size_t{64} << 20;
+  static constexpr std::size_t kMaxWalkers = 100000;
 
   struct Entry {
     double time = 0;          ///< s, the run's clock after the step

@@ -58,7 +58,7 @@ void VizApp::takeStep() {
   // The replay keeps what the CPU holds anyway; a device run would copy its
   // state back every step for it, so there it keeps nothing.
   const Crowd& c = host_->crowd();
-  if (std::string_view(c.backendName()) == "cpu") {
+  if (std::string_view(c.backendName()) == "cpu" && c.count() <= ReplayBuffer::kMaxWalkers) {
     std::vector<render::AgentInstance> walkers;
     render::packInstances(c.frame(), walkers);
     replay_.push(c.time(), c.stepCount(), std::move(walkers));
