@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <string_view>
 
 namespace throng::app {
 
@@ -79,11 +80,17 @@ void PlotHistory::sample(const Crowd& crowd, std::size_t agentsEver, double step
     density_[k].y.push_back(have ? static_cast<float>(series.density(last - 1, areaIndex_[k])) : 0.0f);
     areaSpeed_[k].y.push_back(have ? static_cast<float>(series.at(last - 1, areaIndex_[k]).meanSpeed) : 0.0f);
   }
-  const FrameView f = crowd.frame();
-  double speed = 0;
-  for (std::size_t i = 0; i < f.px.size(); ++i) speed += std::hypot(f.vx[i], f.vy[i]);
-  const std::size_t n = f.px.size();
-  speed_.y.push_back(n ? static_cast<float>(speed / static_cast<double>(n)) : 0.0f);
+  // The mean speed reads every walker: on the CPU it is there; a device run
+  // would copy its state back each step for it, so there it is not plotted.
+  const std::size_t n = crowd.count();
+  if (std::string_view(crowd.backendName()) == "cpu") {
+    const FrameView f = crowd.frame();
+    double speed = 0;
+    for (std::size_t i = 0; i < f.px.size(); ++i) speed += std::hypot(f.vx[i], f.vy[i]);
+    speed_.y.push_back(n ? static_cast<float>(speed / static_cast<double>(n)) : 0.0f);
+  } else {
+    speed_.y.push_back(NAN);
+  }
   const StepStats st = crowd.lastStats();
   jammed_.y.push_back(static_cast<float>(st.jammed));
   const std::size_t left = agentsEver > n ? agentsEver - n : 0;

@@ -12,7 +12,8 @@
 //  - each measurement line's flow: its crossings either way over the last
 //    kFlowWindow seconds of the current run, per second;
 //  - the walkers out: left through a sink or standing on their goal;
-//  - the crowd's mean speed and its jammed count;
+//  - the crowd's mean speed (on the CPU backend: a device run would copy
+//    every walker back for it) and its jammed count;
 //  - each measurement area's density and its walkers' mean speed.
 // History is capped at kMaxSamples steps: past it the oldest half goes.
 #include <cstddef>
