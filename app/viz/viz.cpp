@@ -8,6 +8,7 @@
 #include <backends/imgui_impl_opengl3.h>
 #include <backends/imgui_impl_sdl.h>
 #include <imgui.h>
+#include <imgui_internal.h>  // ImGuiSettingsHandler: the UI scale in the layout's ini
 #include <unistd.h>
 
 #include <algorithm>
@@ -17,11 +18,15 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
 #include "cli/args.hpp"
 #include "cli/preset.hpp"
+#include "throng/output_file.hpp"
 #include "viz/gl_window.hpp"
 #include "viz/viz_app.hpp"
 
@@ -121,17 +126,71 @@ int runHeadless(SimHost& h, const char* why, BackendKind backend) {
   return 0;
 }
 
+/// Where the window layout and the UI scale are remembered:
+/// $THRONG_UI_LAYOUT, else $XDG_CONFIG_HOME/throng/imgui.ini, else
+/// ~/.config/throng/imgui.ini; empty: nowhere (no home).
+std::string layoutFile() {
+  auto env = [](const char* name) -> std::string {
+    const char* v = std::getenv(name);
+    return v && *v ? v : "";
+  };
+  if (std::string s = env("THRONG_UI_LAYOUT"); !s.empty()) return s;
+  if (std::string s = env("XDG_CONFIG_HOME"); !s.empty()) return s + "/throng/imgui.ini";
+  if (std::string s = env("HOME"); !s.empty()) return s + "/.config/throng/imgui.ini";
+  return {};
+}
+
+/// The app's own line in ImGui's ini ("[Throng][App]" then "UIScale=1.5").
+void addScaleHandler(VizApp& app) {
+  ImGuiSettingsHandler h;
+  h.TypeName = "Throng";
+  h.TypeHash = ImHashStr("Throng");
+  h.UserData = &app;
+  h.ReadOpenFn = [](ImGuiContext*, ImGuiSettingsHandler*, const char* name) -> void* {
+    return std::strcmp(name, "App") == 0 ? reinterpret_cast<void*>(1) : nullptr;
+  };
+  h.ReadLineFn = [](ImGuiContext*, ImGuiSettingsHandler* self, void*, const char* line) {
+    float s = 0;
+    if (std::sscanf(line, "UIScale=%f", &s) == 1 && s >= VizApp::kMinUiScale && s <= VizApp::kMaxUiScale)
+      static_cast<VizApp*>(self->UserData)->uiScale = s;
+  };
+  h.WriteAllFn = [](ImGuiContext*, ImGuiSettingsHandler* self, ImGuiTextBuffer* out) {
+    out->appendf("[Throng][App]\nUIScale=%.3g\n\n", static_cast<double>(static_cast<VizApp*>(self->UserData)->uiScale));
+  };
+  ImGui::GetCurrentContext()->SettingsHandlers.push_back(h);
+}
+
 struct ImGuiSession {
   bool ok = false;
-  explicit ImGuiSession(const GlWindow& w) {
+  std::string layout;  ///< the remembered layout's file; empty: none
+  ImGuiSession(const GlWindow& w, VizApp& app, bool remember) {
     IMGUI_CHECKVERSION();
     ImGui::CreateContext();
     ImGuiIO& io = ImGui::GetIO();
-    io.IniFilename = nullptr;  // never litter the working directory with imgui.ini
+    // ImGui never writes its ini itself (it would write imgui.ini here, and
+    // not atomically); the session loads and saves it whole.
+    io.IniFilename = nullptr;
     ImGui::StyleColorsDark();
+    addScaleHandler(app);
+    if (remember) layout = layoutFile();
+    if (!layout.empty()) {
+      std::ifstream in(layout, std::ios::binary);
+      std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+      if (!text.empty() && text.size() < (1u << 20)) ImGui::LoadIniSettingsFromMemory(text.data(), text.size());
+    }
     ok = ImGui_ImplSDL2_InitForOpenGL(w.window(), w.context()) && ImGui_ImplOpenGL3_Init("#version 330 core");
   }
   ~ImGuiSession() {
+    if (!layout.empty()) {
+      std::size_t size = 0;
+      const char* text = ImGui::SaveIniSettingsToMemory(&size);
+      std::error_code ec;
+      std::filesystem::create_directories(std::filesystem::path(layout).parent_path(), ec);
+      OutputFile out;
+      std::string why;
+      if (!out.open(layout, &why) || std::fwrite(text, 1, size, out.file()) != size || !out.commit(&why))
+        std::fprintf(stderr, "throng: the window layout was not saved: %s\n", why.empty() ? layout.c_str() : why.c_str());
+    }
     ImGui_ImplOpenGL3_Shutdown();
     ImGui_ImplSDL2_Shutdown();
     ImGui::DestroyContext();
@@ -183,7 +242,7 @@ int runVisualizer(int argc, const char* const* argv) {
   if (bench) std::printf("throng bench: %s\n", app.status().c_str());
   app.setPlaying(!o.paused);
   app.renderOptions().trails = o.trails;
-  ImGuiSession imgui(win);
+  ImGuiSession imgui(win, app, !bench);  // a benchmark neither reads nor keeps a layout
   if (!imgui.ok) {
     std::fprintf(stderr, "throng: ImGui could not start\n");
     return 1;

@@ -156,7 +156,8 @@ void VizApp::fitNow() {
         for (Vec2 p : s.points) b.add({p.x, p.y}, s.radius);
     if (b.empty()) b.add({0, 0}, 10);
     // Between the panel (left) and the inspector (right) when there is room.
-    const int left = uiHidden_ ? 0 : kPanelWidthPx, right = uiHidden_ ? 0 : kPanelWidthPx;
+    const int panelPx = static_cast<int>(std::lround(kPanelWidthPx * uiScale));
+    const int left = uiHidden_ ? 0 : panelPx, right = uiHidden_ ? 0 : panelPx;
     const bool room = camera_.width - left - right >= 300;
     const int fullWidth = camera_.width;
     camera_.width = room ? fullWidth - left - right : fullWidth;
@@ -185,7 +186,8 @@ void VizApp::fitNow() {
   if (b.empty()) b.add({0, 0}, 10);
   // Fit into the part of the canvas right of the panel while the UI shows
   // and there is room (the canvas itself, and so the footage, is unchanged).
-  const int panel = (!uiHidden_ && !recorder_.active() && camera_.width > 3 * kPanelWidthPx) ? kPanelWidthPx : 0;
+  const int panelPx = static_cast<int>(std::lround(kPanelWidthPx * uiScale));  // the panel at the UI scale
+  const int panel = (!uiHidden_ && !recorder_.active() && camera_.width > 3 * panelPx) ? panelPx : 0;
   const int fullWidth = camera_.width;
   camera_.width = fullWidth - panel;
   camera_.fit(b, 24);
@@ -647,6 +649,15 @@ void VizApp::drawMeasurements(const MeasureSeries& series) {
 
 void VizApp::drawUi() {
   widgetRects_.clear();
+  uiScale = std::clamp(uiScale, kMinUiScale, kMaxUiScale);
+  const bool rescaled = uiScale != appliedUiScale_;
+  if (rescaled) {
+    if (!baseStyle_) baseStyle_ = std::make_shared<ImGuiStyle>(ImGui::GetStyle());
+    ImGui::GetStyle() = *baseStyle_;
+    ImGui::GetStyle().ScaleAllSizes(uiScale);
+    ImGui::GetIO().FontGlobalScale = uiScale;
+    appliedUiScale_ = uiScale;
+  }
   // The recording indicator shows even with the UI hidden; it is never in the footage.
   if (recorder_.active()) {
     const ImGuiViewport* vp = ImGui::GetMainViewport();
@@ -665,7 +676,10 @@ void VizApp::drawUi() {
   if (uiHidden_) return;
 
   ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(static_cast<float>(kPanelWidthPx - 20), 0), ImGuiCond_FirstUseEver);
+  // The panel's width follows the UI scale whenever the scale changes (else
+  // the remembered or the user's width holds).
+  ImGui::SetNextWindowSize(ImVec2(static_cast<float>(kPanelWidthPx - 20) * uiScale, 0),
+                           rescaled && appliedUiScale_ != 1 ? ImGuiCond_Always : ImGuiCond_FirstUseEver);
   ImGui::Begin("throng");
   markPanel();
   Crowd& crowd = host_->crowd();
@@ -735,6 +749,8 @@ void VizApp::drawUi() {
     ImGui::Checkbox("teaching view", &teaching_);
     ImGui::SameLine();
     ImGui::Checkbox("velocity inset", &velocityInset);
+    ImGui::SliderFloat("UI scale", &uiScale, kMinUiScale, kMaxUiScale, "%.2f");
+    hoverHelp("Fonts and spacing, for projectors and high-DPI screens; remembered with the window layout.");
     hoverHelp("The selected walker's velocity plane in a window of its own, labelled; off: drawn over the crowd.");
     ImGui::SliderFloat("velocity scale", &velocityScale_, 0.1f, 5.0f, "%.2f s", ImGuiSliderFlags_Logarithmic);
     help("Teaching view: a velocity is drawn as where the walker would be after this long.");

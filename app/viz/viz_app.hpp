@@ -47,6 +47,8 @@
 
 union SDL_Event;
 
+struct ImGuiStyle;
+
 namespace throng::app {
 
 /// Opens a scene by name or path: built-ins, then scene files when the
@@ -180,6 +182,10 @@ class VizApp {
   const PlotHistory& plots() const { return plots_; }
   /// The labels the velocity inset drew in the last drawUi, in drawing order.
   const std::vector<std::string>& insetLabels() const { return insetLabels_; }
+  /// The UI's size for projectors and high-DPI screens (fonts and spacing),
+  /// in [kMinUiScale, kMaxUiScale]; remembered with the window layout.
+  float uiScale = 1;
+  static constexpr float kMinUiScale = 0.5f, kMaxUiScale = 4;
   /// Whether the velocity plane has its own window (else it is drawn over the crowd).
   bool velocityInset = true;
   /// Writes the plots' samples as CSV to `path`, or to a new timestamped
@@ -349,6 +355,8 @@ class VizApp {
   PlotHistory plots_;
   ReplayBuffer replay_;
   std::size_t replayBack_ = 0;  ///< steps back from the newest kept; 0: live
+  float appliedUiScale_ = 0;    ///< the uiScale the style was last scaled to; 0: none yet
+  std::shared_ptr<ImGuiStyle> baseStyle_;  ///< the style at scale 1 (ImGui's type stays out of this header)
   std::vector<std::string> insetLabels_;
   /// The settings as the scene gave them when it was opened: what a right
   /// click on a setting goes back to.

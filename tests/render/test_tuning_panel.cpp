@@ -122,6 +122,18 @@ TEST_CASE("tuning the door: knobs in view, no label cut, the flow plotted and ri
     CHECK((*viz.widgetRect("setting:model"))[1] < (*viz.widgetRect("setting:timeHorizon"))[1]);
     CHECK((*viz.widgetRect("setting:timeHorizon"))[1] < (*viz.widgetRect("setting:perceptionRadius"))[1]);
 
+    // At a larger UI scale the panel widens with it, and the labels still fit.
+    viz.uiScale = 1.5f;
+    for (int k = 0; k < 2; ++k) frame();
+    const auto scaled = viz.widgetRect("panel");
+    REQUIRE(scaled);
+    CHECK((*scaled)[2] - (*scaled)[0] > 1.4f * ((*panel)[2] - (*panel)[0]));
+    for (const SettingInfo& s : settingsTable())
+      if (const auto r = viz.widgetRect("setting:" + std::string(s.name))) CHECK_MESSAGE((*r)[2] <= (*scaled)[2] + 0.5f, std::string(s.name));
+    CHECK(render::writePng(test::outPath("tuning_door_panel_scaled.png"), w, h, readWindow(w, h)));
+    viz.uiScale = 1;
+    for (int k = 0; k < 2; ++k) frame();
+
     // Run 20 s (the scene steps 0.05 s) through the 1.2 m door, then widen
     // it to 2.4 m as the slider does on release, and run 20 s more; compare
     // the flow plotted from 5 s on, while the room still holds a crowd.
