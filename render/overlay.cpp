@@ -221,6 +221,8 @@ RoleStyle styleOf(TeachRole role) {
     case TeachRole::FieldSpeed: return {kFieldSpeedColor, 2.0f, 8, 24, 0, 2.0f, true};
     case TeachRole::FieldClosed: return {kFieldClosedColor, 3.0f};
     case TeachRole::FieldFlow: return {kFieldFlowColor, 3.5f, 10};
+    case TeachRole::GridCell: return {kGridCellColor, 1.0f};
+    case TeachRole::Candidate: return {kCandidateColor, 1.5f, 0, 20, 4.5f};
     case TeachRole::Text:
     case TeachRole::Legend: break;
   }

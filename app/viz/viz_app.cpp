@@ -394,6 +394,11 @@ void VizApp::buildTeaching() {
       teachingGridGeneration_ = generation_;
     }
   }
+  if (!showGridQuery) {  // the neighbour grid's cells and candidates only when asked for
+    std::erase_if(explain_.teaching.shapes, [](const TeachShape& s) {
+      return s.role == TeachRole::GridCell || s.role == TeachRole::Candidate;
+    });
+  }
   render::buildTeachingMesh(explain_.teaching, {f.px[i], f.py[i]}, velocityScale_, camera_.pixelSize(), overlay_,
                             velocityInset ? render::TeachLayer::World : render::TeachLayer::All);
 }
@@ -749,6 +754,9 @@ void VizApp::drawUi() {
     ImGui::Checkbox("teaching view", &teaching_);
     ImGui::SameLine();
     ImGui::Checkbox("velocity inset", &velocityInset);
+    ImGui::Checkbox("spatial hash", &showGridQuery);
+    hoverHelp("Teaching view: the neighbour grid's cells the selected walker's query scans (columns one perception "
+              "radius wide, one each side) and every walker found in them, ringed; its neighbours are the nearest.");
     ImGui::SliderFloat("UI scale", &uiScale, kMinUiScale, kMaxUiScale, "%.2f");
     hoverHelp("Fonts and spacing, for projectors and high-DPI screens; remembered with the window layout.");
     hoverHelp("The selected walker's velocity plane in a window of its own, labelled; off: drawn over the crowd.");

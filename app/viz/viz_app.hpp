@@ -186,6 +186,9 @@ class VizApp {
   /// in [kMinUiScale, kMaxUiScale]; remembered with the window layout.
   float uiScale = 1;
   static constexpr float kMinUiScale = 0.5f, kMaxUiScale = 4;
+  /// Whether the teaching view shows the neighbour grid's query (the cells
+  /// scanned, the walkers found in them).
+  bool showGridQuery = false;
   /// Whether the velocity plane has its own window (else it is drawn over the crowd).
   bool velocityInset = true;
   /// Writes the plots' samples as CSV to `path`, or to a new timestamped

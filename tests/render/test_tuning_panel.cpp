@@ -294,6 +294,21 @@ TEST_CASE("the velocity inset: the head-on walker's plane in its own window, a l
       }
     CHECK(line > 30);
     CHECK(green > 2000);
+    // The spatial hash, asked for: the cells the query scans, over the crowd.
+    auto gridPixels = [&] {
+      viz.drawCanvas(w, h);
+      viz.renderer().present(w, h);
+      const auto canvas = readWindow(w, h);
+      std::size_t n = 0;
+      for (std::size_t k = 0; k + 3 < canvas.size(); k += 4)
+        n += std::abs(canvas[k] - 110) < 12 && std::abs(canvas[k + 1] - 110) < 12 && std::abs(canvas[k + 2] - 150) < 14;
+      return std::pair{n, canvas};
+    };
+    const std::size_t off = gridPixels().first;
+    viz.showGridQuery = true;
+    const auto [on, canvas] = gridPixels();
+    CHECK(render::writePng(test::outPath("spatial_hash.png"), w, h, canvas));
+    CHECK(on > off + 200);
   }
   ImGui_ImplOpenGL3_Shutdown();
   ImGui_ImplSDL2_Shutdown();

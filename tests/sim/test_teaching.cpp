@@ -99,6 +99,15 @@ TEST_CASE("ORCA's view: a velocity obstacle and a ring per neighbour, a shaded l
   CHECK(first(v, TeachRole::Preferred)->points.back() == ex.preferred);
   CHECK(first(v, TeachRole::Marker) == nullptr);
   CHECK(!v.notes.empty());
+  // The grid's query: the cells scanned, and every neighbour read is among
+  // the walkers found in them.
+  CHECK(count(v, TeachRole::GridCell, TeachKind::Loop) >= 1);
+  std::size_t found = 0;
+  for (std::size_t j : ex.neighbours) {
+    const Vec2 q = crowd.agent(j).position;
+    for (const TeachShape& sh : v.shapes) found += sh.role == TeachRole::Candidate && sh.points[0] == q;
+  }
+  CHECK(found == ex.neighbours.size());
 }
 
 TEST_CASE("BioCrowds' view: a dot per owned marker weighted against the heaviest, M from the walker, R round it") {

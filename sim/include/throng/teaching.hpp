@@ -43,6 +43,8 @@ enum class TeachRole : std::uint8_t {
   FieldSpeed,      ///< the field's speed out of that cell, one way
   FieldClosed,     ///< a face of that cell no walker may cross
   FieldFlow,       ///< the field's velocity at the walker
+  GridCell,        ///< a cell of the neighbour grid the walker's query visits
+  Candidate,       ///< a walker found in those cells, read or not
   Text,            ///< for notes: plain text
   Legend,          ///< for notes: what the colours mean, drawn dimmed
 };

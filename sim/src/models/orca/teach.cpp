@@ -64,6 +64,28 @@ std::vector<Vec2> velocityObstacle(Vec2 relPos, float combinedRadius, float tau,
   return out;
 }
 
+void teachGridQuery(const World& w, const Settings& s, std::size_t i, TeachingView& view) {
+  const AgentGridView g = w.grid.view();
+  if (g.cols <= 0 || g.rows <= 0 || g.cellStart == nullptr) return;
+  const Vec2 p{w.px[i], w.py[i]};
+  const float cw = 1 / g.invCell, rh = 1 / g.invRow, reach = s.perceptionRadius;
+  const int cx = gridCoord(p.x, g.origin.x, g.invCell, g.cols);
+  const int y0 = gridCoord(p.y - reach, g.origin.y, g.invRow, g.rows), y1 = gridCoord(p.y + reach, g.origin.y, g.invRow, g.rows);
+  const int x0 = std::max(cx - 1, 0), x1 = std::min(cx + 1, g.cols - 1);
+  for (int y = y0; y <= y1; ++y)
+    for (int x = x0; x <= x1; ++x) {
+      const Vec2 lo{g.origin.x + static_cast<float>(x) * cw, g.origin.y + static_cast<float>(y) * rh};
+      view.add(TeachKind::Loop, TeachRole::GridCell, TeachFrame::World,
+               {lo, lo + Vec2{cw, 0}, lo + Vec2{cw, rh}, lo + Vec2{0, rh}}, 0, 0,
+               x == cx && y == gridCoord(p.y, g.origin.y, g.invRow, g.rows) ? "own cell" : "");
+      const int cell = y * g.cols + x;
+      for (std::int32_t k = g.cellStart[cell]; k < g.cellStart[cell + 1]; ++k) {
+        const auto j = static_cast<std::size_t>(g.sortedIndex[k]);
+        if (j != i) view.ring(TeachRole::Candidate, TeachFrame::World, {w.px[j], w.py[j]}, w.radius[j]);
+      }
+    }
+}
+
 void teachOrca(const World& w, const Settings& s, std::size_t i, AgentExplain& out) {
   TeachingView& view = out.teaching;
   const Vec2 p{w.px[i], w.py[i]};
@@ -121,6 +143,7 @@ void teachOrca(const World& w, const Settings& s, std::size_t i, AgentExplain& o
     view.add(TeachKind::Path, TeachRole::NeighbourLink, TeachFrame::World, {p, q});
   }
   teachWishAndChoice(view, w.maxSpeed[i], out.preferred, out.chosen);
+  teachGridQuery(w, s, i, view);
 
   view.note(TeachRole::Text, "neighbours " + std::to_string(out.neighbours.size()) + "   agent lines " +
                                  std::to_string(out.agentLines.size()) + "   obstacle lines " +

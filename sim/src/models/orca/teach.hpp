@@ -22,6 +22,11 @@ namespace throng {
 std::vector<Vec2> velocityObstacle(Vec2 relPos, float combinedRadius, float tau, Vec2 apex, float legLength,
                                    int arcSegments = 16);
 
+/// The neighbour grid's query for walker i (the seed's spatial hash): the
+/// cells it scans, columns perceptionRadius wide, the column on each side
+/// and the rows within reach; and a ring round every walker found in them.
+void teachGridQuery(const World& w, const Settings& s, std::size_t i, TeachingView& view);
+
 /// Adds ORCA's view of walker i to out.teaching, from out's neighbours,
 /// lines, wish and choice and the world's state as it was.
 void teachOrca(const World& w, const Settings& s, std::size_t i, AgentExplain& out);
