@@ -108,6 +108,8 @@ inline constexpr std::uint32_t kFieldCellOutline = 0xE0503C28u;  // dark slate (
 inline constexpr std::uint32_t kFieldSpeedColor = 0xFF8C3C1Eu;   // dark blue (30, 60, 140)
 inline constexpr std::uint32_t kFieldClosedColor = 0xFF2828C8u;  // red (200, 40, 40)
 inline constexpr std::uint32_t kFieldFlowColor = 0xFFA09600u;    // teal (0, 150, 160)
+// The separation gate's catch: two walkers overlapping in the last step.
+inline constexpr std::uint32_t kGateFlagColor = packRgba(220, 30, 30);
 // The neighbour grid's query.
 inline constexpr std::uint32_t kGridCellColor = packRgba(110, 110, 160);
 inline constexpr std::uint32_t kCandidateColor = packRgba(170, 120, 220);

@@ -173,9 +173,12 @@ void GapTracker::after(const Crowd& c) {
   for (std::size_t i = 0; i < to_.size(); ++i) to_[i] = {f.px[i], f.py[i]};
   radius_.assign(f.radius.begin(), f.radius.end());
   jammed_.assign(f.jammed.begin(), f.jammed.end());
-  GateStep s{from_, to_, radius_, jammed_, {}};
+  GateStep s{from_, to_, radius_, jammed_, {}};  // no ids: the report names indices
   const GateReport r = checkStep(s);
   minGap_ = std::min(minGap_, r.minGap);
+  flag_.reset();
+  if (r.unjammedOverlaps > 0 && r.worstA < to_.size() && r.worstB < to_.size())
+    flag_ = Flag{from_[r.worstA], to_[r.worstA], from_[r.worstB], to_[r.worstB], r.minGapUnjammed};
 }
 
 }  // namespace throng::app

@@ -62,13 +62,26 @@ std::vector<std::string> builtinNames();
 class GapTracker {
  public:
   std::size_t maxAgents = 20000;
-  void reset() { minGap_ = GateReport::kNone; }
+  void reset() {
+    minGap_ = GateReport::kNone;
+    flag_.reset();
+  }
   void before(const Crowd& c);
   void after(const Crowd& c);
   float minGap() const { return minGap_; }
   bool active() const { return active_; }
+  /// The last step's deepest overlap between two unjammed walkers, as the
+  /// separation gate measures it along both motion segments (the seed's
+  /// swept-segment test): the pair's segments of the step, and how deep
+  /// (gap < 0, world units). None when the step kept every pair apart.
+  struct Flag {
+    Vec2 fromA, toA, fromB, toB;
+    float gap = 0;
+  };
+  const std::optional<Flag>& lastFlag() const { return flag_; }
 
  private:
+  std::optional<Flag> flag_;
   std::vector<Vec2> from_, to_;
   std::vector<std::uint64_t> ids_;
   std::vector<float> radius_;

@@ -512,6 +512,16 @@ void VizApp::drawCanvas(int w, int h) {
   rebuildSceneMesh();
   const std::ptrdiff_t sel = selectedIndex();
   buildTeaching();
+  if (const auto& flag = gap_.lastFlag()) {
+    // The separation gate caught two walkers overlapping in the last step:
+    // both motion segments and where they ended, in red.
+    const float px = camera_.pixelSize();
+    for (auto [from, to] : {std::pair{flag->fromA, flag->toA}, std::pair{flag->fromB, flag->toB}}) {
+      render::addSegment(overlay_, from, to, 3 * px, render::kGateFlagColor);
+      render::addCircle(overlay_, to, 6 * px, 2 * px, render::kGateFlagColor, 16);
+    }
+    render::addSegment(overlay_, flag->toA, flag->toB, 1.5f * px, render::kGateFlagColor);
+  }
   updateMarkers();
   updateField();
   if (replayBack_ > 0 && replayBack_ < replay_.size()) {
@@ -798,6 +808,8 @@ void VizApp::drawUi() {
     ImGui::Text("agents %zu (%zu ever)   jammed %zu   arrived %zu", crowd.count(), host_->agentsEver(), st.jammed,
                 host_->arrived());
     drawMeasurements(crowd.measurements());
+    if (const auto& flag = gap_.lastFlag())
+      ImGui::TextColored(ImVec4(0.9f, 0.15f, 0.15f, 1), "the gate: two walkers %.4f deep into each other this step", -flag->gap);
     if (gap_.minGap() < GateReport::kNone) ImGui::Text("smallest gap so far %.4f", gap_.minGap());
     else if (crowd.count() > gap_.maxAgents) ImGui::TextDisabled("smallest gap: off above %zu agents", gap_.maxAgents);
     else ImGui::TextDisabled("smallest gap: none yet");

@@ -180,6 +180,8 @@ class VizApp {
   std::optional<std::array<float, 4>> widgetRect(const std::string& name) const;
   /// The live plots' samples and marks (plots.hpp).
   const PlotHistory& plots() const { return plots_; }
+  /// The separation gate over the live run (the Stats panel, the red flag).
+  const GapTracker& gapTracker() const { return gap_; }
   /// The labels the velocity inset drew in the last drawUi, in drawing order.
   const std::vector<std::string>& insetLabels() const { return insetLabels_; }
   /// The UI's size for projectors and high-DPI screens (fonts and spacing),

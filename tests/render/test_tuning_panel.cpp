@@ -356,3 +356,35 @@ TEST_CASE("replay: paused, the canvas steps back over the last steps as they wer
   viz.drawCanvas(640, 480);
   CHECK(viz.drawnWalkers()[0].x == live[0].x);
 }
+
+TEST_CASE("the gate flags the spring baseline's overlap live, in red, and ORCA's run not at all") {
+  std::string err;
+  REQUIRE_MESSAGE(test::glContext(&err), err);
+  auto redAfterApproach = [&](const char* model, bool& flagged) {
+    auto host = app::openScene("headon", &err);
+    REQUIRE_MESSAGE(host, err);
+    REQUIRE(host->assign(std::string("model=") + model, &err));
+    app::VizApp viz(std::move(host));
+    REQUIRE_MESSAGE(viz.initGl(&err), err);
+    viz.renderOptions().trails = false;
+    flagged = false;
+    std::size_t red = 0;
+    for (int k = 0; k < 400 && !flagged; ++k) {
+      viz.stepOnce();
+      if (!viz.gapTracker().lastFlag()) continue;
+      flagged = true;
+      viz.drawCanvas(640, 480);
+      viz.renderer().present(640, 480);
+      const auto px = readWindow(640, 480);
+      CHECK(render::writePng(test::outPath(std::string("gate_flag_") + model + ".png"), 640, 480, px));
+      for (std::size_t i = 0; i + 3 < px.size(); i += 4) red += px[i] > 200 && px[i + 1] < 60 && px[i + 2] < 60;
+    }
+    return red;
+  };
+  bool springFlagged = false, orcaFlagged = true;
+  const std::size_t red = redAfterApproach("spring", springFlagged);
+  CHECK(springFlagged);
+  CHECK(red > 100);
+  redAfterApproach("orca", orcaFlagged);
+  CHECK_FALSE(orcaFlagged);
+}
