@@ -436,6 +436,24 @@ void VizApp::drawVelocityInset() {
       dl->PrimWriteIdx(static_cast<ImDrawIdx>(dl->_VtxCurrentIdx - 1));
     }
   }
+  // Hovering a neighbour's line picks that neighbour out in the world view
+  // (the line nearest the cursor, within 5 pixels).
+  hoveredWalker_ = -1;
+  if (ImGui::IsItemHovered()) {
+    const ImVec2 m = ImGui::GetIO().MousePos;
+    float best = 5;
+    for (const TeachShape& sh : view.shapes) {
+      if (sh.frame != TeachFrame::Velocity || sh.kind != TeachKind::Path || sh.walker < 0 || sh.points.size() < 2) continue;
+      const ImVec2 p0 = screen(sh.points[0].x, sh.points[0].y), p1 = screen(sh.points[1].x, sh.points[1].y);
+      const Vec2 d{p1.x - p0.x, p1.y - p0.y}, r{m.x - p0.x, m.y - p0.y};
+      const float t = std::clamp(dot(r, d) / std::max(d.lengthSquared(), 1e-6f), 0.0f, 1.0f);
+      const float dist = (r - d * t).length();
+      if (dist < best) {
+        best = dist;
+        hoveredWalker_ = sh.walker;
+      }
+    }
+  }
   for (const TeachShape& sh : view.shapes) {
     if (sh.frame != TeachFrame::Velocity || sh.label.empty()) continue;
     const Vec2 at = render::teachLabelAnchor(sh);

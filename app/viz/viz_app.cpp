@@ -512,6 +512,11 @@ void VizApp::drawCanvas(int w, int h) {
   rebuildSceneMesh();
   const std::ptrdiff_t sel = selectedIndex();
   buildTeaching();
+  if (hoveredWalker_ >= 0 && static_cast<std::size_t>(hoveredWalker_) < host_->crowd().count()) {
+    const Agent n = host_->crowd().agent(static_cast<std::size_t>(hoveredWalker_));
+    render::addCircle(overlay_, n.position, n.radius + 5 * camera_.pixelSize(), 3 * camera_.pixelSize(),
+                      render::kOrcaLineColor, 32);
+  }
   if (const auto& flag = gap_.lastFlag()) {
     // The separation gate caught two walkers overlapping in the last step:
     // both motion segments and where they ended, in red.

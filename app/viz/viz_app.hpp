@@ -184,6 +184,9 @@ class VizApp {
   const GapTracker& gapTracker() const { return gap_; }
   /// The labels the velocity inset drew in the last drawUi, in drawing order.
   const std::vector<std::string>& insetLabels() const { return insetLabels_; }
+  /// The neighbour whose line the cursor is on in the inset (-1: none); the
+  /// world view rings it.
+  std::int64_t hoveredNeighbour() const { return hoveredWalker_; }
   /// The UI's size for projectors and high-DPI screens (fonts and spacing),
   /// in [kMinUiScale, kMaxUiScale]; remembered with the window layout.
   float uiScale = 1;
@@ -363,6 +366,7 @@ class VizApp {
   float appliedUiScale_ = 0;    ///< the uiScale the style was last scaled to; 0: none yet
   std::shared_ptr<ImGuiStyle> baseStyle_;  ///< the style at scale 1 (ImGui's type stays out of this header)
   std::vector<std::string> insetLabels_;
+  std::int64_t hoveredWalker_ = -1;  ///< the walker whose line the inset's cursor is on; -1: none
   /// The settings as the scene gave them when it was opened: what a right
   /// click on a setting goes back to.
   Settings sceneSettings_;

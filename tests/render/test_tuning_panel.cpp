@@ -294,6 +294,26 @@ TEST_CASE("the velocity inset: the head-on walker's plane in its own window, a l
       }
     CHECK(line > 30);
     CHECK(green > 2000);
+    // Hovering the neighbour's line picks the neighbour out.
+    CHECK(viz.hoveredNeighbour() == -1);
+    const TeachShape* agentLine = nullptr;
+    for (const TeachShape& sh : ex.teaching.shapes)
+      if (sh.role == TeachRole::AgentLine) agentLine = &sh;
+    REQUIRE(agentLine != nullptr);
+    CHECK(agentLine->walker == 1);
+    const float side = (*inset)[2] - (*inset)[0];
+    const float scale = 0.5f * side / (1.6f * viz.host().crowd().agent(0).maxSpeed);
+    const Vec2 mid = (agentLine->points[0] * 0.75f + agentLine->points[1] * 0.25f);
+    const ImVec2 at{0.5f * ((*inset)[0] + (*inset)[2]) + mid.x * scale, 0.5f * ((*inset)[1] + (*inset)[3]) - mid.y * scale};
+    viz.drawCanvas(w, h);
+    ImGui_ImplOpenGL3_NewFrame();
+    ImGui_ImplSDL2_NewFrame();
+    ImGui::GetIO().MousePos = at;
+    ImGui::NewFrame();
+    viz.drawUi();
+    ImGui::Render();
+    CHECK(viz.hoveredNeighbour() == 1);
+
     // The spatial hash, asked for: the cells the query scans, over the crowd.
     auto gridPixels = [&] {
       viz.drawCanvas(w, h);

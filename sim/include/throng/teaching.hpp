@@ -74,6 +74,9 @@ struct TeachShape {
   /// What to call it beside the shape (a hash and the index for a neighbour's line); empty:
   /// no label.
   std::string label;
+  /// The walker it is about (a neighbour's line, its cone, its ring), by
+  /// index; -1: none. The app highlights that walker when the shape is hovered.
+  std::int64_t walker = -1;
 };
 
 /// A line for the panel beside the view, coloured as its role's shapes

@@ -101,10 +101,11 @@ void teachOrca(const World& w, const Settings& s, std::size_t i, AgentExplain& o
                                2.5f * box);
     for (const HalfPlane& edge : edges) vo = clipToPermitted(vo, edge);
     view.add(TeachKind::Fill, TeachRole::Forbidden, TeachFrame::Velocity, std::move(vo));
+    view.shapes.back().walker = static_cast<std::int64_t>(j);
   }
   // Each line's permitted side within the box, then the line across it,
   // labelled with whom it keeps the walker from: "#j" for neighbour j.
-  auto shadeLine = [&](const HalfPlane& l, TeachRole role, std::string label) {
+  auto shadeLine = [&](const HalfPlane& l, TeachRole role, std::string label, std::int64_t walker) {
     view.add(TeachKind::Fill, TeachRole::Permitted, TeachFrame::Velocity, clipToPermitted(square, l));
     const Vec2 a = l.point - l.direction * (4 * box), d = l.direction * (8 * box);
     float t0 = 0, t1 = 1;
@@ -119,14 +120,18 @@ void teachOrca(const World& w, const Settings& s, std::size_t i, AgentExplain& o
       t0 = std::max(t0, ta);
       t1 = std::min(t1, tb);
     }
-    if (t0 < t1) view.add(TeachKind::Path, role, TeachFrame::Velocity, {a + d * t0, a + d * t1}, 0, 0, std::move(label));
+    if (t0 < t1) {
+      view.add(TeachKind::Path, role, TeachFrame::Velocity, {a + d * t0, a + d * t1}, 0, 0, std::move(label));
+      view.shapes.back().walker = walker;
+    }
   };
   // The walls' lines are many and alike: the first is named for them all.
   for (std::size_t k = 0; k < out.obstacleLines.size(); ++k)
-    shadeLine(out.obstacleLines[k], TeachRole::ObstacleLine, k == 0 ? "walls" : "");
+    shadeLine(out.obstacleLines[k], TeachRole::ObstacleLine, k == 0 ? "walls" : "", -1);
   for (std::size_t k = 0; k < out.agentLines.size(); ++k)
     shadeLine(out.agentLines[k], TeachRole::AgentLine,
-              k < out.neighbours.size() ? neighbourLabel(out.neighbours[k]) : std::string());
+              k < out.neighbours.size() ? neighbourLabel(out.neighbours[k]) : std::string(),
+              k < out.neighbours.size() ? static_cast<std::int64_t>(out.neighbours[k]) : -1);
   // The feasible region: the top-speed disc (a 48-gon) cut by every line.
   std::vector<Vec2> feasible;
   for (int k = 0; k < 48; ++k) {
