@@ -282,7 +282,7 @@ TEST_CASE("the velocity inset: the head-on walker's plane in its own window, a l
     REQUIRE(ex.agentLines.size() == 1);
     // Labelled: the neighbour's line by its index, the region, the arrows.
     const std::vector<std::string>& labels = viz.insetLabels();
-    for (const char* want : {"#1", "feasible", "wish", "chosen", "top speed"})
+    for (const char* want : {"#1 takes 50%", "feasible", "wish", "chosen", "top speed"})
       CHECK_MESSAGE(std::find(labels.begin(), labels.end(), want) != labels.end(), want);
     // The line is drawn there, in its colour, and its permitted side shaded.
     std::size_t line = 0, green = 0;

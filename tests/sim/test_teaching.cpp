@@ -196,3 +196,22 @@ TEST_CASE("the fields' part: an arrow as long as the speed each open way, a bar 
   teachFieldCell(none, {0, 0}, 1, 5, -1, sp, co, {1, 0}, 1.3f);
   CHECK(none.shapes.empty());
 }
+
+TEST_CASE("ORCA's view says each neighbour's share: half, or all of it for the one behind under full right of way") {
+  Settings s;
+  s.jitter = 0;
+  s.rightOfWay = 1;
+  Crowd crowd(s);
+  crowd.add({0, 0}, Vec2{400, 0});
+  crowd.add({25, 0}, Vec2{400, 0});
+  crowd.advance();
+  auto lineLabel = [&](std::size_t i) {
+    for (const TeachShape& sh : crowd.explain(i).teaching.shapes)
+      if (sh.role == TeachRole::AgentLine) return sh.label;
+    return std::string();
+  };
+  CHECK(lineLabel(0) == "#1 takes 100%");  // behind: it gives way wholly
+  CHECK(lineLabel(1) == "#0 takes 0%");
+  crowd.settings.rightOfWay = 0;
+  CHECK(lineLabel(0) == "#1 takes 50%");
+}

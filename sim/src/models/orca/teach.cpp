@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "core/teach.hpp"
+#include "models/orca/solve.hpp"
 
 namespace throng {
 
@@ -128,10 +129,26 @@ void teachOrca(const World& w, const Settings& s, std::size_t i, AgentExplain& o
   // The walls' lines are many and alike: the first is named for them all.
   for (std::size_t k = 0; k < out.obstacleLines.size(); ++k)
     shadeLine(out.obstacleLines[k], TeachRole::ObstacleLine, k == 0 ? "walls" : "", -1);
-  for (std::size_t k = 0; k < out.agentLines.size(); ++k)
-    shadeLine(out.agentLines[k], TeachRole::AgentLine,
-              k < out.neighbours.size() ? neighbourLabel(out.neighbours[k]) : std::string(),
-              k < out.neighbours.size() ? static_cast<std::int64_t>(out.neighbours[k]) : -1);
+  // Each neighbour's line says what share of the pair's change this walker
+  // takes (half, unless right of way gives the one behind more).
+  const bool wishes = w.buffers.wishX.size() == w.size();
+  for (std::size_t k = 0; k < out.agentLines.size(); ++k) {
+    std::string label;
+    std::int64_t walker = -1;
+    if (k < out.neighbours.size()) {
+      const std::size_t j = out.neighbours[k];
+      // As the solve reads them: both walkers' wishes of the last step.
+      const float share = wishes ? wayShare(Vec2{w.px[j], w.py[j]} - p, Vec2{w.buffers.wishX[i], w.buffers.wishY[i]},
+                                            Vec2{w.buffers.wishX[j], w.buffers.wishY[j]}, s.rightOfWay)
+                                 : 0.5f;
+      label = neighbourLabel(j);
+      label.append(" takes ");
+      label.append(std::to_string(static_cast<int>(std::lround(100 * share))));
+      label.push_back('%');
+      walker = static_cast<std::int64_t>(j);
+    }
+    shadeLine(out.agentLines[k], TeachRole::AgentLine, std::move(label), walker);
+  }
   // The feasible region: the top-speed disc (a 48-gon) cut by every line.
   std::vector<Vec2> feasible;
   for (int k = 0; k < 48; ++k) {
