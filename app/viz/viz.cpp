@@ -27,6 +27,7 @@
 #include "cli/args.hpp"
 #include "cli/preset.hpp"
 #include "throng/output_file.hpp"
+#include "viz/editor/recent.hpp"
 #include "viz/gl_window.hpp"
 #include "viz/viz_app.hpp"
 
@@ -129,16 +130,7 @@ int runHeadless(SimHost& h, const char* why, BackendKind backend) {
 /// Where the window layout and the UI scale are remembered:
 /// $THRONG_UI_LAYOUT, else $XDG_CONFIG_HOME/throng/imgui.ini, else
 /// ~/.config/throng/imgui.ini; empty: nowhere (no home).
-std::string layoutFile() {
-  auto env = [](const char* name) -> std::string {
-    const char* v = std::getenv(name);
-    return v && *v ? v : "";
-  };
-  if (std::string s = env("THRONG_UI_LAYOUT"); !s.empty()) return s;
-  if (std::string s = env("XDG_CONFIG_HOME"); !s.empty()) return s + "/throng/imgui.ini";
-  if (std::string s = env("HOME"); !s.empty()) return s + "/.config/throng/imgui.ini";
-  return {};
-}
+std::string layoutFile() { return edit::userConfigFile("THRONG_UI_LAYOUT", "imgui.ini"); }
 
 /// The app's own line in ImGui's ini ("[Throng][App]" then "UIScale=1.5").
 void addScaleHandler(VizApp& app) {
@@ -186,10 +178,9 @@ struct ImGuiSession {
       const char* text = ImGui::SaveIniSettingsToMemory(&size);
       std::error_code ec;
       std::filesystem::create_directories(std::filesystem::path(layout).parent_path(), ec);
-      OutputFile out;
       std::string why;
-      if (!out.open(layout, &why) || std::fwrite(text, 1, size, out.file()) != size || !out.commit(&why))
-        std::fprintf(stderr, "throng: the window layout was not saved: %s\n", why.empty() ? layout.c_str() : why.c_str());
+      if (!writeFileWhole(layout, std::string_view(text, size), &why))
+        std::fprintf(stderr, "throng: the window layout was not saved: %s\n", why.c_str());
     }
     ImGui_ImplOpenGL3_Shutdown();
     ImGui_ImplSDL2_Shutdown();

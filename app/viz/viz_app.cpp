@@ -156,8 +156,7 @@ void VizApp::fitNow() {
         for (Vec2 p : s.points) b.add({p.x, p.y}, s.radius);
     if (b.empty()) b.add({0, 0}, 10);
     // Between the panel (left) and the inspector (right) when there is room.
-    const int panelPx = static_cast<int>(std::lround(kPanelWidthPx * uiScale));
-    const int left = uiHidden_ ? 0 : panelPx, right = uiHidden_ ? 0 : panelPx;
+    const int left = uiHidden_ ? 0 : panelWidthPx(), right = uiHidden_ ? 0 : panelWidthPx();
     const bool room = camera_.width - left - right >= 300;
     const int fullWidth = camera_.width;
     camera_.width = room ? fullWidth - left - right : fullWidth;
@@ -186,8 +185,7 @@ void VizApp::fitNow() {
   if (b.empty()) b.add({0, 0}, 10);
   // Fit into the part of the canvas right of the panel while the UI shows
   // and there is room (the canvas itself, and so the footage, is unchanged).
-  const int panelPx = static_cast<int>(std::lround(kPanelWidthPx * uiScale));  // the panel at the UI scale
-  const int panel = (!uiHidden_ && !recorder_.active() && camera_.width > 3 * panelPx) ? panelPx : 0;
+  const int panel = (!uiHidden_ && !recorder_.active() && camera_.width > 3 * panelWidthPx()) ? panelWidthPx() : 0;
   const int fullWidth = camera_.width;
   camera_.width = fullWidth - panel;
   camera_.fit(b, 24);
@@ -646,7 +644,6 @@ void VizApp::stopRecording() {
   recorder_.finish(&msg);
   setStatus(msg);
 }
-
 
 void VizApp::drawMeasurements(const MeasureSeries& series) {
   if (series.measurements.empty()) return;

@@ -191,6 +191,8 @@ class VizApp {
   /// in [kMinUiScale, kMaxUiScale]; remembered with the window layout.
   float uiScale = 1;
   static constexpr float kMinUiScale = 0.5f, kMaxUiScale = 4;
+  /// The panel's width with its margin at the UI scale, pixels.
+  int panelWidthPx() const { return static_cast<int>(std::lround(kPanelWidthPx * uiScale)); }
   /// Whether the teaching view shows the neighbour grid's query (the cells
   /// scanned, the walkers found in them).
   bool showGridQuery = false;

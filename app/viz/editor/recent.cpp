@@ -40,15 +40,17 @@ bool RecentFiles::save() const {
   return writeFileWhole(store_, text, nullptr);
 }
 
-std::string defaultRecentStore() {
-  auto env = [](const char* name) -> std::string {
-    const char* v = std::getenv(name);
+std::string userConfigFile(const char* overrideVar, const char* name) {
+  auto env = [](const char* var) -> std::string {
+    const char* v = std::getenv(var);
     return v && *v ? v : "";
   };
-  if (std::string s = env("THRONG_RECENT_FILES"); !s.empty()) return s;
-  if (std::string s = env("XDG_CONFIG_HOME"); !s.empty()) return s + "/throng/recent-scenes";
-  if (std::string s = env("HOME"); !s.empty()) return s + "/.config/throng/recent-scenes";
+  if (std::string s = env(overrideVar); !s.empty()) return s;
+  if (std::string s = env("XDG_CONFIG_HOME"); !s.empty()) return s + "/throng/" + name;
+  if (std::string s = env("HOME"); !s.empty()) return s + "/.config/throng/" + name;
   return {};
 }
+
+std::string defaultRecentStore() { return userConfigFile("THRONG_RECENT_FILES", "recent-scenes"); }
 
 }  // namespace throng::app::edit

@@ -27,6 +27,11 @@ class RecentFiles {
   std::vector<std::string> paths_;
 };
 
+/// A file of the user's throng settings: $overrideVar when set, else
+/// $XDG_CONFIG_HOME/throng/NAME, else ~/.config/throng/NAME; "" when none
+/// of these is set.
+std::string userConfigFile(const char* overrideVar, const char* name);
+
 /// Where the visualizer keeps its recent scenes: $THRONG_RECENT_FILES, else
 /// $XDG_CONFIG_HOME/throng/recent-scenes, else ~/.config/throng/recent-scenes;
 /// "" when none of these is set.
