@@ -1,6 +1,7 @@
 #pragma once
 // One hidden GL 3.3 window shared by the GL tests, and pixel helpers.
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -18,5 +19,24 @@ struct Image {
 };
 /// Sum of absolute RGB differences between pixel (x, y) and colour c (R low byte).
 int colorDistance(const Image& im, int x, int y, std::uint32_t c);
+
+/// The shared window's pixels (its default framebuffer), RGBA, top row first.
+std::vector<std::uint8_t> readWindow(int w, int h);
+
+/// An ImGui context on the shared window's SDL2 and OpenGL3 backends (dark
+/// style, no ini file) for the scope of a test; ok is false when a backend
+/// would not start. Needs glContext() first.
+struct ImGuiSession {
+  bool ok = false;
+  ImGuiSession();
+  ~ImGuiSession();
+  ImGuiSession(const ImGuiSession&) = delete;
+  ImGuiSession& operator=(const ImGuiSession&) = delete;
+};
+/// One ImGui frame on the window: new frame, `build` (the widgets), then
+/// `beforeRender` (a test's scroll or cursor), render and draw.
+void imguiFrame(const std::function<void()>& build, const std::function<void()>& beforeRender = {});
+/// As imguiFrame, with the cursor at (x, y) for the frame.
+void imguiFrameWithMouse(float x, float y, const std::function<void()>& build);
 
 }  // namespace throng::test

@@ -5,8 +5,6 @@
 #include <doctest/doctest.h>
 
 #include <SDL.h>
-#include <backends/imgui_impl_opengl3.h>
-#include <backends/imgui_impl_sdl.h>
 #include <imgui.h>
 #include <imgui_internal.h>  // FindWindowByName, SetScrollY(window): to scroll the panel
 
@@ -21,12 +19,8 @@ TEST_CASE("an ImGui frame of the panel renders over the canvas") {
   REQUIRE_MESSAGE(test::glContext(&err), err);
   SDL_Window* win = SDL_GL_GetCurrentWindow();
   REQUIRE(win != nullptr);
-  IMGUI_CHECKVERSION();
-  ImGui::CreateContext();
-  ImGui::GetIO().IniFilename = nullptr;
-  ImGui::StyleColorsDark();
-  REQUIRE(ImGui_ImplSDL2_InitForOpenGL(win, SDL_GL_GetCurrentContext()));
-  REQUIRE(ImGui_ImplOpenGL3_Init("#version 330 core"));
+  test::ImGuiSession imgui;
+  REQUIRE(imgui.ok);
   {
     app::VizApp viz(app::makeBuiltin("ring"));
     REQUIRE_MESSAGE(viz.initGl(&err), err);
@@ -36,12 +30,7 @@ TEST_CASE("an ImGui frame of the panel renders over the canvas") {
       viz.advance(1.0 / 60);
       viz.drawCanvas(w, h);
       viz.renderer().present(w, h);
-      ImGui_ImplOpenGL3_NewFrame();
-      ImGui_ImplSDL2_NewFrame();
-      ImGui::NewFrame();
-      viz.drawUi();
-      ImGui::Render();
-      ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+      test::imguiFrame([&] { viz.drawUi(); });
     }
     const ImDrawData* dd = ImGui::GetDrawData();
     REQUIRE(dd != nullptr);
@@ -49,13 +38,7 @@ TEST_CASE("an ImGui frame of the panel renders over the canvas") {
     CHECK(dd->TotalVtxCount > 500);  // a panel full of widgets
     CHECK(glGetError() == GL_NO_ERROR);
     // The window holds the panel (dark) over the canvas (light).
-    std::vector<std::uint8_t> px(static_cast<std::size_t>(w) * h * 4);
-    glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
-    glPixelStorei(GL_PACK_ALIGNMENT, 1);
-    glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, px.data());
-    std::vector<std::uint8_t> flipped(px.size());
-    const std::size_t row = static_cast<std::size_t>(w) * 4;
-    for (int y = 0; y < h; ++y) std::copy_n(px.data() + row * (h - 1 - y), row, flipped.data() + row * y);
+    const std::vector<std::uint8_t> flipped = test::readWindow(w, h);
     CHECK(render::writePng(test::outPath("imgui_frame.png"), w, h, flipped));
     const std::uint8_t* panel = flipped.data() + (static_cast<std::size_t>(60) * w + 60) * 4;  // inside the panel
     const std::uint8_t* canvas = flipped.data() + (static_cast<std::size_t>(h / 2) * w + w - 20) * 4;
@@ -72,9 +55,6 @@ TEST_CASE("an ImGui frame of the panel renders over the canvas") {
     viz.handleEvent(e, false, false, 1);
     CHECK(viz.uiHidden());
   }
-  ImGui_ImplOpenGL3_Shutdown();
-  ImGui_ImplSDL2_Shutdown();
-  ImGui::DestroyContext();
 }
 
 TEST_CASE("under BioCrowds the panel shows the marker toggle and the selected walker's markers") {
@@ -82,11 +62,8 @@ TEST_CASE("under BioCrowds the panel shows the marker toggle and the selected wa
   REQUIRE_MESSAGE(test::glContext(&err), err);
   SDL_Window* win = SDL_GL_GetCurrentWindow();
   REQUIRE(win != nullptr);
-  ImGui::CreateContext();
-  ImGui::GetIO().IniFilename = nullptr;
-  ImGui::StyleColorsDark();
-  REQUIRE(ImGui_ImplSDL2_InitForOpenGL(win, SDL_GL_GetCurrentContext()));
-  REQUIRE(ImGui_ImplOpenGL3_Init("#version 330 core"));
+  test::ImGuiSession imgui;
+  REQUIRE(imgui.ok);
   {
     // A small ring in the built-in's units (radius 8): a personal space of
     // three radii and a marker every 2 units.
@@ -104,28 +81,15 @@ TEST_CASE("under BioCrowds the panel shows the marker toggle and the selected wa
     for (int frame = 0; frame < 4; ++frame) {
       viz.drawCanvas(w, h);
       viz.renderer().present(w, h);
-      ImGui_ImplOpenGL3_NewFrame();
-      ImGui_ImplSDL2_NewFrame();
-      ImGui::NewFrame();
-      viz.drawUi();
-      // Scrolled to the bottom, where the selected walker's section is.
-      if (ImGuiWindow* panel = ImGui::FindWindowByName("throng")) ImGui::SetScrollY(panel, panel->ScrollMax.y);
-      ImGui::Render();
-      ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+      test::imguiFrame([&] { viz.drawUi(); }, [] {
+        // Scrolled to the bottom, where the selected walker's section is.
+        if (ImGuiWindow* panel = ImGui::FindWindowByName("throng")) ImGui::SetScrollY(panel, panel->ScrollMax.y);
+      });
     }
     CHECK(glGetError() == GL_NO_ERROR);
     CHECK(viz.markerPack().result == render::MarkerPack::Result::Drawn);
     CHECK(ImGui::GetDrawData()->TotalVtxCount > 500);
-    std::vector<std::uint8_t> px(static_cast<std::size_t>(w) * h * 4);
-    glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
-    glPixelStorei(GL_PACK_ALIGNMENT, 1);
-    glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, px.data());
-    std::vector<std::uint8_t> flipped(px.size());
-    const std::size_t row = static_cast<std::size_t>(w) * 4;
-    for (int y = 0; y < h; ++y) std::copy_n(px.data() + row * (h - 1 - y), row, flipped.data() + row * y);
+    const std::vector<std::uint8_t> flipped = test::readWindow(w, h);
     CHECK(render::writePng(test::outPath("imgui_frame_biocrowds.png"), w, h, flipped));
   }
-  ImGui_ImplOpenGL3_Shutdown();
-  ImGui_ImplSDL2_Shutdown();
-  ImGui::DestroyContext();
 }

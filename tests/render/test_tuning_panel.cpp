@@ -7,8 +7,6 @@
 #include <doctest/doctest.h>
 
 #include <SDL.h>
-#include <backends/imgui_impl_opengl3.h>
-#include <backends/imgui_impl_sdl.h>
 #include <imgui.h>
 #include <imgui_internal.h>  // FindWindowByName, SetScrollY(window)
 
@@ -28,16 +26,6 @@
 using namespace throng;
 
 namespace {
-
-std::vector<std::uint8_t> readWindow(int w, int h) {
-  std::vector<std::uint8_t> px(static_cast<std::size_t>(w) * h * 4), flipped(px.size());
-  glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
-  glPixelStorei(GL_PACK_ALIGNMENT, 1);
-  glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, px.data());
-  const std::size_t row = static_cast<std::size_t>(w) * 4;
-  for (int y = 0; y < h; ++y) std::copy_n(px.data() + row * (h - 1 - y), row, flipped.data() + row * y);
-  return flipped;
-}
 
 /// The mean of the plotted flow through line 0 over the samples after `from`.
 double meanFlowAfter(const app::PlotHistory& p, double from) {
@@ -66,11 +54,8 @@ TEST_CASE("tuning the door: knobs in view, no label cut, the flow plotted and ri
     SDL_GL_SwapWindow(win);
     SDL_Delay(10);
   }
-  ImGui::CreateContext();
-  ImGui::GetIO().IniFilename = nullptr;
-  ImGui::StyleColorsDark();
-  REQUIRE(ImGui_ImplSDL2_InitForOpenGL(win, SDL_GL_GetCurrentContext()));
-  REQUIRE(ImGui_ImplOpenGL3_Init("#version 330 core"));
+  test::ImGuiSession imgui;
+  REQUIRE(imgui.ok);
   {
     auto host = app::openScene("door", &err);
     REQUIRE_MESSAGE(host, err);
@@ -82,19 +67,15 @@ TEST_CASE("tuning the door: knobs in view, no label cut, the flow plotted and ri
       SDL_GL_GetDrawableSize(win, &w, &h);
       viz.drawCanvas(w, h);
       viz.renderer().present(w, h);
-      ImGui_ImplOpenGL3_NewFrame();
-      ImGui_ImplSDL2_NewFrame();
-      ImGui::NewFrame();
-      viz.drawUi();
-      if (scrollTo >= 0)
-        if (ImGuiWindow* panel = ImGui::FindWindowByName("throng")) ImGui::SetScrollY(panel, scrollTo);
-      ImGui::Render();
-      ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+      test::imguiFrame([&] { viz.drawUi(); }, [&] {
+        if (scrollTo >= 0)
+          if (ImGuiWindow* panel = ImGui::FindWindowByName("throng")) ImGui::SetScrollY(panel, scrollTo);
+      });
     };
     for (int k = 0; k < 3; ++k) frame();  // the first frames only lay out
     REQUIRE(w == 1280);
     REQUIRE(h == 720);
-    CHECK(render::writePng(test::outPath("tuning_door_panel.png"), w, h, readWindow(w, h)));
+    CHECK(render::writePng(test::outPath("tuning_door_panel.png"), w, h, test::readWindow(w, h)));
 
     const auto panel = viz.widgetRect("panel");
     REQUIRE(panel);
@@ -130,7 +111,7 @@ TEST_CASE("tuning the door: knobs in view, no label cut, the flow plotted and ri
     CHECK((*scaled)[2] - (*scaled)[0] > 1.4f * ((*panel)[2] - (*panel)[0]));
     for (const SettingInfo& s : settingsTable())
       if (const auto r = viz.widgetRect("setting:" + std::string(s.name))) CHECK_MESSAGE((*r)[2] <= (*scaled)[2] + 0.5f, std::string(s.name));
-    CHECK(render::writePng(test::outPath("tuning_door_panel_scaled.png"), w, h, readWindow(w, h)));
+    CHECK(render::writePng(test::outPath("tuning_door_panel_scaled.png"), w, h, test::readWindow(w, h)));
     viz.uiScale = 1;
     for (int k = 0; k < 2; ++k) frame();
 
@@ -158,7 +139,7 @@ TEST_CASE("tuning the door: knobs in view, no label cut, the flow plotted and ri
     frame();
     const auto shownPlot = viz.widgetRect("plot:flow");
     REQUIRE(shownPlot);
-    const auto px = readWindow(w, h);
+    const auto px = test::readWindow(w, h);
     CHECK(render::writePng(test::outPath("tuning_door_plots.png"), w, h, px));
     std::size_t line = 0;
     for (int y = static_cast<int>((*shownPlot)[1]); y < static_cast<int>((*shownPlot)[3]) && y < h; ++y)
@@ -200,9 +181,6 @@ TEST_CASE("tuning the door: knobs in view, no label cut, the flow plotted and ri
     CHECK_FALSE(viz.loadPreset(test::outPath("no-such.preset")));
     CHECK(viz.status().find("no-such.preset: cannot read it") != std::string::npos);
   }
-  ImGui_ImplOpenGL3_Shutdown();
-  ImGui_ImplSDL2_Shutdown();
-  ImGui::DestroyContext();
   SDL_SetWindowSize(win, 800, 600);
   for (int k = 0; k < 10; ++k) {
     SDL_PumpEvents();
@@ -245,11 +223,8 @@ TEST_CASE("the velocity inset: the head-on walker's plane in its own window, a l
   REQUIRE_MESSAGE(test::glContext(&err), err);
   SDL_Window* win = SDL_GL_GetCurrentWindow();
   REQUIRE(win != nullptr);
-  ImGui::CreateContext();
-  ImGui::GetIO().IniFilename = nullptr;
-  ImGui::StyleColorsDark();
-  REQUIRE(ImGui_ImplSDL2_InitForOpenGL(win, SDL_GL_GetCurrentContext()));
-  REQUIRE(ImGui_ImplOpenGL3_Init("#version 330 core"));
+  test::ImGuiSession imgui;
+  REQUIRE(imgui.ok);
   {
     auto host = app::openScene("headon", &err);
     REQUIRE_MESSAGE(host, err);
@@ -267,14 +242,9 @@ TEST_CASE("the velocity inset: the head-on walker's plane in its own window, a l
     for (int frame = 0; frame < 3; ++frame) {
       viz.drawCanvas(w, h);
       viz.renderer().present(w, h);
-      ImGui_ImplOpenGL3_NewFrame();
-      ImGui_ImplSDL2_NewFrame();
-      ImGui::NewFrame();
-      viz.drawUi();
-      ImGui::Render();
-      ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+      test::imguiFrame([&] { viz.drawUi(); });
     }
-    const auto px = readWindow(w, h);
+    const auto px = test::readWindow(w, h);
     CHECK(render::writePng(test::outPath("velocity_inset.png"), w, h, px));
     const auto inset = viz.widgetRect("inset");
     REQUIRE(inset);
@@ -306,19 +276,14 @@ TEST_CASE("the velocity inset: the head-on walker's plane in its own window, a l
     const Vec2 mid = (agentLine->points[0] * 0.75f + agentLine->points[1] * 0.25f);
     const ImVec2 at{0.5f * ((*inset)[0] + (*inset)[2]) + mid.x * scale, 0.5f * ((*inset)[1] + (*inset)[3]) - mid.y * scale};
     viz.drawCanvas(w, h);
-    ImGui_ImplOpenGL3_NewFrame();
-    ImGui_ImplSDL2_NewFrame();
-    ImGui::GetIO().MousePos = at;
-    ImGui::NewFrame();
-    viz.drawUi();
-    ImGui::Render();
+    test::imguiFrameWithMouse(at.x, at.y, [&] { viz.drawUi(); });
     CHECK(viz.hoveredNeighbour() == 1);
 
     // The spatial hash, asked for: the cells the query scans, over the crowd.
     auto gridPixels = [&] {
       viz.drawCanvas(w, h);
       viz.renderer().present(w, h);
-      const auto canvas = readWindow(w, h);
+      const auto canvas = test::readWindow(w, h);
       std::size_t n = 0;
       for (std::size_t k = 0; k + 3 < canvas.size(); k += 4)
         n += std::abs(canvas[k] - 110) < 12 && std::abs(canvas[k + 1] - 110) < 12 && std::abs(canvas[k + 2] - 150) < 14;
@@ -330,9 +295,6 @@ TEST_CASE("the velocity inset: the head-on walker's plane in its own window, a l
     CHECK(render::writePng(test::outPath("spatial_hash.png"), w, h, canvas));
     CHECK(on > off + 200);
   }
-  ImGui_ImplOpenGL3_Shutdown();
-  ImGui_ImplSDL2_Shutdown();
-  ImGui::DestroyContext();
 }
 
 TEST_CASE("replay: paused, the canvas steps back over the last steps as they were drawn, and Play goes on live") {
@@ -395,7 +357,7 @@ TEST_CASE("the gate flags the spring baseline's overlap live, in red, and ORCA's
       flagged = true;
       viz.drawCanvas(640, 480);
       viz.renderer().present(640, 480);
-      const auto px = readWindow(640, 480);
+      const auto px = test::readWindow(640, 480);
       CHECK(render::writePng(test::outPath(std::string("gate_flag_") + model + ".png"), 640, 480, px));
       for (std::size_t i = 0; i + 3 < px.size(); i += 4) red += px[i] > 200 && px[i + 1] < 60 && px[i + 2] < 60;
     }
