@@ -53,7 +53,7 @@ fetch() {  # fetch DIR PACKAGE...
   [ ${#missing[@]} -eq 0 ] || (cd "$dir" && apt-get download "${missing[@]}" >/dev/null)
 }
 fetch .gl libegl1 libglvnd0 libopengl0 libgl1 libglx0 libgles2
-fetch .gpu-deps nlohmann-json3-dev doctest-dev
+fetch .gpu-deps nlohmann-json3-dev doctest-dev libgeos-dev libgeos-c1v5 libgeos3.11.1
 for d in .gpu-run .gl .gpu-deps; do
   grep -qx "/$d/" .git/info/exclude 2>/dev/null || echo "/$d/" >>.git/info/exclude
 done

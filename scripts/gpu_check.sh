@@ -11,7 +11,7 @@
 #    machine has no SDL2 or ImGui to build the app with, so the interop
 #    pixels and the app's frame rate come from it.
 #  - a build from source on the machine itself (sim/, tests/gpu, gpu_bench;
-#    nvcc, cmake and ninja are there, nlohmann-json and doctest come as
+#    nvcc, cmake and ninja are there, nlohmann-json, doctest and GEOS come as
 #    Debian packages in .gpu-deps), run in the background while the bundle's
 #    tests run; its device test must print the bundle's hashes.
 # Then, in order:
@@ -96,6 +96,7 @@ add_compile_options("\$<\$<COMPILE_LANGUAGE:CXX>:-Wall;-Wextra;-ffp-contract=off
 set(THRONG_CUDA ON)
 find_package(Threads REQUIRED)
 find_package(nlohmann_json 3 CONFIG REQUIRED)
+find_package(GEOS 3.10 CONFIG REQUIRED)
 include($root/cmake/cuda.cmake)
 add_subdirectory($root/sim sim)
 enable_testing()

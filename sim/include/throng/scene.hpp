@@ -48,6 +48,16 @@
 //                                         // when "groups" is absent)
 //   "obstacles": [ {"rect": [x, y, w, h]}, {"outline": [[x, y], ...]} ],
 //   "walls": [ [[x, y], [x, y], ...] ],   // polylines
+//   "geometry": {"wkt": "POLYGON ((0 0, 20 0, 20 10, 0 10, 0 0))"},
+//                                // or {"geojson": {GeoJSON}} or {"file":
+//                                // "plan.wkt"} (.wkt, .geojson or .json,
+//                                // relative to this file, inside its
+//                                // folder): exactly one. Polygons are the
+//                                // walkable area: each outline a closed
+//                                // wall, each hole an obstacle, and fill
+//                                // generators fill only inside it. Lines
+//                                // are walls. Read by GEOS: a polygon it
+//                                // finds invalid is refused with its reason
 //   "routes": { "door": {"gates": [ [[x, y], [x, y]] ], "goal": [x, y],
 //                        "goalRegion": [x, y, w, h]} },
 //   "streams": [ {"group": 1, "velocity": [1.3, 0]} ], // constant wish
@@ -223,6 +233,14 @@ struct SceneSink {
   std::vector<int> groups;          ///< empty: every group
 };
 
+/// One polygon of a walkable area (the file's "geometry"): its outline and
+/// its holes, each a ring without its closing point, as the file gives
+/// them.
+struct WalkableArea {
+  std::vector<Vec2> outline;
+  std::vector<std::vector<Vec2>> holes;
+};
+
 /// The most walkers a scene makes unless the caller lowers it: its agents
 /// and generators together, and, in a run, everyone present at once (its
 /// sources stop emitting there).
@@ -262,7 +280,11 @@ struct SceneSpec {
   Settings settings;                ///< settings.maxStep is the run's dt
   double duration = 30;             ///< s, the default length of a run
   std::vector<SceneAgent> agents;
+  /// Walls: the walkable areas' outlines (closed: the first point again at
+  /// the end), then the geometry's lines, then the file's "walls".
+  /// Obstacles: the areas' holes, then the file's "obstacles".
   std::vector<std::vector<Vec2>> obstacles, walls;
+  std::vector<WalkableArea> walkable;  ///< the file's "geometry" polygons; empty: none given
   std::vector<SceneRoute> routes;
   std::vector<std::pair<int, Vec2>> streams;  ///< group, constant velocity
   std::vector<SceneSource> sources;
@@ -338,6 +360,20 @@ std::vector<std::string> sceneDirectories();
 std::optional<std::string> findScene(std::string_view nameOrPath, std::string* error);
 /// The shipped scenes: name -> path, from the first directory that has each.
 std::map<std::string, std::string> listScenes();
+
+/// The spec's walls and walkable area as one WKT GEOMETRYCOLLECTION that a
+/// scene's "geometry" reads back to the same walls in the same order: the
+/// walkable polygons, then every other wall as a LINESTRING. Coordinates in
+/// the shortest form that reads back to the same float. nullopt with
+/// *error when the spec has obstacles that are not holes of its walkable
+/// area (WKT's polygons would read back as walkable area).
+std::optional<std::string> sceneGeometryWkt(const SceneSpec& spec, std::string* error);
+/// The walkable area as one WKT POLYGON (or MULTIPOLYGON when it is in
+/// parts), as JuPedSim and PedPy take it. The file's "geometry" polygons
+/// when it has them; otherwise the box around everything the scene holds,
+/// 2 m wider on each side, less its obstacles and its walls (each 1 cm
+/// thick), keeping the part with the most walkers at the start.
+std::string walkableAreaWkt(const SceneSpec& spec);
 
 /// A running scene: the Crowd plus its sources and sinks, advanced by a fixed
 /// dt (the spec's settings.maxStep). One step is, in order:

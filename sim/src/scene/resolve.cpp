@@ -10,10 +10,12 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <limits>
 
 #include "models/orca/orca.hpp"
 #include "scene/expression.hpp"
+#include "scene/plan_text.hpp"
 #include "scene/pointer.hpp"
 #include "scene/scene_internal.hpp"
 #include "scene/schema.hpp"
@@ -94,8 +96,8 @@ struct RouteGoal {
 class Resolver {
  public:
   Resolver(const Json& root, std::vector<Knob>& knobs, const std::map<std::string, std::string, std::less<>>& overrides,
-           std::size_t maxAgents)
-      : root_(root), knobs_(knobs), overrides_(overrides) {
+           std::size_t maxAgents, const SceneFiles& files)
+      : root_(root), knobs_(knobs), overrides_(overrides), files_(files) {
     spec_.maxAgents = maxAgents;
   }
 
@@ -170,6 +172,7 @@ class Resolver {
   void knobs(const Json& j, const Path& p);
   void settings(const Json& j, const Path& p);
   void geometry();
+  void plan();  ///< "geometry": the walkable area and walls as WKT or GeoJSON
   void measurements();
   void verify();
   SceneDraw drawOf(const Json& j, const Path& p) const;
@@ -227,6 +230,7 @@ class Resolver {
   const Json& root_;
   std::vector<Knob>& knobs_;
   const std::map<std::string, std::string, std::less<>>& overrides_;  // setting -> its text, over the file's
+  const SceneFiles& files_;
   SceneSpec spec_;
   Props defaults_;
   std::vector<std::string> routeNames_;
@@ -363,7 +367,39 @@ void Resolver::settings(const Json& j, const Path& p) {
     if (!setSettingText(s, k, text, &why)) fail(Path{} / "settings" / k, why);
 }
 
+void Resolver::plan() {
+  const Path p = Path{} / "geometry";
+  const Json& o = object(root_["geometry"], p, detail::sceneKeys("/geometry"));
+  const int forms = int{o.contains("wkt")} + int{o.contains("geojson")} + int{o.contains("file")};
+  if (forms != 1) fail(p, "expected exactly one of \"wkt\", \"geojson\" or \"file\"");
+  PlanShapes shapes;
+  std::string why;
+  if (o.contains("wkt")) {
+    if (!readPlan(string(o["wkt"], p / "wkt"), PlanFormat::Wkt, &shapes, &why)) fail(p / "wkt", why);
+  } else if (o.contains("geojson")) {
+    if (!o["geojson"].is_object()) fail(p / "geojson", "expected a GeoJSON object, got " + describe(o["geojson"]));
+    if (!readPlan(o["geojson"].dump(), PlanFormat::GeoJson, &shapes, &why)) fail(p / "geojson", why);
+  } else {
+    const std::string name = string(o["file"], p / "file");
+    const auto f = files_.find(name);
+    if (f == files_.end()) fail(p / "file", "\"" + name + "\" was not read with the scene");
+    const PlanFormat format = name.ends_with(".wkt") ? PlanFormat::Wkt : PlanFormat::GeoJson;
+    if (!readPlan(f->second, format, &shapes, &why)) fail(p / "file", name + ": " + why);
+  }
+  // Outlines close on their first point; holes are obstacles.
+  for (const WalkableArea& a : shapes.areas) {
+    std::vector<Vec2> wall = a.outline;
+    wall.push_back(a.outline.front());
+    spec_.walls.push_back(std::move(wall));
+  }
+  for (const WalkableArea& a : shapes.areas)
+    for (const std::vector<Vec2>& h : a.holes) spec_.obstacles.push_back(h);
+  for (std::vector<Vec2>& l : shapes.lines) spec_.walls.push_back(std::move(l));
+  spec_.walkable = std::move(shapes.areas);
+}
+
 void Resolver::geometry() {
+  if (root_.contains("geometry")) plan();
   if (root_.contains("obstacles")) {
     const Path p = Path{} / "obstacles";
     const Json& arr = array(root_["obstacles"], p);
@@ -749,6 +785,7 @@ void Resolver::generators(const Json& j, const Path& p) {
             const Vec2 at{static_cast<float>(reg.x + (static_cast<double>(c) + 0.5) * cw + jx),
                           static_cast<float>(reg.y + (static_cast<double>(r) + 0.5) * ch + jy)};
             if (intrusion(at, pr.radius) > 0) continue;  // cells under obstacles stay empty
+            if (!spec_.walkable.empty() && !insideAreas(spec_.walkable, at)) continue;  // and those off the floor
             spec_.agents.push_back(makeAgent(at, pr, k, what, cell, gp));
             ++k;
           }
@@ -1046,8 +1083,35 @@ SceneSpec Resolver::run() {
 }  // namespace
 
 SceneSpec resolveScene(const SceneJson& root, std::vector<Knob>& knobs,
-                       const std::map<std::string, std::string, std::less<>>& overrides, std::size_t maxAgents) {
-  return Resolver(root, knobs, overrides, maxAgents).run();
+                       const std::map<std::string, std::string, std::less<>>& overrides, std::size_t maxAgents,
+                       const SceneFiles& files) {
+  return Resolver(root, knobs, overrides, maxAgents, files).run();
+}
+
+void readSceneFiles(const SceneJson& root, const std::string& sceneFile, SceneFiles* files) {
+  if (!root.is_object() || !root.contains("geometry") || !root["geometry"].is_object()) return;
+  const Json& g = root["geometry"];
+  if (!g.contains("file") || !g["file"].is_string() || g.contains("wkt") || g.contains("geojson"))
+    return;  // the resolver says what is wrong
+  const Path p = Path{} / "geometry" / "file";
+  const std::string name = g["file"].get<std::string>();
+  if (name.empty() || name.front() == '/' || name.find('\\') != std::string::npos)
+    fail(p, "expected a path relative to the scene's folder, got \"" + name + "\"");
+  for (std::size_t b = 0; b <= name.size();) {
+    const std::size_t e = std::min(name.find('/', b), name.size());
+    if (name.compare(b, e - b, "..") == 0) fail(p, "\"" + name + "\" leaves the scene's folder (\"..\")");
+    b = e + 1;
+  }
+  if (!name.ends_with(".wkt") && !name.ends_with(".geojson") && !name.ends_with(".json"))
+    fail(p, "expected a .wkt, .geojson or .json file, got \"" + name + "\"");
+  const std::size_t slash = sceneFile.find_last_of('/');
+  const std::string path = slash == std::string::npos ? name : sceneFile.substr(0, slash + 1) + name;
+  std::error_code ec;
+  if (std::filesystem::file_size(path, ec) > (std::uintmax_t{64} << 20) && !ec) fail(p, path + ": larger than 64 MiB");
+  std::string why;
+  std::optional<std::string> text = readFile(path, &why);
+  if (!text) fail(p, why);
+  (*files)[name] = std::move(*text);
 }
 
 }  // namespace throng::detail

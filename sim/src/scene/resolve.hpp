@@ -22,10 +22,20 @@ struct ResolveFailure {
   std::string message;
 };
 
+/// The files a scene names ("geometry"'s "file"), read once when it is
+/// loaded: the name as written -> the file's bytes.
+using SceneFiles = std::map<std::string, std::string, std::less<>>;
+
 /// Resolves `root` with `knobs` (read, and refreshed: new knobs at their
 /// defaults, values kept) and the settings `overrides` (name -> text),
 /// making at most `maxAgents` walkers. Throws ResolveFailure.
 SceneSpec resolveScene(const SceneJson& root, std::vector<Knob>& knobs,
-                       const std::map<std::string, std::string, std::less<>>& overrides, std::size_t maxAgents);
+                       const std::map<std::string, std::string, std::less<>>& overrides, std::size_t maxAgents,
+                       const SceneFiles& files = {});
+
+/// Reads the files `root` names into *files, from `sceneFile`'s folder. A
+/// name must be relative, stay inside that folder (no "..") and end in
+/// .wkt, .geojson or .json; at most 64 MiB. Throws ResolveFailure.
+void readSceneFiles(const SceneJson& root, const std::string& sceneFile, SceneFiles* files);
 
 }  // namespace throng::detail

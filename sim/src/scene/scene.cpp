@@ -34,6 +34,7 @@ using Json = detail::SceneJson;
 struct Scene::Doc {
   std::string text;
   Json json;
+  detail::SceneFiles files;  ///< the files it names, read with it
   std::size_t maxAgents = kMaxSceneAgents;
 };
 
@@ -213,6 +214,13 @@ std::optional<Scene> Scene::doParse(std::string text, std::string fileName, std:
   }
   Scene s;
   s.file_ = std::move(fileName);
+  try {
+    detail::readSceneFiles(doc->json, s.file_, &doc->files);
+  } catch (const detail::ResolveFailure& f) {
+    if (error) *error = s.file_ + ":" + std::to_string(detail::pointerLine(doc->text, f.tokens)) + ": " +
+                        detail::joinPointer(f.tokens) + ": " + f.message;
+    return std::nullopt;
+  }
   s.doc_ = std::move(doc);
   if (!s.resolve(error)) return std::nullopt;
   return s;
@@ -221,7 +229,7 @@ std::optional<Scene> Scene::doParse(std::string text, std::string fileName, std:
 bool Scene::resolve(std::string* error) {
   std::vector<Knob> knobs = knobs_;
   try {
-    SceneSpec spec = detail::resolveScene(doc_->json, knobs, settingOverrides_, doc_->maxAgents);
+    SceneSpec spec = detail::resolveScene(doc_->json, knobs, settingOverrides_, doc_->maxAgents, doc_->files);
     if (spec.name.empty()) {
       std::string base = file_;
       const std::size_t slash = base.find_last_of('/');

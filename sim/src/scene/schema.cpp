@@ -36,7 +36,7 @@ std::span<const std::string_view> generatorKeys(std::string_view type) {
 
 std::span<const std::string_view> sceneKeys(std::string_view p) {
   static const Keys root{"name",   "description", "units",   "model",  "duration", "settings",  "knobs",
-                         "agentDefaults", "agents", "generators", "sources", "sinks", "obstacles", "walls",
+                         "agentDefaults", "agents", "generators", "sources", "sinks", "geometry", "obstacles", "walls",
                          "routes", "streams",     "routing", "targets", "discomfort", "hills", "heightMap",
                          "discomfortMap", "speedZones", "stairs", "measurements", "verify"};
   static const Keys knob{"min", "max", "default", "help", "integer"};
@@ -61,6 +61,7 @@ std::span<const std::string_view> sceneKeys(std::string_view p) {
   static const Keys hill{"at", "radius", "height"};
   static const Keys heights{"origin", "cell", "heights"};
   static const Keys values{"origin", "cell", "values"};
+  static const Keys plan{"wkt", "geojson", "file"};
   static const Keys settings = [] {
     Keys v;
     for (const SettingInfo& i : settingsTable()) v.push_back(i.name);
@@ -88,6 +89,7 @@ std::span<const std::string_view> sceneKeys(std::string_view p) {
   if (p == "/hills/#") return hill;
   if (p == "/heightMap") return heights;
   if (p == "/discomfortMap") return values;
+  if (p == "/geometry") return plan;
   return {};
 }
 
