@@ -296,11 +296,13 @@ Parsed<RunOptions> parseRun(int argc, const char* const* argv) {
   CLI::Option* exportPath =
       app.add_option("--export", o.exportPath, "write every step to FILE (complete or absent, even on Ctrl-C)");
   placeholder(exportPath, "FILE");
-  const auto format = [&o](const std::string& f) { o.format = f == "pedpy" ? ExportFormat::Pedpy : ExportFormat::Csv; };
+  const auto format = [&o](const std::string& f) { o.format = exportFormatFromName(f).value_or(ExportFormat::Csv); };
   placeholder(app.add_option_function<std::string>("--format", format,
                                                    "csv (default): step,time,id,x,y,vx,vy,jammed,group\n"
-                                                   "pedpy: PedPy's text trajectory (id frame x y z); needs --export")
-                  ->check(CLI::IsMember({"csv", "pedpy"}))
+                                                   "pedpy: PedPy's text trajectory (id frame x y z) with the walkable area\n"
+                                                   "jupedsim: JuPedSim's SQLite (frames, the walkable area as WKT);\n"
+                                                   "needs --export")
+                  ->check(CLI::IsMember({"csv", "pedpy", "jupedsim"}))
                   ->needs(exportPath),
               "F");
   placeholder(app.add_option("--summary", o.summaryPath, "write the summary as JSON"), "FILE");

@@ -89,14 +89,13 @@ int run(const RunOptions& o) {
   installStopHandlers();
   Exporter exporter;
   if (!o.exportPath.empty()) {
-    if (!exporter.open(o.exportPath, o.format, dt, scene->name(), scene->spec().units, &err,
-                       scene->spec().measurements)) {
+    if (!exporter.open(o.exportPath, o.format, dt, scene->spec(), &err)) {
       std::fprintf(stderr, "throng run: %s\n", err.c_str());
       return 1;
     }
-    if (o.format == ExportFormat::Pedpy && scene->spec().units != "m" && !o.quiet)
-      std::fprintf(stderr, "throng run: note: scene %s is in %s, PedPy expects metres\n", scene->name().c_str(),
-                   scene->spec().units.c_str());
+    if (o.format != ExportFormat::Csv && scene->spec().units != "m" && !o.quiet)
+      std::fprintf(stderr, "throng run: note: scene %s is in %s, %s expects metres\n", scene->name().c_str(),
+                   scene->spec().units.c_str(), o.format == ExportFormat::Pedpy ? "PedPy" : "JuPedSim");
   }
   // The measurements' file, opened now so that an unwritable path fails
   // before the run; written whole once it ends.

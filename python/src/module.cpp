@@ -92,9 +92,8 @@ py::array ownedCopy(const T* data, std::size_t count, std::vector<py::ssize_t> s
 }
 
 ExportFormat exportFormat(const std::string& name) {
-  if (name == "pedpy") return ExportFormat::Pedpy;
-  if (name == "csv") return ExportFormat::Csv;
-  throw py::value_error("format: " + name + " not in {csv,pedpy}");
+  if (const std::optional<ExportFormat> f = cli::exportFormatFromName(name)) return *f;
+  throw py::value_error("format: " + name + " not in {csv,pedpy,jupedsim}");
 }
 
 BackendKind backendKind(const std::string& name) {
@@ -347,7 +346,7 @@ class Run {
     {
       py::gil_scoped_release nogil;
       cli::Exporter e;
-      ok = e.open(path, f, s.run.dt(), s.scene.name(), s.run.spec().units, &err, s.run.spec().measurements);
+      ok = e.open(path, f, s.run.dt(), s.run.spec(), &err);
       for (std::size_t k = 0; ok && k < s.recorded.frames(); ++k) ok = e.write(s.recorded.frame(k), &err);
       if (ok) ok = e.commit(&err);
     }
@@ -525,7 +524,7 @@ std::string runScene(const Scene& scene, std::optional<std::uint64_t> steps, std
   if (kind != BackendKind::Cpu && !run.crowd().setBackend(kind, &err)) throw std::runtime_error(err);
   cli::Exporter exporter;
   if (!exportPath.empty() &&
-      !exporter.open(exportPath, f, run.dt(), scene.name(), scene.spec().units, &err, scene.spec().measurements))
+      !exporter.open(exportPath, f, run.dt(), scene.spec(), &err))
     raise(PyExc_OSError, err);
   std::vector<double> ms;
   cli::LoopEnd end;
@@ -653,6 +652,8 @@ PYBIND11_MODULE(_throng, m) {
       .def_property_readonly("settings", [](const Scene& s) { return settingTexts(s.spec().settings); })
       .def_property_readonly("walls", [](const Scene& s) { return pointLists(s.spec().walls); })
       .def_property_readonly("obstacles", [](const Scene& s) { return pointLists(s.spec().obstacles); })
+      .def_property_readonly("has_walkable_area", [](const Scene& s) { return !s.spec().walkable.empty(); })
+      .def_property_readonly("walkable_area_wkt", [](const Scene& s) { return walkableAreaWkt(s.spec()); })
       .def_property_readonly("measurements", &measurementList)
       .def("assign", [](Scene& s, const std::string& a) { assign(s, a); }, py::arg("assignment"))
       .def("reset", &Scene::reset)

@@ -116,6 +116,13 @@ class Scene:
         return self._core.obstacles
 
     @property
+    def walkable_area_wkt(self) -> str:
+        """The walkable area as WKT, as the PedPy and JuPedSim exports carry it:
+        the file's "geometry" polygons, or the box round the scene less its
+        walls and obstacles when it names none."""
+        return self._core.walkable_area_wkt
+
+    @property
     def measurements(self) -> List[Dict[str, Any]]:
         """The measurement lines and areas: name, kind ("line" or "area") and points, in file order."""
         return self._core.measurements
@@ -328,9 +335,11 @@ class Run:
         jammed, group, one row per walker per frame (needs ``record=True``)."""
         return self._core.trajectory()
 
-    def to_pedpy(self):
+    def to_pedpy(self, with_area: bool = False):
         """The recorded trajectory as a PedPy ``TrajectoryData`` (needs PedPy and
-        ``record=True``). Coordinates are the float32 values, widened."""
+        ``record=True``). Coordinates are the float32 values, widened. With
+        ``with_area=True``, the pair (trajectory, :meth:`walkable_area`), so
+        PedPy's methods need no geometry by hand."""
         try:
             import pandas as pd
             import pedpy
@@ -339,7 +348,8 @@ class Run:
         t = self.trajectory()
         data = pd.DataFrame({"id": t["id"].astype(np.int64), "frame": t["frame"].astype(np.int64),
                              "x": t["x"].astype(np.float64), "y": t["y"].astype(np.float64)})
-        return pedpy.TrajectoryData(data=data, frame_rate=1.0 / self.dt)
+        traj = pedpy.TrajectoryData(data=data, frame_rate=1.0 / self.dt)
+        return (traj, self.walkable_area()) if with_area else traj
 
     def walkable_area(self, margin: float = 1.0, wall_width: float = 0.01):
         """The scene's walkable area as a PedPy ``WalkableArea`` (needs PedPy),
@@ -351,7 +361,8 @@ class Run:
         ``margin`` units wider on each side, less the obstacles and the walls
         (each ``wall_width`` units wide, flat at its ends, so a door keeps its
         width). Where walls cut the box in pieces, the piece that holds the
-        most positions."""
+        most positions. A scene that names its walkable area (its "geometry")
+        gives that instead, as it is."""
         try:
             import pedpy
             import shapely
@@ -359,6 +370,8 @@ class Run:
         except ImportError as e:  # pragma: no cover - depends on the environment
             raise ImportError(f"walkable_area needs PedPy: pip install pedpy ({e})") from e
         scene = self._core.scene
+        if scene.has_walkable_area:
+            return pedpy.WalkableArea(scene.walkable_area_wkt)
         if self._core.recording:
             t = self.trajectory()
             xs, ys = t["x"].astype(np.float64), t["y"].astype(np.float64)

@@ -96,7 +96,7 @@ def case_usage():
            one_line=True)
     expect(throng("run", "ring", "--steps", "1", "--seconds", "1"), 2, r"--steps excludes --seconds", one_line=True)
     expect(throng("run", "ring", "--bogus"), 2, r"unknown option '--bogus'.*" + hint, one_line=True)
-    expect(throng("run", "ring", "--export", "x.csv", "--format", "xml"), 2, r"--format: xml not in \{csv,pedpy\}",
+    expect(throng("run", "ring", "--export", "x.csv", "--format", "xml"), 2, r"--format: xml not in \{csv,pedpy,jupedsim\}",
            one_line=True)
     expect(throng("run", "ring", "--format", "csv"), 2, r"--format requires --export", one_line=True)
     expect(throng("run", "ring", "--backend", "gpu"), 2, r"--backend: gpu not in \{cpu,cuda,auto\}", one_line=True)
@@ -657,9 +657,9 @@ def case_measure():
         "measurements": [{"name": "framerate: 99 in cm\n# x/cm", "line": [[2, -1], [2, 1]]}]}))
     out = work("hostile.txt")
     expect(throng("run", hostile, "--export", out, "--format", "pedpy", "--quiet"), 0)
-    head = out.read_text().splitlines()[:5]
-    check(head[2] == "# measurement line fram_rate__99_in_cm___x_cm: LINESTRING (2 -1, 2 1)" and
-          sum(l.startswith("#") for l in head) == 4, "the name kept to safe characters, on one line", head)
+    head = out.read_text().splitlines()[:6]
+    check(head[3] == "# measurement line fram_rate__99_in_cm___x_cm: LINESTRING (2 -1, 2 1)" and
+          sum(l.startswith("#") for l in head) == 5, "the name kept to safe characters, on one line", head)
     p = throng("check", out)
     check(p.returncode == 0 and "at 60 fps" in p.stdout and "unit m (the header)" in p.stdout,
           "the export still reads at its own frame rate and unit", show(p))

@@ -11,6 +11,7 @@ reference is always the real `throng run` command.
 """
 import gc
 import json
+import math
 import os
 import pathlib
 import re
@@ -745,6 +746,69 @@ def case_jupedsim():
     check(t.data["frame"].max() == int(frames) and t.frame_rate == 20, "PedPy reads the same frames", t.data)
 
 
+def case_jupedsim_export():
+    # `throng run --format jupedsim` writes JuPedSim's own SQLite: JuPedSim's
+    # Recording and PedPy's loaders open it with the same frames, ids and
+    # places as the CSV export, and the walkable area the scene names (its
+    # "geometry") rides along; throng check reads it back.
+    import numpy as np
+    import jupedsim as jps
+    import pedpy
+    import shapely
+    import throng
+    plan = work("plan")
+    plan.mkdir(parents=True, exist_ok=True)
+    (plan / "room.wkt").write_text("POLYGON ((0 0, 10 0, 10 4, 12 4, 12 6, 10 6, 10 10, 0 10, 0 0), "
+                                   "(4 4, 6 4, 6 6, 4 6, 4 4))\n")
+    scene = plan / "room.json"
+    scene.write_text(json.dumps({
+        "name": "room", "duration": 8, "agentDefaults": {"radius": 0.2},
+        "geometry": {"file": "room.wkt"},
+        "generators": [{"type": "fill", "region": [0, 0, 12, 10], "density": 0.5, "goalRegion": [11, 4.5, 0.8, 1]}],
+        "sinks": [{"region": [11, 4, 1, 2]}]}))
+    sql, csv = work("room.sqlite"), work("room.csv")
+    for out, fmt in ((sql, "jupedsim"), (csv, "csv")):
+        p = throng_cli("run", scene, "--quiet", "--export", out, "--format", fmt)
+        check(p.returncode == 0 and out.exists(), f"throng run --format {fmt}", show(p))
+    check(not list(sql.parent.glob("*.partial")), "no partial left")
+    rows = np.genfromtxt(csv, delimiter=",", names=True)
+    rec = jps.Recording(str(sql))
+    check(rec.num_frames == int(rows["step"].max()) + 1 and rec.fps == 60, "JuPedSim: every frame at the step's rate",
+          rec.num_frames, rec.fps)
+    last = int(rows["step"].max())
+    mine = rows[rows["step"] == last]
+    theirs = rec.frame(last).agents
+    check(sorted(a.id for a in theirs) == sorted(int(i) for i in mine["id"]), "JuPedSim: the same walkers")
+    where = {int(r["id"]): (r["x"], r["y"]) for r in mine}
+    check(all(np.allclose(a.position, where[a.id], atol=1e-6) for a in theirs), "JuPedSim: the same places")
+    area = shapely.from_wkt(rec.geometry().wkt) if hasattr(rec.geometry(), "wkt") else rec.geometry()
+    check(abs(shapely.area(area) - 100) < 1e-6, "JuPedSim: the walkable area, the hole cut out", shapely.area(area))
+    t = pedpy.load_trajectory_from_jupedsim_sqlite(trajectory_file=sql)
+    w = pedpy.load_walkable_area_from_jupedsim_sqlite(trajectory_file=sql)
+    check(len(t.data) == len(rows) and t.frame_rate == 60, "PedPy: every row at the step's rate", len(t.data), len(rows))
+    check(abs(w.polygon.area - 100) < 1e-6, "PedPy: the walkable area", w.polygon.wkt)
+    # The Python API: the scene's area as it was given, and with the trajectory.
+    run = throng.Run(str(scene), record=True)
+    run.step(30)
+    traj, walkable = run.to_pedpy(with_area=True)
+    check(isinstance(traj, pedpy.TrajectoryData) and walkable.polygon.equals(w.polygon), "to_pedpy(with_area=True)")
+    # JuPedSim's rows say nothing of jams, so the jammed walkers' few
+    # millimetres of overlap need the slack (1% of r_A + r_B).
+    p = throng_cli("check", sql, "--scene", scene, "--tolerance", "0.01")
+    check(p.returncode == 0 and p.stdout.rstrip().endswith("PASSED") and "frames 0 to 480 at 60 fps" in p.stdout,
+          "throng check reads it back", show(p))
+    # To a pipe: refused in one line, nothing written.
+    p = throng_cli("run", scene, "--quiet", "--steps", "3", "--export", "/dev/null", "--format", "jupedsim")
+    check(p.returncode == 1 and p.stderr.count("\n") == 1 and "a pipe or device cannot hold one" in p.stderr,
+          "jupedsim to a device", show(p))
+    # A truncated SQLite file: one line from throng check.
+    cut = work("cut.sqlite")
+    cut.write_bytes(sql.read_bytes()[:3000])
+    p = throng_cli("check", cut)
+    check(p.returncode != 0 and p.stderr.count("\n") == 1 and "cut.sqlite" in p.stderr, "a truncated file", show(p))
+    print(f"jupedsim export: {rec.num_frames} frames, {len(rows)} rows; pedpy area {w.polygon.area:.0f} m²")
+
+
 def case_cli():
     # `throng campaign`: the command line's parsing, then Python.
     p = throng_cli("campaign", "--help")
@@ -790,6 +854,189 @@ def case_cli():
     rows = [json.loads(l) for l in (work("tiny") / "manifest.jsonl").read_text().splitlines()]
     check(len(rows) == 2 and all(r["trajectory"].endswith(".csv") for r in rows), "two rows, csv", rows)
     print(p.stdout.strip())
+
+
+# ---- floor plans from DXF (throng import, throng.import_dxf) ----------------------
+
+def office_plan():
+    return pathlib.Path(ARGS.source) / "assets" / "plans" / "office.dxf"
+
+
+OFFICE_LAYERS = {"walls": ["WALLS"], "obstacles": ["FURNITURE"], "exits": ["EXITS"]}
+
+
+def office_import(out, *extra, env=None):
+    """`throng import` of the shipped office plan to `out`: the process."""
+    return throng_cli("import", office_plan(), "--walls", "WALLS", "--obstacles", "FURNITURE", "--exits", "EXITS",
+                      "--out", out, *extra, env=env)
+
+
+def small_plan(path, insunits, scale):
+    """A 10 m x 5 m room drawn in other units: its outline open at x = 10,
+    y 2 to 3, and a closed 1 m exit across the gap."""
+    import ezdxf
+    doc = ezdxf.new("R2000")
+    doc.header["$INSUNITS"] = insunits
+    m = doc.modelspace()
+    m.add_lwpolyline([(10 * scale, 3 * scale), (10 * scale, 5 * scale), (0, 5 * scale), (0, 0), (10 * scale, 0),
+                      (10 * scale, 2 * scale)], dxfattribs={"layer": "W"})
+    m.add_lwpolyline([(10 * scale, 2 * scale), (11 * scale, 2 * scale), (11 * scale, 3 * scale),
+                      (10 * scale, 3 * scale)], close=True, dxfattribs={"layer": "X"})
+    doc.saveas(path)
+
+
+def case_import():
+    # The shipped plan (scripts/make_office_plan.py draws it) through the
+    # API and the command: the floor, its holes and inner walls, the exits,
+    # and every kind of entity it is drawn with.
+    import shapely
+    import throng
+    scene = throng.import_dxf(office_plan(), **OFFICE_LAYERS)
+    check(scene["name"] == "office" and scene["units"] == "m" and scene["model"] == "orca", "name, units, model", scene)
+    check(scene["routing"] == "field", "walkers route by field (rooms behind doors)", scene.get("routing"))
+    floor = shapely.from_wkt(scene["geometry"]["wkt"])
+    check(floor.geom_type == "Polygon" and floor.is_valid, "the floor is one valid polygon", scene["geometry"])
+    # 24 m x 14 m, the bay's segment (6 m chord, 1 m sagitta: 25 acos(0.8) - 12 m²), the two 2 m² exits, less
+    # the table (0.6 m radius) and two 1.6 m x 0.8 m desks; flattening takes a little off the curves.
+    expected = 24 * 14 + (25 * math.acos(0.8) - 12) + 4 - math.pi * 0.36 - 2 * 1.28
+    check(abs(floor.area - expected) < 0.3, "the floor's area", floor.area, expected)
+    check(floor.bounds == (-1, -1, 25, 14), "its bounds: the exits, the bay; no dimension or text", floor.bounds)
+    # The bay (an LWPOLYLINE bulge) within 5 cm of its arc: centre (5, 4), radius 5.
+    bay = [(x, y) for x, y in floor.exterior.coords if y < 0]
+    check(len(bay) >= 4 and all(4.95 - 1e-3 <= math.dist((x, y), (5, 4)) <= 5 + 1e-3 for x, y in bay),
+          "the bay flattened to within 5 cm", bay)
+    holes = sorted((shapely.Polygon(h) for h in floor.interiors), key=lambda h: h.bounds)
+    check(len(holes) == 3, "three holes: the table and the two desks", [h.bounds for h in holes])
+    table = holes[0]
+    check(all(0.6 - 0.05 - 1e-3 <= math.dist(c, (4, 11)) <= 0.6 + 1e-3 for c in table.exterior.coords),
+          "the table (a CIRCLE) within 5 cm of its circle", table)
+    # The desks: block DESK inside block DESKS, drawn on layer 0, placed on FURNITURE.
+    check([tuple(round(v, 3) for v in h.bounds) for h in holes[1:]] == [(19, 1.5, 20.6, 2.3), (19, 3.5, 20.6, 4.3)],
+          "the desks of the nested block", [h.bounds for h in holes[1:]])
+    walls = [shapely.LineString(w) for w in scene["walls"]]
+    check(all(floor.buffer(1e-6).contains(w) and not floor.exterior.buffer(1e-6).contains(w) for w in walls),
+          "every wall is inside the floor, none on its outline", scene["walls"])
+    # The corridor's south wall (two INSERTs of block PARTITION) with its doors, and the LINEs of the north one.
+    south = shapely.union_all([w for w in walls if w.bounds[1] == w.bounds[3] == 6])
+    north = shapely.union_all([w for w in walls if w.bounds[1] == w.bounds[3] == 8])
+    check(abs(south.length - 22) < 1e-6 and abs(north.length - 21) < 1e-6, "the corridor's walls less their doors",
+          south.length, north.length)
+    boxes = [[-1, 6, 1, 2], [24, 6, 1, 2]]
+    check(scene["targets"] == [{"name": "exits", "regions": boxes}], "one target, the two exits' boxes",
+          scene["targets"])
+    check(scene["sinks"] == [{"region": b} for b in boxes], "a sink per exit", scene["sinks"])
+    check(scene["measurements"] == [{"name": "exit 1", "line": [[0, 8], [0, 6]]},
+                                    {"name": "exit 2", "line": [[24, 6], [24, 8]]}],
+          "a line where each exit meets the floor, forward out", scene.get("measurements"))
+    check(scene["generators"] == [{"type": "fill", "region": [-1, -1, 26, 15], "density": {"knob": "density"}}],
+          "a fill of the floor's box at the density knob", scene["generators"])
+    check(scene["knobs"]["density"]["default"] == 1 and scene["knobs"]["density"]["max"] == 3, "the density knob",
+          scene["knobs"])
+    # Layer names as DXF takes them, without regard to case; one name as a string.
+    again = throng.import_dxf(office_plan(), walls="walls", obstacles=["Furniture"], exits=["exits"], density=0.9)
+    check(again["geometry"] == scene["geometry"] and again["knobs"]["density"]["default"] == 0.9,
+          "case does not matter; density sets the knob's default", again["knobs"])
+    # The command writes the same scene; text and dimensions named as walls are left out and said.
+    out = work("office.json")
+    p = office_import(out)
+    check(p.returncode == 0 and "wrote" in p.stdout and "2 exits" in p.stdout, "throng import", show(p))
+    check(json.loads(out.read_text()) == scene, "the command's scene is the API's")
+    p = throng_cli("import", office_plan(), "--walls", "WALLS", "TEXT", "--walls", "DIMENSIONS", "--obstacles",
+                   "FURNITURE", "--exits", "EXITS", "--out", work("labelled.json"))
+    check(p.returncode == 0 and "left out: 1 DIMENSION on DIMENSIONS, 6 TEXT on TEXT" in p.stdout,
+          "text and dimensions are left out, and said", show(p))
+    check(json.loads(work("labelled.json").read_text())["geometry"] == scene["geometry"], "the same floor")
+    # Units: $INSUNITS (mm here) wins; a drawing that says none takes --units.
+    small_plan(work("mm.dxf"), 4, 1000)
+    small_plan(work("cm.dxf"), 0, 100)
+    for plan, extra in (("mm.dxf", ["--units", "cm"]), ("cm.dxf", ["--units", "cm"])):
+        p = throng_cli("import", work(plan), "--walls", "W", "--exits", "X", "--out", work(plan + ".json"), *extra)
+        check(p.returncode == 0, f"{plan} imports", show(p))
+        g = shapely.from_wkt(json.loads(work(plan + ".json").read_text())["geometry"]["wkt"])
+        check(g.bounds == (0, 0, 11, 5), f"{plan}: in metres", g.bounds)
+
+
+def case_import_errors():
+    # What a plan that makes no scene gets: one line, exit 1, and no file
+    # written (an old one left as it was).
+    out = work("office.json")
+    out.write_text("old")
+
+    def refused(p, pattern, what):
+        check(p.returncode == 1 and p.stderr.count("\n") == 1 and p.stderr.startswith("throng import") and
+              re.search(pattern, p.stderr), what, show(p))
+        check(out.read_text() == "old" and not list(pathlib.Path(ARGS.work).glob("*.partial")),
+              f"{what}: nothing written", list(pathlib.Path(ARGS.work).iterdir()))
+
+    p = throng_cli("import", office_plan(), "--walls", "WALL", "--exits", "EXITS", "--out", out)
+    refused(p, r"no layer 'WALL' \(the file has: 0, Defpoints, DIMENSIONS, EXITS, FURNITURE, TEXT, WALLS\)",
+            "a layer the file lacks, with the ones it has")
+    data = office_plan().read_bytes()
+    work("truncated.dxf").write_bytes(data[:len(data) // 2])
+    refused(throng_cli("import", work("truncated.dxf"), "--walls", "WALLS", "--out", out),
+            r"truncated\.dxf: not a whole DXF file, truncated or damaged", "a truncated DXF")
+    work("scene.dxf").write_text('{"name": "not a plan"}\n')
+    refused(throng_cli("import", work("scene.dxf"), "--walls", "WALLS", "--out", out), r"scene\.dxf: not a DXF file",
+            "a file that is no DXF")
+    refused(throng_cli("import", work("missing.dxf"), "--walls", "WALLS", "--out", out), r"missing\.dxf: no such file",
+            "a plan that is not there")
+    refused(throng_cli("import", office_plan(), "--walls", "WALLS", "--out", out),
+            r"the walls on layers WALLS enclose no area; close the outline or draw the exits across its gaps",
+            "an outline open at the exits, without them")
+    refused(throng_cli("import", office_plan(), "--walls", "WALLS", "--exits", "TEXT", "--out", out),
+            r"no closed shape on the exit layers TEXT", "an exit layer with no closed shape")
+    # A Python without ezdxf (a stand-in that fails to import).
+    fake = work("noezdxf")
+    (fake / "ezdxf").mkdir(parents=True)
+    (fake / "ezdxf" / "__init__.py").write_text("raise ImportError(\"No module named 'ezdxf'\")\n")
+    refused(office_import(out, env={"PYTHONPATH": f"{fake}:{os.environ.get('PYTHONPATH', '')}"}),
+            r"needs ezdxf: pip install ezdxf", "no ezdxf: said plainly")
+    # The command line's own refusals: exit 2, one line.
+    for args, msg in [((), r"PLAN is required"), (("p.dxf", "--out", "s.json"), r"--walls is required"),
+                      (("p.dxf", "--walls", "W"), r"--out is required"),
+                      (("p.dxf", "--walls", "W", "--out", "s.json", "--density", "0"), r"--density: expects"),
+                      (("p.dxf", "--walls", "W", "--out", "s.json", "--units", "ft"), r"--units")]:
+        p = throng_cli("import", *args)
+        check(p.returncode == 2 and p.stderr.count("\n") == 1 and re.search(msg, p.stderr), f"usage: {msg}", show(p))
+    p = throng_cli("import", "--help")
+    check(p.returncode == 0 and p.stdout.startswith("usage: throng import PLAN.dxf --walls LAYER...") and
+          "--exits LAYER..." in p.stdout, "--help", show(p))
+
+
+def case_import_run():
+    # End to end: the imported office runs, its walkers start on the floor,
+    # and every one of them leaves through the exits, at the default density
+    # and the knob's highest, by the command and by the API.
+    import shapely
+    import throng
+    out = work("office.json")
+    p = office_import(out)
+    check(p.returncode == 0, "throng import", show(p))
+    scene = json.loads(out.read_text())
+    floor = shapely.from_wkt(scene["geometry"]["wkt"])
+    sinks = [shapely.box(x, y, x + w, y + h) for x, y, w, h in (k["region"] for k in scene["sinks"])]
+    for density in (1, 3):
+        # Where the walkers start: the first frame of a one-step export.
+        start = work(f"start-{density}.txt")
+        cli_summary(out, "--set", f"density={density}", "--steps", "1", export=start)
+        first = [shapely.Point(float(x), float(y)) for i, frame, x, y, _ in
+                 (line.split() for line in start.read_text().splitlines() if not line.startswith("#")) if frame == "0"]
+        check(len(first) > 0.8 * floor.area * density and all(floor.contains(q) for q in first),
+              f"density {density}: the walkers fill the floor, and only the floor", len(first), floor.area)
+        s = cli_summary(out, "--set", f"density={density}")
+        print(f"density {density}: {s['agents']} walkers, {s['arrived']} out by {s['allArrivedTime']} s, "
+              + ", ".join(f"{m['name']} {m['forward']}" for m in s["measurements"]))
+        check(s["agents"] == len(first) and s["arrived"] == s["agents"] and s["allArrivedTime"] is not None,
+              f"density {density}: everyone out", s)
+        check(s["gatePassed"] and s["unjammedOverlaps"] == 0, f"density {density}: the gate passes", s)
+        # Those placed inside an exit's sink leave at once; every other
+        # walker crosses an exit's line on the way out.
+        inside = sum(any(k.contains(q) for k in sinks) for q in first)
+        crossed = sum(m["forward"] - m["backward"] for m in s["measurements"])
+        check(crossed == s["agents"] - inside, "the exits' lines count the walkers out", crossed, s["agents"], inside)
+    run = throng.Run(throng.Scene.parse(json.dumps(throng.import_dxf(office_plan(), **OFFICE_LAYERS))))
+    run.until_done()
+    check(run.count == 0 and run.arrived == run.agents_ever, "the API's scene runs everyone out", run.summary())
 
 
 def case_verify_report():

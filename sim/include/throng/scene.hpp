@@ -372,8 +372,9 @@ std::optional<std::string> sceneGeometryWkt(const SceneSpec& spec, std::string* 
 /// parts), as JuPedSim and PedPy take it. The file's "geometry" polygons
 /// when it has them; otherwise the box around everything the scene holds,
 /// 2 m wider on each side, less its obstacles and its walls (each 1 cm
-/// thick), keeping the part with the most walkers at the start.
-std::string walkableAreaWkt(const SceneSpec& spec);
+/// thick), keeping the part with the most walkers at the start. *bounds
+/// (when given) gets its bounding box.
+std::string walkableAreaWkt(const SceneSpec& spec, Rect* bounds = nullptr);
 
 /// A running scene: the Crowd plus its sources and sinks, advanced by a fixed
 /// dt (the spec's settings.maxStep). One step is, in order:

@@ -267,7 +267,13 @@ std::optional<std::string> sceneGeometryWkt(const SceneSpec& spec, std::string* 
   return out;
 }
 
-std::string walkableAreaWkt(const SceneSpec& spec) {
+std::string walkableAreaWkt(const SceneSpec& spec, Rect* bounds) {
+  if (!spec.walkable.empty() && bounds) {
+    float x0 = 1e30f, y0 = 1e30f, x1 = -1e30f, y1 = -1e30f;
+    for (const WalkableArea& a : spec.walkable)
+      for (Vec2 p : a.outline) x0 = std::min(x0, p.x), y0 = std::min(y0, p.y), x1 = std::max(x1, p.x), y1 = std::max(y1, p.y);
+    *bounds = Rect{x0, y0, x1 - x0, y1 - y0};
+  }
   if (spec.walkable.size() == 1) {
     std::string out = "POLYGON ";
     detail::appendPolygon(out, spec.walkable[0]);
@@ -346,6 +352,12 @@ std::string walkableAreaWkt(const SceneSpec& spec) {
       if (best < 0 || count > bestCount || (count == bestCount && size > bestArea)) best = i, bestCount = count, bestArea = size;
     }
     if (best >= 0) area = geos.own(GEOSGeom_clone_r(c, GEOSGetGeometryN_r(c, area.get(), best)));
+  }
+  if (bounds) {
+    double bx0 = x0, by0 = y0, bx1 = x1, by1 = y1;
+    GEOSGeom_getXMin_r(c, area.get(), &bx0), GEOSGeom_getYMin_r(c, area.get(), &by0);
+    GEOSGeom_getXMax_r(c, area.get(), &bx1), GEOSGeom_getYMax_r(c, area.get(), &by1);
+    *bounds = Rect{static_cast<float>(bx0), static_cast<float>(by0), static_cast<float>(bx1 - bx0), static_cast<float>(by1 - by0)};
   }
   GEOSWKTWriter* w = GEOSWKTWriter_create_r(c);
   GEOSWKTWriter_setTrim_r(c, w, 1);
