@@ -151,6 +151,37 @@ TEST_CASE("every shipped scene reads, writes, reads back equal, and runs to the 
   }
 }
 
+TEST_CASE("a floor plan's geometry is kept as written, checks clean, and its walls are the editor's shapes") {
+  const std::string wkt = "POLYGON ((0 0, 10 0, 10 10, 0 10, 0 0), (4 4, 6 4, 6 6, 4 6, 4 4))";
+  const std::string text = R"J({"name": "plan", "geometry": {"wkt": ")J" + wkt +
+                           R"J("}, "generators": [{"type": "fill", "region": [0, 0, 10, 10], "density": 0.5}]})J";
+  const SceneDoc d = readDoc(text);
+  const std::string saved = d.write();
+  CHECK(saved.find("\"geometry\": {\"wkt\": \"" + wkt + "\"}") != std::string::npos);
+  std::string err;
+  const auto back = SceneDoc::read(saved, "plan.json", &err);
+  INFO(err);
+  REQUIRE(back);
+  CHECK(*back == d);
+  const std::vector<DocProblem> problems = checkDoc(d);
+  INFO(listed(problems));
+  CHECK(problems.empty());
+  const auto built = back->build(&err);
+  REQUIRE(built);
+  CHECK(built->spec().walls.size() == 1);
+  CHECK(built->spec().obstacles.size() == 1);
+  // The editor draws the plan: its outline a closed wall, its hole an obstacle, neither dragged alone.
+  const std::vector<DocShape> drawn = shapes(d);
+  const auto plan = [&](DocShapeKind k) {
+    return std::count_if(drawn.begin(), drawn.end(), [&](const DocShape& s) {
+      return s.pointer == "/geometry" && s.kind == k && s.closed && s.points.size() == 4 &&
+             std::all_of(s.vertexPointers.begin(), s.vertexPointers.end(), [](const std::string& p) { return p.empty(); });
+    });
+  };
+  CHECK(plan(DocShapeKind::wall) == 1);
+  CHECK(plan(DocShapeKind::obstacle) == 1);
+}
+
 TEST_CASE("the canonical layout: points, rects and rows on one line, two-space indent, stable key order") {
   const SceneDoc d = readDoc(kRoom);
   const std::string text = d.write();

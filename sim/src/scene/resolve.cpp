@@ -1088,6 +1088,24 @@ SceneSpec resolveScene(const SceneJson& root, std::vector<Knob>& knobs,
   return Resolver(root, knobs, overrides, maxAgents, files).run();
 }
 
+std::optional<std::string> planFilePath(const std::string& name, const std::string& sceneFile, std::string* why) {
+  const auto refuse = [&](std::string text) {
+    *why = std::move(text);
+    return std::nullopt;
+  };
+  if (name.empty() || name.front() == '/' || name.find('\\') != std::string::npos)
+    return refuse("expected a path relative to the scene's folder, got \"" + name + "\"");
+  for (std::size_t b = 0; b <= name.size();) {
+    const std::size_t e = std::min(name.find('/', b), name.size());
+    if (name.compare(b, e - b, "..") == 0) return refuse("\"" + name + "\" leaves the scene's folder (\"..\")");
+    b = e + 1;
+  }
+  if (!name.ends_with(".wkt") && !name.ends_with(".geojson") && !name.ends_with(".json"))
+    return refuse("expected a .wkt, .geojson or .json file, got \"" + name + "\"");
+  const std::size_t slash = sceneFile.find_last_of('/');
+  return slash == std::string::npos ? name : sceneFile.substr(0, slash + 1) + name;
+}
+
 void readSceneFiles(const SceneJson& root, const std::string& sceneFile, SceneFiles* files) {
   if (!root.is_object() || !root.contains("geometry") || !root["geometry"].is_object()) return;
   const Json& g = root["geometry"];
@@ -1095,20 +1113,12 @@ void readSceneFiles(const SceneJson& root, const std::string& sceneFile, SceneFi
     return;  // the resolver says what is wrong
   const Path p = Path{} / "geometry" / "file";
   const std::string name = g["file"].get<std::string>();
-  if (name.empty() || name.front() == '/' || name.find('\\') != std::string::npos)
-    fail(p, "expected a path relative to the scene's folder, got \"" + name + "\"");
-  for (std::size_t b = 0; b <= name.size();) {
-    const std::size_t e = std::min(name.find('/', b), name.size());
-    if (name.compare(b, e - b, "..") == 0) fail(p, "\"" + name + "\" leaves the scene's folder (\"..\")");
-    b = e + 1;
-  }
-  if (!name.ends_with(".wkt") && !name.ends_with(".geojson") && !name.ends_with(".json"))
-    fail(p, "expected a .wkt, .geojson or .json file, got \"" + name + "\"");
-  const std::size_t slash = sceneFile.find_last_of('/');
-  const std::string path = slash == std::string::npos ? name : sceneFile.substr(0, slash + 1) + name;
+  std::string why;
+  const std::optional<std::string> found = planFilePath(name, sceneFile, &why);
+  if (!found) fail(p, why);
+  const std::string& path = *found;
   std::error_code ec;
   if (std::filesystem::file_size(path, ec) > (std::uintmax_t{64} << 20) && !ec) fail(p, path + ": larger than 64 MiB");
-  std::string why;
   std::optional<std::string> text = readFile(path, &why);
   if (!text) fail(p, why);
   (*files)[name] = std::move(*text);

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <functional>
 #include <map>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -32,6 +33,11 @@ using SceneFiles = std::map<std::string, std::string, std::less<>>;
 SceneSpec resolveScene(const SceneJson& root, std::vector<Knob>& knobs,
                        const std::map<std::string, std::string, std::less<>>& overrides, std::size_t maxAgents,
                        const SceneFiles& files = {});
+
+/// The path of plan file `name` (a "geometry" "file") beside `sceneFile`:
+/// relative, inside its folder (no ".."), ending in .wkt, .geojson or
+/// .json; nullopt with *why otherwise.
+std::optional<std::string> planFilePath(const std::string& name, const std::string& sceneFile, std::string* why);
 
 /// Reads the files `root` names into *files, from `sceneFile`'s folder. A
 /// name must be relative, stay inside that folder (no "..") and end in

@@ -302,6 +302,12 @@ SceneDoc SceneDoc::blank(std::string name) {
   return d;
 }
 
+std::string docdetail::jsonText(const DocValue& v) {
+  std::string out;
+  writeValue(v, 0, 0, true, out);
+  return out;
+}
+
 std::string SceneDoc::write() const {
   std::string out;
   writeValue(root_, 0, 0, true, out);

@@ -16,6 +16,8 @@
 #include <cmath>
 #include <span>
 
+#include "scene/plan_text.hpp"
+#include "scene/resolve.hpp"
 #include "scene/scene_doc_internal.hpp"
 #include "scene/scene_internal.hpp"
 #include "throng/scene_doc.hpp"
@@ -158,6 +160,33 @@ std::vector<DocShape> shapes(const SceneDoc& doc) {
       }
     } else if (key == "walls") {
       for (std::size_t i = 0; i < itemsOf(&v).size(); ++i) outline(idx(base, i), idx(base, i), DocShapeKind::wall, &v.items()[i], false);
+    } else if (key == "geometry") {
+      // The floor plan as the resolver reads it (outlines and lines are
+      // walls, holes obstacles), drawn but never dragged: a plan is edited
+      // where it was drawn, and its text is kept as written.
+      std::string text, why;
+      detail::PlanFormat format = detail::PlanFormat::Wkt;
+      bool have = false;
+      const DocValue *wkt = v.find("wkt"), *geojson = v.find("geojson"), *file = v.find("file");
+      if (wkt && wkt->kind() == DocValue::Kind::string) {
+        text = wkt->asString(), have = true;
+      } else if (geojson && geojson->kind() == DocValue::Kind::object) {
+        text = jsonText(*geojson), format = detail::PlanFormat::GeoJson, have = true;
+      } else if (file && file->kind() == DocValue::Kind::string) {
+        if (const auto path = detail::planFilePath(file->asString(), doc.file(), &why))
+          if (auto t = detail::readFile(*path, &why)) {
+            text = std::move(*t), have = true;
+            if (!path->ends_with(".wkt")) format = detail::PlanFormat::GeoJson;
+          }
+      }
+      detail::PlanShapes plan;
+      if (have && detail::readPlan(text, format, &plan, &why)) {
+        for (const WalkableArea& a : plan.areas) {
+          add(base, DocShapeKind::wall, a.outline, {}, true);
+          for (const std::vector<Vec2>& h : a.holes) add(base, DocShapeKind::obstacle, h, {}, true);
+        }
+        for (const std::vector<Vec2>& l : plan.lines) add(base, DocShapeKind::wall, l, {}, false);
+      }
     } else if (key == "routes") {
       for (const auto& r : membersOf(&v)) {
         const std::string p = base + "/" + escapeToken(r.first);

@@ -69,6 +69,8 @@ bool isKnobRef(const DocValue& v);
 /// A number as write() prints it: whole numbers below 2^53 as integers,
 /// others the shortest text that reads back to the same double.
 std::string formatNumber(double v);
+/// A value as JSON text (the canonical layout of SceneDoc::write).
+std::string jsonText(const DocValue& v);
 /// The double nearest the shortest text of a float (3.2f -> 3.2, not
 /// 3.2000000476837158): coordinates from the editor are floats.
 double fromFloat(float f);

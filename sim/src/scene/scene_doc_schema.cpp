@@ -104,6 +104,7 @@ bool removeMember(DocValue& obj, std::string_view key) {
 
 bool isTextSlot(const Tokens& t) {
   if (t.empty()) return false;
+  if (t[0] == "geometry") return true;  // WKT, GeoJSON and a file name: never expressions
   static const std::initializer_list<std::string_view> text{
       "name", "description", "units", "model", "routing", "help", "type", "route", "distribution", "ages", "test", "says",
       "figure", "ratioTo", "over"};
