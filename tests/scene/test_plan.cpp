@@ -129,6 +129,24 @@ TEST_CASE("plan: the walkable area PedPy and JuPedSim take, given or made round 
   CHECK_FALSE(throng::detail::insideAreas(shapes.areas, {onWall.x + 0.001f, onWall.y + 0.001f}));
 }
 
+TEST_CASE("plan: a measurement area's density counts only its floor") {
+  // x 8 to 12, y 3 to 7 over the room's east wall: 8 m² of room and the
+  // nook's 2 m² are floor; the rest is outside.
+  std::string text = room(kRoomWkt);
+  text.insert(text.size() - 1, R"J(, "measurements": [{"name": "east", "rect": [8, 3, 4, 4]}])J");
+  const throng::Scene s = parse(text);
+  REQUIRE(s.spec().measurements.size() == 1);
+  CHECK(s.spec().measurements[0].floorArea == doctest::Approx(10).epsilon(1e-9));
+  throng::SceneRun run(s);
+  run.step();
+  const throng::MeasureSeries& m = run.crowd().measurements();
+  REQUIRE(m.area.size() == 1);
+  CHECK(m.area[0] == doctest::Approx(10).epsilon(1e-9));
+  std::string off = room(kRoomWkt);
+  off.insert(off.size() - 1, R"J(, "measurements": [{"rect": [20, 20, 1, 1]}])J");
+  CHECK(parseError(off) == "bad.json:1: /measurements/0/rect: the area lies off the walkable area (\"geometry\")");
+}
+
 TEST_CASE("plan: a bad plan is one line naming the file, line, pointer and GEOS's reason") {
   const auto bad = [](const std::string& geometry) { return parseError(room(geometry)); };
   CHECK(bad(R"J({"wkt": "POLYGON ((0 0, 10 0, 10 10, 0 10, 0 1))"})J") ==

@@ -34,6 +34,9 @@ struct Measurement {
   std::string name;
   MeasureKind kind = MeasureKind::Line;
   std::vector<Vec2> points;
+  /// An area's part on the floor, square units: what its density divides
+  /// by. 0: all of the polygon (a scene naming no walkable area).
+  double floorArea = 0;
 };
 
 /// One walker crossing one line.

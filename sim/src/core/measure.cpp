@@ -105,7 +105,7 @@ void MeasureTally::add(const MeasureTally& o) {
 }
 
 void MeasureState::add(Measurement m) {
-  series.area.push_back(m.kind == MeasureKind::Area ? std::abs(twiceArea(m.points)) / 2 : 0.0);
+  series.area.push_back(m.kind != MeasureKind::Area ? 0.0 : m.floorArea > 0 ? m.floorArea : std::abs(twiceArea(m.points)) / 2);
   series.measurements.push_back(std::move(m));
   // A measurement added mid-run starts at the next step: the rows so far
   // had none of it, so the series starts over.

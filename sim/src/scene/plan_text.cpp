@@ -211,6 +211,28 @@ bool readPlan(std::string_view text, PlanFormat format, PlanShapes* out, std::st
   return true;
 }
 
+double areaOnFloor(const std::vector<WalkableArea>& areas, const std::vector<Vec2>& outline) {
+  Geos geos;
+  GEOSContextHandle_t c = *geos;
+  std::vector<GEOSGeometry*> parts;  // owned by the collection
+  for (const WalkableArea& a : areas) {
+    std::vector<GEOSGeometry*> holes;
+    for (const std::vector<Vec2>& h : a.holes) holes.push_back(ringGeometry(geos, h));
+    parts.push_back(GEOSGeom_createPolygon_r(c, ringGeometry(geos, a.outline), holes.data(),
+                                             static_cast<unsigned int>(holes.size())));
+  }
+  Geos::Geom floor = geos.own(GEOSGeom_createCollection_r(c, GEOS_MULTIPOLYGON, parts.data(),
+                                                          static_cast<unsigned int>(parts.size())));
+  Geos::Geom shape = geos.own(GEOSGeom_createPolygon_r(c, ringGeometry(geos, outline), nullptr, 0));
+  // A self-touching outline is mended first (the loader has refused a
+  // crossing one already).
+  Geos::Geom valid = geos.own(shape ? GEOSMakeValid_r(c, shape.get()) : nullptr);
+  Geos::Geom on = geos.own(floor && valid ? GEOSIntersection_r(c, floor.get(), valid.get()) : nullptr);
+  double size = 0;
+  if (!on || !GEOSArea_r(c, on.get(), &size)) return 0;
+  return size;
+}
+
 bool insideAreas(const std::vector<WalkableArea>& areas, Vec2 p) {
   bool in = false;
   const auto cross = [&](const std::vector<Vec2>& r) {

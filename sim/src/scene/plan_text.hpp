@@ -37,6 +37,9 @@ enum class PlanFormat { Wkt, GeoJson };
 bool readPlan(std::string_view text, PlanFormat format, PlanShapes* out, std::string* error,
               std::size_t maxPoints = 1'000'000);
 
+/// The area of polygon `outline` that lies inside the areas, square units.
+double areaOnFloor(const std::vector<WalkableArea>& areas, const std::vector<Vec2>& outline);
+
 /// Whether p lies inside the areas (even-odd over every ring).
 bool insideAreas(const std::vector<WalkableArea>& areas, Vec2 p);
 

@@ -452,6 +452,11 @@ void Resolver::measurements() {
     }
     const std::string why = measurementProblem(m);
     if (!why.empty()) fail(shape, why);
+    if (m.kind == MeasureKind::Area && !spec_.walkable.empty()) {
+      // Density is walkers per square metre of floor: the part on the walkable area.
+      m.floorArea = areaOnFloor(spec_.walkable, m.points);
+      if (!(m.floorArea > 1e-9)) fail(shape, "the area lies off the walkable area (\"geometry\")");
+    }
     spec_.measurements.push_back(std::move(m));
   }
 }
