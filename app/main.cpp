@@ -1,6 +1,6 @@
-// throng: one executable. `run`, `check`, `scenes`, `campaign` and `verify` are
-// headless (app/cli/; campaign starts Python); `record` and no subcommand
-// belong to the visualizer (app/viz/).
+// throng: one executable. `run`, `check`, `scenes`, `campaign`, `import` and
+// `verify` are headless (app/cli/; campaign and import start Python);
+// `record` and no subcommand belong to the visualizer (app/viz/).
 // Every command's flags are parsed in app/cli/args.cpp. Nothing throws out of
 // main.
 #include <cstdio>
@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
       if (sub == "check") return throng::cli::runCheck(argc - 1, argv + 1);
       if (sub == "scenes") return throng::cli::runScenes(argc - 1, argv + 1);
       if (sub == "campaign") return throng::cli::runCampaign(argc - 1, argv + 1);
+      if (sub == "import") return throng::cli::runImport(argc - 1, argv + 1);
       if (sub == "verify") return throng::cli::runVerify(argc - 1, argv + 1);
       if (sub == "record") return throng::app::runRecord(argc - 1, argv + 1);
       if (sub == "help") {  // the visualizer's help lists the subcommands too

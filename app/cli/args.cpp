@@ -441,6 +441,56 @@ Parsed<CampaignOptions> parseCampaign(int argc, const char* const* argv) {
   });
 }
 
+Parsed<ImportOptions> parseImport(int argc, const char* const* argv) {
+  ImportOptions o;
+  CLI::App app{"Turns a DXF floor plan into a scene. The lines, polylines, arcs, circles, ellipses, splines and\n"
+               "hatches on the named layers (blocks expanded) are flattened to within 5 cm; the floor the walls\n"
+               "enclose, with the exits across its gaps, less the obstacles, is the scene's walkable area\n"
+               "(\"geometry\"), and walls inside it stay walls. Each closed shape on an exit layer is a target and\n"
+               "a sink; walkers fill the floor at the density knob and route by field to the nearest exit.\n"
+               "Layer names are matched without regard to case. The same code as Python's throng.import_dxf,\n"
+               "run by $THRONG_PYTHON (default python3), which needs the throng package, ezdxf and shapely.",
+               "throng import"};
+  setUp(app, "usage: throng import PLAN.dxf --walls LAYER... [--obstacles LAYER...] [--exits LAYER...] --out SCENE.json\n",
+        "Exit codes: 0 written, 1 a plan that makes no scene (a layer it lacks, a broken file, walls that\n"
+        "enclose nothing), no Python or no ezdxf, 2 usage. SCENE.json is written whole or not at all.");
+  app.add_option("PLAN", o.plan, "the floor plan, a DXF file (ASCII or binary, any version); give it first")
+      ->required();
+  const auto layers = [&app](const std::string& name, std::vector<std::string>& names, const std::string& help) {
+    return placeholder(app.add_option(name, names, help)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll),
+                       "LAYER...");
+  };
+  layers("--walls", o.walls, "the layers of the walls, one or more")->required();
+  layers("--obstacles", o.obstacles,
+         "the layers of obstacles: a closed shape is a hole in the floor, an open one a wall");
+  layers("--exits", o.exits, "the layers of exits: each closed shape drawn across a gap in the walls\n"
+                             "becomes a target and a sink");
+  placeholder(app.add_option("--units", o.units,
+                             "the drawing's unit when its $INSUNITS header says none: m (default), cm or mm;\n"
+                             "the scene is in metres")
+                  ->check(CLI::IsMember({"m", "cm", "mm"})),
+              "U");
+  number(app, "--density", o.density, Bounds<double>{0, 6, true}, "D",
+         "walkers per m^2 at the start, the density knob's default, D in {} (default 1)");
+  // --out is checked here, not by CLI11: a layer flag left without a name
+  // takes the next flag as its value (CLI11 fills its minimum first), and
+  // that should be the message rather than "--out is required".
+  const CLI::Option* out = placeholder(app.add_option("--out", o.out, "the scene file to write"), "SCENE.json");
+  return parse(app, "throng import", argc, argv, o, [&]() -> std::string {
+    for (const auto& [flag, names] : {std::pair{"--walls", &o.walls}, std::pair{"--obstacles", &o.obstacles},
+                                      std::pair{"--exits", &o.exits}})
+      for (const std::string& n : *names) {
+        if (n.empty()) return std::string(flag) + ": expects layer names, got ''";
+        if (n.starts_with("-") && app.get_option_no_throw(n) != nullptr)
+          return std::string(flag) + ": expects layer names, got the option '" + n + "'";
+      }
+    if (o.plan.empty()) return "PLAN: expects a file name, got ''";
+    if (out->count() == 0) return "--out is required";
+    if (o.out.empty()) return "--out: expects a file name, got ''";
+    return {};
+  });
+}
+
 Parsed<VizOptions> parseViz(int argc, const char* const* argv) {
   VizOptions o;
   CLI::App app{"Opens the visualizer on SCENE (default: ring). Without a display it runs headless.", "throng"};
@@ -451,6 +501,7 @@ Parsed<VizOptions> parseViz(int argc, const char* const* argv) {
         "       throng scenes                     list the shipped scenes, their knobs and the settings\n"
         "       throng record SCENE [options]     record a video\n"
         "       throng campaign SPEC.json         many runs on Dask, through Python\n"
+        "       throng import PLAN.dxf [options]  a DXF floor plan as a scene, through Python\n"
         "       throng verify [TESTS...]          the verification suite (RiMEA's tests), a table of verdicts\n"
         "Every subcommand takes --help.\n\n",
         "");

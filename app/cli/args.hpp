@@ -84,6 +84,19 @@ struct CampaignOptions {
   std::string tlsCaFile, tlsCert, tlsKey;  ///< PEM files for a tls:// scheduler
 };
 
+/// `throng import PLAN.dxf --walls LAYER... --out SCENE.json [options]`: a
+/// DXF floor plan as a scene, through the Python package's throng.import_dxf
+/// (app/cli/import.cpp starts it).
+struct ImportOptions {
+  std::string plan;                    ///< the DXF file
+  std::vector<std::string> walls;      ///< layer names, at least one
+  std::vector<std::string> obstacles;  ///< layer names; may be empty
+  std::vector<std::string> exits;      ///< layer names; may be empty
+  std::string units;                   ///< m, cm or mm, when the file's $INSUNITS says none; empty: m
+  double density = 1;                  ///< the density knob's default, walkers per m², (0, 6]
+  std::string out;                     ///< the scene file to write
+};
+
 /// What the visualizer and `throng record` share: the scene and how it looks.
 struct ViewOptions {
   std::string scene = "ring";     ///< a scene file, shipped name or built-in
@@ -129,6 +142,7 @@ Parsed<RunOptions> parseRun(int argc, const char* const* argv);
 Parsed<CheckOptions> parseCheck(int argc, const char* const* argv);
 Parsed<ScenesOptions> parseScenes(int argc, const char* const* argv);
 Parsed<CampaignOptions> parseCampaign(int argc, const char* const* argv);
+Parsed<ImportOptions> parseImport(int argc, const char* const* argv);
 Parsed<VerifyOptions> parseVerify(int argc, const char* const* argv);
 Parsed<VizOptions> parseViz(int argc, const char* const* argv);
 Parsed<RecordOptions> parseRecord(int argc, const char* const* argv);

@@ -1,11 +1,19 @@
-"""``python -m throng campaign SPEC.json [--scheduler ADDRESS] [--workers N]``:
-the same as ``throng campaign``."""
+"""``python -m throng campaign SPEC.json [--scheduler ADDRESS] [--workers N]``
+and ``python -m throng import PLAN.dxf --walls LAYER... --out SCENE.json``:
+the same as ``throng campaign`` and ``throng import``."""
 import sys
 
-from ._campaign import main
+USAGE = ("usage: python -m throng campaign SPEC.json [--scheduler ADDRESS] [--workers N]\n"
+         "       python -m throng import PLAN.dxf --walls LAYER... [--obstacles LAYER...] [--exits LAYER...] "
+         "--out SCENE.json\n")
 
 if __name__ == "__main__":
-    if len(sys.argv) < 2 or sys.argv[1] != "campaign":
-        sys.stderr.write("usage: python -m throng campaign SPEC.json [--scheduler ADDRESS] [--workers N]\n")
+    command = sys.argv[1] if len(sys.argv) > 1 else ""
+    if command == "campaign":
+        from ._campaign import main
+    elif command == "import":
+        from ._import import main
+    else:
+        sys.stderr.write(USAGE)
         sys.exit(2)
-    sys.exit(main(sys.argv[2:]))
+    sys.exit(main(sys.argv[2:], prog=f"python -m throng {command}"))

@@ -57,11 +57,12 @@ def partials(name=""):
 # ---- cases -------------------------------------------------------------------
 
 def case_help():
-    for sub in ["run", "check", "scenes"]:
+    for sub in ["run", "check", "scenes", "import"]:
         for flag in ["--help", "-h"]:
             p = throng(sub, flag)
             expect(p, 0, stdout=rf"usage: throng {sub}")
     expect(throng("--help"), 0, stdout=r"throng run SCENE")
+    expect(throng("--help"), 0, stdout=r"throng import PLAN\.dxf")
     expect(throng("help"), 0, stdout=r"throng check FILE")
     expect(throng("record", "--help"), 0, stdout=r"^usage: throng record SCENE --seconds S --out FILE\.mp4")
     # the visualizer's flags, with their bounds, whether asked with or without a scene

@@ -193,6 +193,45 @@ TEST_CASE("campaign takes a spec, a scheduler or a worker count, and refuses the
         {"--scheduler ADDRESS", "--workers N", "--out DIR", "-q,--quiet"});
 }
 
+TEST_CASE("import takes a plan, its layers, the units, a density and the output, and refuses the rest") {
+  refused(parse(parseImport, {"import"}), "throng import", "PLAN is required");
+  refused(parse(parseImport, {"import", "p.dxf", "--out", "s.json"}), "throng import", "--walls is required");
+  refused(parse(parseImport, {"import", "p.dxf", "--walls", "W"}), "throng import", "--out is required");
+  refused(parse(parseImport, {"import", "p.dxf", "--walls", "--out", "s.json"}), "throng import",
+          "--walls: expects layer names, got the option '--out'");
+  refused(parse(parseImport, {"import", "p.dxf", "--walls", "W", "--out", ""}), "throng import", "--out");
+  refused(parse(parseImport, {"import", "", "--walls", "W", "--out", "s.json"}), "throng import", "PLAN: expects a file");
+  refused(parse(parseImport, {"import", "p.dxf", "--walls", "W", "--exits", "", "--out", "s.json"}), "throng import",
+          "--exits: expects layer names, got ''");
+  for (const char* v : {"0", "-1", "6.5", "inf", "nan", "1x"})
+    refused(parse(parseImport, {"import", "p.dxf", "--walls", "W", "--out", "s.json", "--density", v}), "throng import",
+            "--density: expects a finite number in (0, 6]");
+  refused(parse(parseImport, {"import", "p.dxf", "--walls", "W", "--out", "s.json", "--units", "km"}), "throng import",
+          "--units");
+  refused(parse(parseImport, {"import", "p.dxf", "--walls", "W", "--out", "s.json", "--seed", "1"}), "throng import",
+          "unknown option '--seed'");
+  // Several names after a layer flag, and the flag again: all of them, in order.
+  const auto a = parse(parseImport, {"import", "p.dxf", "--walls", "A", "B", "--obstacles", "F", "--walls", "C",
+                                     "--exits", "X", "--units", "cm", "--density", "0.9", "--out", "s.json"});
+  REQUIRE(a.options.has_value());
+  CHECK(a.options->plan == "p.dxf");
+  CHECK(a.options->walls == std::vector<std::string>{"A", "B", "C"});
+  CHECK(a.options->obstacles == std::vector<std::string>{"F"});
+  CHECK(a.options->exits == std::vector<std::string>{"X"});
+  CHECK(a.options->units == "cm");
+  CHECK(a.options->density == 0.9);
+  CHECK(a.options->out == "s.json");
+  const auto b = parse(parseImport, {"import", "p.dxf", "--walls=PLAN", "--out=s.json"});  // a layer named as the argument
+  REQUIRE(b.options.has_value());
+  CHECK(b.options->walls == std::vector<std::string>{"PLAN"});
+  CHECK(b.options->obstacles.empty());
+  CHECK(b.options->exits.empty());
+  CHECK(b.options->units.empty());
+  CHECK(b.options->density == 1);
+  helps(parse(parseImport, {"import", "--help"}), "usage: throng import PLAN.dxf --walls LAYER...",
+        {"--walls LAYER...", "--obstacles LAYER...", "--exits LAYER...", "--units U", "--density D", "--out SCENE.json"});
+}
+
 TEST_CASE("the visualizer refuses bad numbers, sizes and flags of record, and parses good ones") {
   for (const char* v : {"3x", "0", "-2", "inf", "nan", "1000001", "2.5"})
     refused(parse(parseViz, {"throng", "--bench-frames", v}), "throng", "--bench-frames: expects a whole number");

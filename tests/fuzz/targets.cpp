@@ -138,6 +138,7 @@ Outcome args(const std::uint8_t* data, std::size_t size) {
     if (sub == "scenes") return judge(cli::parseScenes(argc, argv.data()), "throng scenes: ");
     if (sub == "record") return judge(cli::parseRecord(argc, argv.data()), "throng record: ");
     if (sub == "campaign") return judge(cli::parseCampaign(argc, argv.data()), "throng campaign: ");
+    if (sub == "import") return judge(cli::parseImport(argc, argv.data()), "throng import: ");
     std::vector<const char*> viz = argv;  // the visualizer: argv[0] is the program
     if (viz.empty()) viz.push_back("throng");
     else viz[0] = "throng";

@@ -892,7 +892,8 @@ def case_import():
     import shapely
     import throng
     scene = throng.import_dxf(office_plan(), **OFFICE_LAYERS)
-    check(scene["name"] == "office" and scene["units"] == "m" and scene["model"] == "orca", "name, units, model", scene)
+    check(scene["name"] == "office" and scene["units"] == "m" and scene["model"] == "orca", "name, units, model",
+          scene)
     check(scene["routing"] == "field", "walkers route by field (rooms behind doors)", scene.get("routing"))
     floor = shapely.from_wkt(scene["geometry"]["wkt"])
     check(floor.geom_type == "Polygon" and floor.is_valid, "the floor is one valid polygon", scene["geometry"])

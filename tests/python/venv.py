@@ -15,7 +15,8 @@ import subprocess
 import sys
 
 # The modules that show each requirement is there.
-MODULES = ["numpy", "dask", "distributed", "dask_jobqueue", "pedpy", "tqdm", "cryptography", "atheris", "jupedsim"]
+MODULES = ["numpy", "dask", "distributed", "dask_jobqueue", "pedpy", "tqdm", "cryptography", "atheris", "jupedsim",
+           "ezdxf", "shapely"]
 
 
 def main():
