@@ -449,6 +449,11 @@ void GlRenderer::draw(const Camera2D& cam, std::span<const AgentInstance> agents
   glBindFramebuffer(GL_FRAMEBUFFER, 0);
 }
 
+void GlRenderer::bindCanvas() const {
+  glBindFramebuffer(GL_FRAMEBUFFER, canvasFbo_);
+  glViewport(0, 0, width_, height_);
+}
+
 void GlRenderer::present(int w, int h) {
   if (w == width_ && h == height_) {
     glBindFramebuffer(GL_READ_FRAMEBUFFER, canvasFbo_);

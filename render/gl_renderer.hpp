@@ -98,6 +98,9 @@ class GlRenderer {
   bool forceQuads = false;  ///< always instanced quads (tests compare both)
   bool lastDrawUsedPoints() const { return lastDrawUsedPoints_; }
 
+  /// Binds the canvas as the draw target, its size the viewport, for
+  /// drawing over a frame (presentation mode's text).
+  void bindCanvas() const;
   /// Copies the canvas to the default framebuffer of `w` x `h` pixels.
   void present(int w, int h);
   /// The canvas as RGBA8, top row first (PNG order).

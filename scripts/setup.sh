@@ -9,7 +9,7 @@ packages=(
   build-essential cmake ninja-build pkg-config git
   libsdl2-dev libimgui-dev libglm-dev doctest-dev libepoxy-dev
   nlohmann-json3-dev libstb-dev libbenchmark-dev libcli11-dev libsqlite3-dev libgeos-dev
-  ffmpeg xvfb xauth mesa-utils libgl1-mesa-dri libegl1 libegl-mesa0
+  ffmpeg xvfb xauth mesa-utils libgl1-mesa-dri libegl1 libegl-mesa0 fonts-dejavu-core
   python3 python3-venv python3-dev pybind11-dev
   clang libfuzzer-14-dev
 )

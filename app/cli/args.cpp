@@ -539,6 +539,8 @@ Parsed<RecordOptions> parseRecord(int argc, const char* const* argv) {
       ->required();
   number(app, "--fps", o.fps, Bounds<int>{1, 240}, "N", "frames per second of video, N in {} (default 30)");
   number(app, "--rate", o.rate, Bounds<double>{0.25, 8}, "R", "sim seconds per video second, R in {} (default 1)");
+  app.add_flag("--present", o.present,
+               "presentation mode: the scene's title and caption, the clock, a scale bar and a plot in the frame");
   return parse(app, "throng record", argc, argv, o, [&]() -> std::string {
     o.sceneGiven = scene->count() > 0;
     if (!o.sceneGiven && o.agents == 0) return "missing SCENE (a scene, or --agents N for the built-in blocks)";

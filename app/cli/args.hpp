@@ -122,6 +122,7 @@ struct RecordOptions : ViewOptions {
   double seconds = 0;  ///< of video, s, (0, 3600]
   int fps = 30;        ///< frames per second of video, [1, 240]
   double rate = 1;     ///< sim seconds per video second, [0.25, 8]
+  bool present = false;  ///< presentation mode (app/viz/present.hpp) in every frame
 };
 
 /// The options, or what to print instead of running.

@@ -18,6 +18,8 @@ class SceneHost final : public SimHost {
  public:
   explicit SceneHost(Scene scene) : scene_(std::move(scene)) { run_ = std::make_unique<SceneRun>(scene_); }
   std::string name() const override { return scene_.name(); }
+  std::string description() const override { return scene_.spec().description; }
+  std::string units() const override { return scene_.spec().units; }
   Crowd& crowd() override { return run_->crowd(); }
   const Crowd& crowd() const override { return run_->crowd(); }
   double dt() const override { return run_->dt(); }

@@ -26,6 +26,10 @@ class SimHost {
  public:
   virtual ~SimHost() = default;
   virtual std::string name() const = 0;
+  /// A line or two on what the scene shows (a scene file's "description").
+  virtual std::string description() const { return {}; }
+  /// The length unit of its coordinates ("m", or "units" for the built-ins).
+  virtual std::string units() const { return "units"; }
   virtual Crowd& crowd() = 0;
   virtual double dt() const { return crowd().settings.maxStep; }
   virtual const Crowd& crowd() const = 0;

@@ -329,6 +329,7 @@ int runRecord(int argc, const char* const* argv) {
   std::fprintf(stderr, "throng record: %s\n", app.status().c_str());
   app.renderOptions().trails = o.trails;
   app.setRate(o.rate);
+  app.setPresenting(o.present);
   app.renderer().resize(o.width, o.height);
   app.camera().width = o.width;
   app.camera().height = o.height;

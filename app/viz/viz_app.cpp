@@ -185,10 +185,12 @@ void VizApp::fitNow() {
   if (b.empty()) b.add({0, 0}, 10);
   // Fit into the part of the canvas right of the panel while the UI shows
   // and there is room (the canvas itself, and so the footage, is unchanged).
-  const int panel = (!uiHidden_ && !recorder_.active() && camera_.width > 3 * panelWidthPx()) ? panelWidthPx() : 0;
+  const int panel =
+      (!uiHidden_ && !presenting_ && !recorder_.active() && camera_.width > 3 * panelWidthPx()) ? panelWidthPx() : 0;
   const int fullWidth = camera_.width;
   camera_.width = fullWidth - panel;
-  camera_.fit(b, 24);
+  // Presenting: room round the scene for the title, the clock and the plot.
+  camera_.fit(b, presenting_ ? std::max(24.0f, 0.17f * static_cast<float>(camera_.height)) : 24.0f);
   camera_.width = fullWidth;
   camera_.center.x -= 0.5f * static_cast<float>(panel) / camera_.zoom;
 }
@@ -317,6 +319,7 @@ bool VizApp::handleEvent(const SDL_Event& e, bool uiMouse, bool uiKeys, float sc
           }
           break;
         case SDLK_h: uiHidden_ = !uiHidden_; break;
+        case SDLK_p: setPresenting(!presenting_); break;
         case SDLK_m: showMarkers_ = !showMarkers_; break;
         case SDLK_l:
           fieldOverlay_.layer =
@@ -507,6 +510,33 @@ void VizApp::drawCanvas(int w, int h) {
     drawEditCanvas();
     return;
   }
+  drawRunCanvas();
+  if (presenting_) drawPresentation();
+}
+
+void VizApp::drawPresentation() {
+  PresentFrame f;
+  f.title = host_->name();
+  f.caption = host_->description();
+  f.time = host_->crowd().time();
+  f.pixelSize = camera_.pixelSize();
+  f.units = host_->units();
+  // The corner plot: the first measurement line's flow, else the walkers out.
+  if (!plots_.flows().empty()) {
+    f.plotName = "flow at " + plots_.flows().front().name + ", per s";
+    f.plot = plots_.flows().front().y;
+  } else if (!plots_.empty()) {
+    f.plotName = "walkers out";
+    f.plot = plots_.out().y;
+  }
+  std::string why;
+  if (!presenter_.draw(renderer_, renderer_.width(), renderer_.height(), f, &why)) {
+    presenting_ = false;
+    setStatus(why);
+  }
+}
+
+void VizApp::drawRunCanvas() {
   rebuildSceneMesh();
   const std::ptrdiff_t sel = selectedIndex();
   buildTeaching();
@@ -690,7 +720,7 @@ void VizApp::drawUi() {
                 recorder_.frames() / static_cast<double>(recordFps), recorder_.toPng() ? "  (PNG)" : "");
     ImGui::End();
   }
-  if (uiHidden_) return;
+  if (uiHidden_ || presenting_) return;
 
   ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
   // The panel's width follows the UI scale whenever the scale changes (else
@@ -879,6 +909,9 @@ void VizApp::drawUi() {
     }
     ImGui::SameLine();
     ImGui::Checkbox("UI in footage", &recordUi);
+    if (ImGui::Button("Presentation")) setPresenting(true);
+    hoverHelp("P: the scene with its title, caption, clock, scale bar and a plot, the panel hidden, for video "
+              "and the projector; P again to leave");
     if (!recorder_.active()) ImGui::SliderInt("video fps", &recordFps, 10, 60);
   }
   if (ImGui::CollapsingHeader("Keys", ImGuiTreeNodeFlags_DefaultOpen)) {
@@ -890,6 +923,7 @@ void VizApp::drawUi() {
         "S      screenshot (PNG)\n"
         "V      start / stop recording\n"
         "H      hide the UI\n"
+        "P      presentation mode (title, clock, scale, plot)\n"
         "M      show / hide the markers (BioCrowds)\n"
         "L      next field layer\n"
         "E      edit the scene (and back to run)\n"
@@ -897,7 +931,7 @@ void VizApp::drawUi() {
         "Left, Right   replay: step back and forth (paused)\n"
         "drag: pan   wheel: zoom at cursor   click: select");
   } else {
-    ImGui::TextDisabled("Space . R F S V H M L: see Keys");
+    ImGui::TextDisabled("Space . R F S V H P M L: see Keys");
   }
   if (!status_.empty() && Clock::now() - statusAt_ < std::chrono::seconds(8)) ImGui::TextWrapped("%s", status_.c_str());
   ImGui::End();

@@ -37,6 +37,7 @@
 #include "viz/editor/recent.hpp"
 #include "viz/editor/terrain.hpp"
 #include "viz/plots.hpp"
+#include "viz/present.hpp"
 #include "viz/recorder.hpp"
 #include "viz/replay.hpp"
 #include "viz/settings_panel.hpp"
@@ -216,6 +217,14 @@ class VizApp {
   render::GlRenderer& renderer() { return renderer_; }
   Recorder& recorder() { return recorder_; }
   bool uiHidden() const { return uiHidden_; }
+  /// Presentation mode (present.hpp): the canvas carries the title,
+  /// caption, clock, scale bar and a plot, and the panel hides. P toggles it.
+  void setPresenting(bool on) {
+    if (on != presenting_) fit();
+    presenting_ = on;
+  }
+  bool presenting() const { return presenting_; }
+  const Presenter& presenter() const { return presenter_; }
   double rate() const { return clock_.rate; }
   void setRate(double r);
   void setPlaying(bool p) { playing_ = p; }
@@ -241,6 +250,10 @@ class VizApp {
   void afterRebuild(bool refit);
   void applyBackend();
   bool drawFromDevice(std::ptrdiff_t selected);
+  /// The crowd, the scene and the overlays into the canvas (run mode).
+  void drawRunCanvas();
+  /// Presentation mode's text over the canvas.
+  void drawPresentation();
   void buildTeaching();
   void updateMarkers();
   void updateField();
@@ -353,6 +366,8 @@ class VizApp {
 
   bool fitPending_ = true;
   bool playing_ = true, uiHidden_ = false, showGeometry_ = true, teaching_ = true;
+  bool presenting_ = false;
+  Presenter presenter_;  ///< presentation mode's text, its own ImGui context
   StepClock clock_;
   int stepsLastFrame_ = 0;
   double msPerStep_ = 0, lastStepMs_ = 0, frameMs_ = 0;
