@@ -9,6 +9,8 @@
 // label, so no label is cut at any panel width the labels fit in; help shows
 // on hover. A right click on a knob or a setting resets it to the scene's
 // value. Every change marks the plots with the new value.
+#include <epoxy/gl.h>
+
 #include <imgui.h>
 
 #include <algorithm>
@@ -370,6 +372,7 @@ void VizApp::drawPlots() {
   const std::vector<PlotMark>& marks = h.marks();
   std::vector<const PlotLine*> flows;
   for (const PlotLine& l : h.flows()) flows.push_back(&l);
+  const ImVec2 top = ImGui::GetCursorScreenPos();
   if (!flows.empty()) {
     widgetRects_["plot:flow"] = plotLines("##flow", "flow through each line, per s (last 5 s)", h.time(), flows, marks, 70);
   }
@@ -386,8 +389,14 @@ void VizApp::drawPlots() {
     // people-sized in metres (radius under a metre).
     if (maxRadius_ > 0 && maxRadius_ < 1) plotDiagram(h, 110);
   }
+  // The plots as drawn, for Save PNG: from the first plot's title to the last plot.
+  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  widgetRects_["plots"] = {top.x, top.y, right, ImGui::GetCursorScreenPos().y};
   if (ImGui::Button("Save CSV")) savePlotsCsv();
   hoverHelp("Every plot's samples, one row a step, into a new file beside the screenshots.");
+  ImGui::SameLine();
+  if (ImGui::Button("Save PNG")) savePlotsPng();
+  hoverHelp("The plots as they are drawn here, as an image, into a new file beside the screenshots.");
   ImGui::SameLine();
   if (ImGui::Button("Clear")) plots_.clear();
 }
@@ -468,6 +477,43 @@ void VizApp::drawVelocityInset() {
   dl->PopClipRect();
   ImGui::TextDisabled("velocities, units/s; centre: standing");
   ImGui::End();
+}
+
+void VizApp::savePlotsPng(const std::string& path) {
+  plotPng_ = path;
+  plotPngPending_ = true;
+}
+
+void VizApp::writePlotsPng() {
+  plotPngPending_ = false;
+  const auto r = widgetRect("plots");
+  const ImGuiIO& io = ImGui::GetIO();
+  const float sx = io.DisplayFramebufferScale.x, sy = io.DisplayFramebufferScale.y;
+  const int fbH = static_cast<int>(io.DisplaySize.y * sy);
+  if (!r || (*r)[3] - (*r)[1] < 2) {
+    setStatus("plots not saved: open the Plots section first");
+    return;
+  }
+  // ImGui's points to the window's pixels, clipped to the window; GL rows
+  // count from the bottom.
+  const int x0 = std::max(0, static_cast<int>((*r)[0] * sx)), x1 = std::min(static_cast<int>(io.DisplaySize.x * sx),
+                                                                            static_cast<int>((*r)[2] * sx));
+  const int y0 = std::max(0, static_cast<int>((*r)[1] * sy)), y1 = std::min(fbH, static_cast<int>((*r)[3] * sy));
+  const int w = x1 - x0, h = y1 - y0;
+  if (w < 2 || h < 2) {
+    setStatus("plots not saved: they are off the window");
+    return;
+  }
+  std::vector<std::uint8_t> px(static_cast<std::size_t>(w) * h * 4), rows(px.size());
+  glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
+  glPixelStorei(GL_PACK_ALIGNMENT, 1);
+  glReadPixels(x0, fbH - y1, w, h, GL_RGBA, GL_UNSIGNED_BYTE, px.data());
+  const std::size_t row = static_cast<std::size_t>(w) * 4;
+  for (int y = 0; y < h; ++y) std::copy_n(px.data() + row * static_cast<std::size_t>(h - 1 - y), row, rows.data() + row * y);
+  const std::string png = render::encodePng(w, h, rows);
+  std::string why = "cannot encode the plots as PNG", written;
+  const bool ok = !png.empty() && writeWhole(plotPng_, png, "png", &written, &why);
+  setStatus(ok ? "plots: " + written : "plots not saved: " + why);
 }
 
 bool VizApp::savePlotsCsv(const std::string& path) {

@@ -604,6 +604,7 @@ bool VizApp::drawFromDevice(std::ptrdiff_t selected) {
 }
 
 void VizApp::afterFrame() {
+  if (plotPngPending_) writePlotsPng();
   if (!recorder_.active()) return;
   static thread_local std::vector<std::uint8_t> px;
   if (recordUi) {

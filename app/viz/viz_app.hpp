@@ -202,6 +202,10 @@ class VizApp {
   /// Writes the plots' samples as CSV to `path`, or to a new timestamped
   /// file when empty; the file is whole or absent. Sets the status line.
   bool savePlotsCsv(const std::string& path = {});
+  /// The plots as the panel draws them, as a PNG at `path` (or, empty, a
+  /// new timestamped name): read from the window after this frame's UI
+  /// (afterFrame), so it needs the Plots section open. The status says where.
+  void savePlotsPng(const std::string& path = {});
   /// Saves the scene's knob values and the settings that differ from the
   /// scene's as a preset (cli/preset.hpp) that `throng run --set-file` and
   /// loadPreset read; to a new timestamped file when `path` is empty.
@@ -367,6 +371,9 @@ class VizApp {
   bool fitPending_ = true;
   bool playing_ = true, uiHidden_ = false, showGeometry_ = true, teaching_ = true;
   bool presenting_ = false;
+  bool plotPngPending_ = false;  ///< Save PNG was asked: afterFrame writes it
+  std::string plotPng_;          ///< where (empty: a timestamped name)
+  void writePlotsPng();
   Presenter presenter_;  ///< presentation mode's text, its own ImGui context
   StepClock clock_;
   int stepsLastFrame_ = 0;

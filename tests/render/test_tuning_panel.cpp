@@ -17,6 +17,8 @@
 #include <numeric>
 #include <sstream>
 
+#include <stb_image.h>
+
 #include "gl_fixture.hpp"
 #include "render/gl_renderer.hpp"
 #include "render/pack.hpp"
@@ -160,6 +162,25 @@ TEST_CASE("tuning the door: knobs in view, no label cut, the flow plotted and ri
     std::size_t rows = 0;
     for (std::string row; std::getline(in, row);) ++rows;
     CHECK(rows == static_cast<std::size_t>(2 * steps));
+    // Save PNG: the plots as drawn, read from the window after the frame.
+    const std::filesystem::path plotPng = test::outPath("tuning_door_plots_saved.png");
+    std::filesystem::remove(plotPng);
+    viz.savePlotsPng(plotPng.string());
+    frame();
+    viz.afterFrame();
+    REQUIRE(std::filesystem::exists(plotPng));
+    int pw = 0, ph = 0, pc = 0;
+    unsigned char* img = stbi_load(plotPng.string().c_str(), &pw, &ph, &pc, 4);
+    REQUIRE(img != nullptr);
+    const auto plotsRect = viz.widgetRect("plots");
+    REQUIRE(plotsRect);
+    CHECK(std::abs(pw - static_cast<int>((*plotsRect)[2] - (*plotsRect)[0])) <= 1);
+    CHECK(ph > 200);  // five plots, their titles and Weidmann's diagram
+    std::size_t blue = 0;
+    for (int k = 0; k < pw * ph; ++k) blue += img[4 * k + 2] > 200 && img[4 * k] < 140 && img[4 * k + 1] > 120;
+    stbi_image_free(img);
+    CHECK(blue > 50);
+    CHECK(viz.status().find("plots: ") == 0);
     // A preset keeps the knobs and the settings changed from the scene's,
     // and brings them back.
     REQUIRE(viz.host().assign("jitter=0", &err));
