@@ -106,4 +106,22 @@ TEST_CASE("a scene's verify: its checks load, and mistakes name the file, line a
             .find("bad.json:2: /verify/seeds: expected a count in [1, 1000], got 0") == 0);
   CHECK(at2("{\"test\": \"T\", \"verdict\": 1, \"checks\": [{\"figure\": \"arrived\", \"min\": 1}]}")
             .find("bad.json:2: /verify/verdict: expected true or false") == 0);
+  // A percentile over the seeds: the IMO's 95th, in (0, 100], never of a ratio to another scene.
+  const Scene imo4 = load("verify/imo-4");
+  CHECK(imo4.spec().verify->checks[0].percentile == 95);
+  CHECK(imo4.spec().verify->checks[1].percentile == 0);
+  CHECK(at2("{\"test\": \"T\", \"checks\": [{\"figure\": \"arrived\", \"min\": 1, \"percentile\": 0}]}")
+            .find("bad.json:2: /verify/checks/0/percentile: expected a percentile in (0, 100], got 0") == 0);
+  CHECK(at2("{\"test\": \"T\", \"checks\": [{\"figure\": \"arrived\", \"min\": 1, \"ratioTo\": \"x\", \"percentile\": 95}]}")
+            .find("bad.json:2: /verify/checks/0/percentile: a ratio to another scene is of the means") == 0);
+}
+
+TEST_CASE("the nearest-rank percentile: the smallest value at least P% of the runs reach") {
+  std::vector<double> fifty;
+  for (int k = 50; k >= 1; --k) fifty.push_back(k);  // 50 runs, any order
+  CHECK(nearestRankPercentile(fifty, 95) == 48);     // ceil(0.95 x 50) = 48th smallest
+  CHECK(nearestRankPercentile(fifty, 100) == 50);
+  CHECK(nearestRankPercentile(fifty, 1) == 1);
+  CHECK(nearestRankPercentile({7.5}, 95) == 7.5);    // one seed: its value
+  CHECK(nearestRankPercentile({1, 2, 3, 4}, 50) == 2);
 }

@@ -71,6 +71,8 @@
 //                                // "measurement N" by default
 //   "verify": {"test": "RiMEA 1", "says": "40 m in 26-34 s", "seeds": 1,
 //              "checks": [{"figure": "end.lastTime", "min": 26, "max": 34},
+//                         {"figure": "exit.meanFlow", "max": 1.33,
+//                          "percentile": 95},
 //                         {"figure": "allArrivedTime", "ratioTo": "other",
 //                          "min": 1.6, "max": 2.4},
 //                         {"figure": "foot.meanFlow", "over": "hall.meanFlow",
@@ -257,13 +259,21 @@ inline constexpr std::size_t kMaxHeightMapNodes = 4096;
 /// the seeds divided by the same figure's mean for the scene named there
 /// (a file beside this one, run with the same model and seeds); with
 /// `over`, the figure divided by another figure of the same run, on every
-/// seed ("foot.meanFlow" over "corridor.meanFlow").
+/// seed ("foot.meanFlow" over "corridor.meanFlow"); with `percentile` P,
+/// the P-th percentile of the figure over the seeds (nearest rank: the
+/// smallest value at least P% of the seeds reach), as the IMO holds its 95th
+/// over 50 runs.
 struct VerifyCheck {
   std::string figure;
   double min = -1e300, max = 1e300;
   std::string ratioTo;  ///< empty: the figure itself
   std::string over;     ///< empty: the figure itself
+  double percentile = 0;  ///< (0, 100]; 0: every seed within the bounds
 };
+
+/// The nearest-rank `p`-th percentile of `values` (p in (0, 100]; values
+/// not empty): the ceil(p/100 n)-th smallest.
+double nearestRankPercentile(std::vector<double> values, double p);
 
 /// What makes a scene a test of `throng verify` (the file's "verify").
 struct SceneVerify {

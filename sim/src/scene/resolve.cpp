@@ -501,6 +501,11 @@ void Resolver::verify() {
     if (c.contains("ratioTo")) k.ratioTo = string(c["ratioTo"], cp / "ratioTo");
     if (c.contains("over")) k.over = figure("over");
     if (!k.ratioTo.empty() && !k.over.empty()) fail(cp, "expected one of \"ratioTo\" or \"over\", not both");
+    if (c.contains("percentile")) {
+      k.percentile = number(c["percentile"], cp / "percentile");
+      if (!(k.percentile > 0 && k.percentile <= 100)) fail(cp / "percentile", "expected a percentile in (0, 100], got " + fmt(k.percentile));
+      if (!k.ratioTo.empty()) fail(cp / "percentile", "a ratio to another scene is of the means; a percentile is of one scene's seeds");
+    }
     if (c.contains("min")) k.min = number(c["min"], cp / "min");
     if (c.contains("max")) k.max = number(c["max"], cp / "max");
     if (!c.contains("min") && !c.contains("max") && v.verdict)

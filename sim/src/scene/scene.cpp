@@ -137,6 +137,13 @@ double SceneDraw::draw(std::uint64_t seed, std::uint64_t what, std::uint64_t whi
   return std::clamp(mean, min, max);
 }
 
+double nearestRankPercentile(std::vector<double> values, double p) {
+  std::sort(values.begin(), values.end());
+  const double n = static_cast<double>(values.size());
+  const std::size_t rank = static_cast<std::size_t>(std::max(1.0, std::ceil(p / 100 * n - 1e-9)));
+  return values[std::min(rank, values.size()) - 1];
+}
+
 // ---- Scene ----------------------------------------------------------------------
 
 std::optional<Scene> Scene::load(const std::string& path, std::string* error, std::size_t maxAgents) {
