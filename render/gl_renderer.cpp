@@ -396,8 +396,16 @@ void GlRenderer::draw(const Camera2D& cam, std::span<const AgentInstance> agents
   glEnable(GL_BLEND);
   glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
   glViewport(0, 0, width_, height_);
+  const bool part = opt.viewportWidth > 0;
+  if (part) {
+    // One column of the canvas: the clear and every draw stay inside it.
+    const int x = std::clamp(opt.viewportX, 0, width_), w = std::clamp(opt.viewportWidth, 0, width_ - x);
+    glViewport(x, 0, w, height_);
+    glScissor(x, 0, w, height_);
+    glEnable(GL_SCISSOR_TEST);
+  }
 
-  if (opt.trails) {
+  if (opt.trails && !part) {
     if (!trailsValid_ || !sameView(cam, trailCamera_)) {
       glBindFramebuffer(GL_FRAMEBUFFER, trailFbo_[trailCur_]);
       glClearColor(bg[0], bg[1], bg[2], 1);
@@ -423,7 +431,7 @@ void GlRenderer::draw(const Camera2D& cam, std::span<const AgentInstance> agents
     trailsValid_ = false;
   }
 
-  if (opt.trails) {
+  if (opt.trails && !part) {
     // A framebuffer blit (a copy; cheaper than a shader pass on llvmpipe).
     glBindFramebuffer(GL_READ_FRAMEBUFFER, trailFbo_[trailCur_]);
     glBindFramebuffer(GL_DRAW_FRAMEBUFFER, canvasFbo_);
@@ -434,10 +442,12 @@ void GlRenderer::draw(const Camera2D& cam, std::span<const AgentInstance> agents
     glClearColor(bg[0], bg[1], bg[2], 1);
     glClear(GL_COLOR_BUFFER_BIT);
   }
-  drawField(cam, opt.fieldOpacity);
+  if (opt.runLayers) drawField(cam, opt.fieldOpacity);
   drawMesh(cam, sceneVao_, sceneVbo_, sceneVertices_);
-  drawMesh(cam, fieldMeshVao_, fieldMeshVbo_, fieldMeshVertices_);
-  drawMarkers(cam);
+  if (opt.runLayers) {
+    drawMesh(cam, fieldMeshVao_, fieldMeshVbo_, fieldMeshVertices_);
+    drawMarkers(cam);
+  }
   drawInstances(cam, instanceCount_, 1.0f, true);
   if (overlay && !overlay->tris.empty()) {
     glBindBuffer(GL_ARRAY_BUFFER, overlayVbo_);
@@ -446,6 +456,8 @@ void GlRenderer::draw(const Camera2D& cam, std::span<const AgentInstance> agents
     drawMesh(cam, overlayVao_, overlayVbo_, overlay->tris.size());
   }
   glBindVertexArray(0);
+  glDisable(GL_SCISSOR_TEST);
+  glViewport(0, 0, width_, height_);
   glBindFramebuffer(GL_FRAMEBUFFER, 0);
 }
 

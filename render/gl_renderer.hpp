@@ -35,6 +35,13 @@ struct RenderOptions {
   std::uint32_t background = packRgba(246, 246, 243);
   /// Opacity of the field overlay over the ground and trails [Limit: 0..1].
   float fieldOpacity = 0.8f;
+  /// Side by side: draw into the canvas's columns [viewportX, viewportX +
+  /// viewportWidth) only, leaving the rest as it is, without trails (the
+  /// camera's width should be viewportWidth). 0 wide: the whole canvas.
+  int viewportX = 0, viewportWidth = 0;
+  /// The run's own layers, the field and the markers; off for a second run
+  /// drawn beside the first (they are the first run's).
+  bool runLayers = true;
 };
 
 class GlRenderer {

@@ -24,6 +24,7 @@ constexpr std::size_t kMaxCaption = 240;  ///< characters of the caption shown
 const ImU32 kInk = IM_COL32(32, 32, 32, 255);
 const ImU32 kBackdrop = IM_COL32(255, 255, 255, 214);
 const ImU32 kPlotLine = IM_COL32(222, 110, 20, 255);  // the jam ring's orange
+const ImU32 kPlotLineB = IM_COL32(40, 110, 220, 255);  // side by side's second run
 
 /// ImGui's context switched in for a scope, and back.
 struct UseContext {
@@ -94,8 +95,12 @@ bool Presenter::draw(render::GlRenderer& canvas, int w, int h, const PresentFram
   const auto backdrop = [&](ImVec2 a, ImVec2 b) { d->AddRectFilled(a, b, kBackdrop, 8 * s); };
   boxes_ = Boxes{};
 
+  // Side by side: the line between the runs, and each run's label.
+  float labelsY = m;
+  if (f.divider > 0) d->AddLine(ImVec2(f.divider, 0), ImVec2(f.divider, H), kInk, 2 * s);
+
   // Title and caption, top left.
-  if (!f.title.empty()) {
+  if (f.full && !f.title.empty()) {
     const float titlePx = 34 * s, captionPx = 17 * s, wrap = std::max(0.55f * W, 200 * s);
     std::string caption = f.caption;
     if (caption.size() > kMaxCaption) {
@@ -111,10 +116,18 @@ bool Presenter::draw(render::GlRenderer& canvas, int w, int h, const PresentFram
     if (!caption.empty())
       d->AddText(font, captionPx, ImVec2(a.x + pad, a.y + pad + t.y + 4 * s), kInk, caption.c_str(), nullptr, wrap);
     box(boxes_.title, a, b);
+    labelsY = b.y + 8 * s;
+  }
+  for (const auto& [x, text] : f.labels) {
+    const float px = 20 * s;
+    const ImVec2 t = font->CalcTextSizeA(px, FLT_MAX, 0, text.c_str());
+    const ImVec2 a(x + m, labelsY), b(x + m + t.x + 2 * pad, labelsY + t.y + 2 * pad);
+    backdrop(a, b);
+    d->AddText(font, px, ImVec2(a.x + pad, a.y + pad), kInk, text.c_str());
   }
 
   // The clock, top right.
-  {
+  if (f.full) {
     char text[48];
     std::snprintf(text, sizeof text, "%.1f s", f.time);
     const float px = 28 * s;
@@ -126,7 +139,7 @@ bool Presenter::draw(render::GlRenderer& canvas, int w, int h, const PresentFram
   }
 
   // The scale bar, bottom left: at most a fifth of the width.
-  if (f.pixelSize > 0) {
+  if (f.full && f.pixelSize > 0) {
     const double length = scaleBarLength(0.2 * W * f.pixelSize);
     const float bar = static_cast<float>(length / f.pixelSize);
     char text[48];
@@ -141,29 +154,36 @@ bool Presenter::draw(render::GlRenderer& canvas, int w, int h, const PresentFram
     box(boxes_.bar, ImVec2(a.x + pad, y0), ImVec2(a.x + pad + bar, y1));
   }
 
-  // One plot, bottom right.
-  if (!f.plotName.empty() && f.plot.size() >= 2) {
+  // One plot, bottom right (side by side: the second run's over it, in blue).
+  if (f.full && !f.plotName.empty() && f.plot.size() >= 2) {
     const float bw = 0.28f * W, bh = 0.2f * H, px = 16 * s;
     const ImVec2 a(W - m - bw, H - m - bh), b(W - m, H - m);
     backdrop(a, b);
+    const bool twin = f.plotB.size() == f.plot.size();
     float top = 0;
-    for (float v : f.plot) top = std::max(top, std::isfinite(v) ? v : 0.0f);
+    for (const std::vector<float>* line : {&f.plot, &f.plotB})
+      for (float v : *line) top = std::max(top, std::isfinite(v) ? v : 0.0f);
     if (top <= 0) top = 1;
-    char text[96];
-    std::snprintf(text, sizeof text, "%s: %.2f", f.plotName.c_str(), f.plot.back());
+    char text[128];
+    if (twin) std::snprintf(text, sizeof text, "%s: A %.2f, B %.2f", f.plotName.c_str(), f.plot.back(), f.plotB.back());
+    else std::snprintf(text, sizeof text, "%s: %.2f", f.plotName.c_str(), f.plot.back());
     d->AddText(font, px, ImVec2(a.x + pad, a.y + pad), kInk, text);
     const float x0 = a.x + pad, x1 = b.x - pad, y0 = a.y + 2 * pad + px, y1 = b.y - pad;
     d->AddLine(ImVec2(x0, y1), ImVec2(x1, y1), kInk, 1.5f * s);
     // At most one point a pixel: the last samples that fit.
     const std::size_t most = static_cast<std::size_t>(std::max(2.0f, x1 - x0));
-    const std::size_t n = std::min(f.plot.size(), most), first = f.plot.size() - n;
-    std::vector<ImVec2> pts;
-    pts.reserve(n);
-    for (std::size_t k = 0; k < n; ++k) {
-      const float v = std::isfinite(f.plot[first + k]) ? f.plot[first + k] : 0.0f;
-      pts.emplace_back(x0 + (x1 - x0) * static_cast<float>(k) / static_cast<float>(n - 1), y1 - (y1 - y0) * v / top);
-    }
-    d->AddPolyline(pts.data(), static_cast<int>(pts.size()), kPlotLine, 0, 2.5f * s);
+    const auto polyline = [&](const std::vector<float>& line, ImU32 colour) {
+      const std::size_t n = std::min(line.size(), most), first = line.size() - n;
+      std::vector<ImVec2> pts;
+      pts.reserve(n);
+      for (std::size_t k = 0; k < n; ++k) {
+        const float v = std::isfinite(line[first + k]) ? line[first + k] : 0.0f;
+        pts.emplace_back(x0 + (x1 - x0) * static_cast<float>(k) / static_cast<float>(n - 1), y1 - (y1 - y0) * v / top);
+      }
+      d->AddPolyline(pts.data(), static_cast<int>(pts.size()), colour, 0, 2.5f * s);
+    };
+    polyline(f.plot, kPlotLine);
+    if (twin) polyline(f.plotB, kPlotLineB);
     box(boxes_.plot, a, b);
   }
 

@@ -13,6 +13,7 @@
 // is DejaVu Sans (Debian's fonts-dejavu-core) when it is installed, ImGui's
 // own otherwise.
 #include <string>
+#include <utility>
 #include <vector>
 
 struct ImGuiContext;
@@ -31,6 +32,11 @@ struct PresentFrame {
   std::string units = "m";  ///< the scene's length unit
   std::string plotName;     ///< the corner plot's title; empty: no plot
   std::vector<float> plot;  ///< its values, oldest first
+  std::vector<float> plotB; ///< side by side: the second run's, drawn over it
+  /// false: only the side-by-side labels and divider (presentation mode off).
+  bool full = true;
+  float divider = 0;        ///< side by side: the x of the line between the runs; 0: none
+  std::vector<std::pair<float, std::string>> labels;  ///< (left edge x, text) of each run's label
 };
 
 /// The scale bar's length: 1, 2 or 5 times a power of ten world units,

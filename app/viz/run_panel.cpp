@@ -370,19 +370,39 @@ void VizApp::drawPlots() {
   if (!ImGui::CollapsingHeader("Plots", ImGuiTreeNodeFlags_DefaultOpen)) return;
   const PlotHistory& h = plots_;
   const std::vector<PlotMark>& marks = h.marks();
-  std::vector<const PlotLine*> flows;
-  for (const PlotLine& l : h.flows()) flows.push_back(&l);
+  // Side by side: each plot shows the right run's lines too, named "B ...".
+  const PlotHistory* b = twin_ && twinPlots_.time().size() == h.time().size() ? &twinPlots_ : nullptr;
+  std::vector<PlotLine> named;  // the right run's lines under their "B" names (reserved: pointers stay)
+  named.reserve(b ? 3 + 3 * b->flows().size() + 2 * b->densities().size() : 0);
+  const auto both = [&](std::vector<const PlotLine*> mine, const std::vector<const PlotLine*>& theirs) {
+    if (!b) return mine;
+    for (const PlotLine* l : theirs) {
+      named.push_back(PlotLine{"B " + l->name, l->y});
+      mine.push_back(&named.back());
+    }
+    return mine;
+  };
+  const auto all = [](const std::vector<PlotLine>& lines) {
+    std::vector<const PlotLine*> out;
+    for (const PlotLine& l : lines) out.push_back(&l);
+    return out;
+  };
   const ImVec2 top = ImGui::GetCursorScreenPos();
-  if (!flows.empty()) {
-    widgetRects_["plot:flow"] = plotLines("##flow", "flow through each line, per s (last 5 s)", h.time(), flows, marks, 70);
+  if (!h.flows().empty()) {
+    widgetRects_["plot:flow"] = plotLines("##flow", "flow through each line, per s (last 5 s)", h.time(),
+                                          both(all(h.flows()), b ? all(b->flows()) : std::vector<const PlotLine*>{}),
+                                          marks, 70);
   }
-  plotLines("##out", "walkers out (through a sink or on their goal)", h.time(), {&h.out()}, marks, 50);
-  plotLines("##speed", "mean speed, units/s", h.time(), {&h.meanSpeed()}, marks, 50);
-  plotLines("##jammed", "jammed walkers", h.time(), {&h.jammed()}, marks, 40);
+  plotLines("##out", "walkers out (through a sink or on their goal)", h.time(),
+            both({&h.out()}, b ? std::vector<const PlotLine*>{&b->out()} : std::vector<const PlotLine*>{}), marks, 50);
+  plotLines("##speed", "mean speed, units/s", h.time(),
+            both({&h.meanSpeed()}, b ? std::vector<const PlotLine*>{&b->meanSpeed()} : std::vector<const PlotLine*>{}),
+            marks, 50);
+  plotLines("##jammed", "jammed walkers", h.time(),
+            both({&h.jammed()}, b ? std::vector<const PlotLine*>{&b->jammed()} : std::vector<const PlotLine*>{}), marks, 40);
   if (!h.densities().empty()) {
-    std::vector<const PlotLine*> d, v;
-    for (const PlotLine& l : h.densities()) d.push_back(&l);
-    for (const PlotLine& l : h.areaSpeeds()) v.push_back(&l);
+    std::vector<const PlotLine*> d = both(all(h.densities()), b ? all(b->densities()) : std::vector<const PlotLine*>{});
+    std::vector<const PlotLine*> v = both(all(h.areaSpeeds()), b ? all(b->areaSpeeds()) : std::vector<const PlotLine*>{});
     plotLines("##density", "density in each area, per square unit", h.time(), d, marks, 50);
     plotLines("##areaSpeed", "speed in each area, units/s", h.time(), v, marks, 50);
     // Weidmann's curve is in metres: drawn for scenes whose walkers are
@@ -398,7 +418,10 @@ void VizApp::drawPlots() {
   if (ImGui::Button("Save PNG")) savePlotsPng();
   hoverHelp("The plots as they are drawn here, as an image, into a new file beside the screenshots.");
   ImGui::SameLine();
-  if (ImGui::Button("Clear")) plots_.clear();
+  if (ImGui::Button("Clear")) {
+    plots_.clear();
+    twinPlots_.clear();
+  }
 }
 
 void VizApp::drawVelocityInset() {

@@ -20,6 +20,7 @@ class SceneHost final : public SimHost {
   std::string name() const override { return scene_.name(); }
   std::string description() const override { return scene_.spec().description; }
   std::string units() const override { return scene_.spec().units; }
+  std::unique_ptr<SimHost> clone() const override { return std::make_unique<SceneHost>(scene_); }
   Crowd& crowd() override { return run_->crowd(); }
   const Crowd& crowd() const override { return run_->crowd(); }
   double dt() const override { return run_->dt(); }

@@ -52,6 +52,13 @@ class BuiltinHost final : public SimHost {
   const Crowd& crowd() const override { return crowd_; }
   void step() override { crowd_.advance(crowd_.settings.maxStep); }
   std::vector<KnobInfo> knobs() const override { return knobs_; }
+  std::unique_ptr<SimHost> clone() const override {
+    auto h = std::make_unique<BuiltinHost>(name_);
+    h->knobs_ = knobs_;
+    std::string ignored;
+    h->rebuild(crowd_.settings, &ignored);
+    return h;
+  }
 
   bool set(const std::string& name, double value, std::string* error) override {
     for (KnobInfo& k : knobs_)

@@ -49,6 +49,9 @@ class SimHost {
   virtual bool rebuild(const Settings& settings, std::string* error) = 0;
   /// Static geometry for the renderer (obstacles, walls, goals, gates).
   virtual render::SceneGeometry geometry() const;
+  /// A second host of the same scene with the same knobs, from its start
+  /// (side by side runs it beside this one); null when it cannot make one.
+  virtual std::unique_ptr<SimHost> clone() const { return nullptr; }
 };
 
 /// A built-in scene that needs no file: "ring" (the seed's 60 walkers,

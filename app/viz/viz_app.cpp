@@ -55,6 +55,15 @@ void VizApp::takeStep() {
   }
   gap_.after(host_->crowd());
   plots_.sample(host_->crowd(), host_->agentsEver(), host_->dt());
+  if (twin_) {
+    // Lockstep: the twin takes the same step with the first's settings,
+    // its own over them (a change in the panel reaches both).
+    Settings ts = twinSettings();
+    ts.maxStep = twin_->crowd().settings.maxStep;  // the step belongs to the scene
+    twin_->crowd().settings = ts;
+    twin_->step();
+    twinPlots_.sample(twin_->crowd(), twin_->agentsEver(), twin_->dt());
+  }
   // The replay keeps what the CPU holds anyway; a device run would copy its
   // state back every step for it, so there it keeps nothing.
   const Crowd& c = host_->crowd();
@@ -97,6 +106,63 @@ void VizApp::reset() {
   afterRebuild(false);
 }
 
+Settings VizApp::twinSettings() const {
+  Settings s = host_->crowd().settings;
+  for (const std::string& a : twinSets_) {
+    const std::size_t eq = a.find('=');
+    setSettingText(s, a.substr(0, eq), a.substr(eq + 1), nullptr);  // checked when they were given
+  }
+  return s;
+}
+
+bool VizApp::setSideBySide(const std::string& assignments, std::string* error) {
+  std::vector<std::string> sets;
+  std::string word;
+  for (const char c : assignments + " ") {
+    if (c == ' ' || c == ',' || c == '\t') {
+      if (!word.empty()) sets.push_back(std::move(word));
+      word.clear();
+    } else {
+      word.push_back(c);
+    }
+  }
+  if (sets.empty()) {
+    const bool was = twin_ != nullptr;
+    twin_.reset();
+    twinSets_.clear();
+    twinPlots_.clear();
+    if (was) fit();
+    return true;
+  }
+  Settings probe = host_->crowd().settings;
+  for (const std::string& a : sets) {
+    const std::size_t eq = a.find('=');
+    const std::string name = a.substr(0, std::min(eq, a.size()));
+    std::string why;
+    if (eq == std::string::npos || eq == 0) why = "expected name=value, got \"" + a + "\"";
+    else if (!findSetting(name)) why = "\"" + name + "\" is not a setting: side by side compares settings and models of one scene";
+    else if (name == "seed" || name == "maxStep") why = "both runs share the seed and the step";
+    else setSettingText(probe, name, a.substr(eq + 1), &why);
+    if (!why.empty()) {
+      if (error) *error = why;
+      return false;
+    }
+  }
+  std::unique_ptr<SimHost> twin = host_->clone();
+  if (!twin) {
+    if (error) *error = host_->name() + " cannot run twice";
+    return false;
+  }
+  twin_ = std::move(twin);
+  twinSets_ = std::move(sets);
+  twinPlots_.clear();
+  plots_.clear();
+  reset();  // both from t = 0 (afterRebuild starts the twin)
+  fit();
+  setStatus("side by side: A " + host_->crowd().settings.model + ", " + twinLabel());
+  return true;
+}
+
 void VizApp::setBackend(BackendKind kind) {
   if (kind == BackendKind::Auto) {
     std::string why;
@@ -134,6 +200,18 @@ void VizApp::afterRebuild(bool refit) {
   settingWidgets_ = settingWidgets(maxRadius_);
   replay_.clear();  // another run: its past is not this one's
   replayBack_ = 0;
+  if (twin_) {
+    // The twin starts again with the first: the same knobs, its settings over the first's.
+    std::string why;
+    const std::vector<KnobInfo> theirs = twin_->knobs();
+    for (const KnobInfo& k : host_->knobs())
+      for (const KnobInfo& t : theirs)
+        if (t.name == k.name && t.value != k.value && !twin_->set(k.name, k.value, &why)) setStatus("side by side: " + why);
+    Settings ts = twinSettings();
+    ts.maxStep = twin_->crowd().settings.maxStep;
+    if (!twin_->rebuild(ts, &why)) setStatus("side by side: " + why);
+    twinPlots_.restart();
+  }
   if (refit) {  // a scene opened: its own values to go back to, its own plots
     sceneSettings_ = host_->crowd().settings;
     plots_.clear();
@@ -185,8 +263,9 @@ void VizApp::fitNow() {
   if (b.empty()) b.add({0, 0}, 10);
   // Fit into the part of the canvas right of the panel while the UI shows
   // and there is room (the canvas itself, and so the footage, is unchanged).
-  const int panel =
-      (!uiHidden_ && !presenting_ && !recorder_.active() && camera_.width > 3 * panelWidthPx()) ? panelWidthPx() : 0;
+  const int panel = (!uiHidden_ && !presenting_ && !twin_ && !recorder_.active() && camera_.width > 3 * panelWidthPx())
+                        ? panelWidthPx()
+                        : 0;
   const int fullWidth = camera_.width;
   camera_.width = fullWidth - panel;
   // Presenting: room round the scene for the title, the clock and the plot.
@@ -206,6 +285,9 @@ bool VizApp::setScene(std::unique_ptr<SimHost> host) {
   editor_.reset();
   scenePath_.clear();
   host_ = std::move(host);
+  twin_.reset();  // side by side is of one scene
+  twinSets_.clear();
+  twinPlots_.clear();
   hasSelection_ = false;
   afterRebuild(true);
   setStatus("opened " + host_->name());
@@ -503,7 +585,8 @@ void VizApp::drawCanvas(int w, int h) {
     h = std::max(2, h & ~1);
     renderer_.resize(w, h);
   }
-  camera_.width = renderer_.width();
+  // Side by side, each run has half the canvas, the first on the left.
+  camera_.width = twin_ ? renderer_.width() / 2 : renderer_.width();
   camera_.height = renderer_.height();
   if (fitPending_) fitNow();
   if (editing_ && editor_) {
@@ -511,23 +594,59 @@ void VizApp::drawCanvas(int w, int h) {
     return;
   }
   drawRunCanvas();
-  if (presenting_) drawPresentation();
+  if (twin_) drawTwin();
+  if (presenting_ || twin_) drawPresentation();
+}
+
+render::RenderOptions VizApp::runOptions() const {
+  render::RenderOptions o = options_;
+  if (twin_) {
+    o.trails = false;
+    o.viewportX = 0;
+    o.viewportWidth = renderer_.width() / 2;
+  }
+  return o;
+}
+
+void VizApp::drawTwin() {
+  render::RenderOptions o = options_;
+  o.trails = false;
+  o.viewportX = renderer_.width() / 2;
+  o.viewportWidth = renderer_.width() - o.viewportX;
+  o.runLayers = false;  // the markers and the field drawn are the first run's
+  render::packInstances(twin_->crowd().frame(), twinInstances_);
+  renderer_.draw(camera_, twinInstances_, nullptr, o);
+}
+
+std::string VizApp::twinLabel() const {
+  std::string out = "B:";
+  for (const std::string& a : twinSets_) out.append(" ").append(a);
+  return out;
 }
 
 void VizApp::drawPresentation() {
   PresentFrame f;
+  f.full = presenting_;
+  if (twin_) {
+    const float half = static_cast<float>(renderer_.width() / 2);
+    f.divider = half;
+    f.labels = {{0.0f, "A: " + host_->crowd().settings.model}, {half, twinLabel()}};
+  }
   f.title = host_->name();
   f.caption = host_->description();
   f.time = host_->crowd().time();
   f.pixelSize = camera_.pixelSize();
   f.units = host_->units();
   // The corner plot: the first measurement line's flow, else the walkers out.
+  const bool twinPlotted = twin_ && twinPlots_.time().size() == plots_.time().size();
   if (!plots_.flows().empty()) {
     f.plotName = "flow at " + plots_.flows().front().name + ", per s";
     f.plot = plots_.flows().front().y;
+    if (twinPlotted && !twinPlots_.flows().empty()) f.plotB = twinPlots_.flows().front().y;
   } else if (!plots_.empty()) {
     f.plotName = "walkers out";
     f.plot = plots_.out().y;
+    if (twinPlotted) f.plotB = twinPlots_.out().y;
   }
   std::string why;
   if (!presenter_.draw(renderer_, renderer_.width(), renderer_.height(), f, &why)) {
@@ -560,7 +679,7 @@ void VizApp::drawRunCanvas() {
   if (replayBack_ > 0 && replayBack_ < replay_.size()) {
     // The crowd as it was: no teaching view (it explains the live state), no trails.
     instances_ = replay_.before(replayBack_).walkers;
-    render::RenderOptions o = options_;
+    render::RenderOptions o = runOptions();
     o.trails = false;
     lastDrawInterop_ = false;
     renderer_.draw(camera_, instances_, nullptr, o);
@@ -571,7 +690,7 @@ void VizApp::drawRunCanvas() {
   const FrameView f = host_->crowd().frame();
   render::packInstances(f, instances_);
   if (sel >= 0) render::markSelection(instances_, sel, explain_.neighbours);
-  renderer_.draw(camera_, instances_, &overlay_, options_);
+  renderer_.draw(camera_, instances_, &overlay_, runOptions());
 }
 
 // The CUDA-GL interop path: when the backend's state is on the device, the
@@ -579,7 +698,7 @@ void VizApp::drawRunCanvas() {
 // host copy). Any failure (no NVIDIA GL context, e.g. Mesa) is reported
 // once, and the host upload takes over for good.
 bool VizApp::drawFromDevice(std::ptrdiff_t selected) {
-  if (interopBroken_) return false;
+  if (interopBroken_ || twin_) return false;  // side by side draws both runs from the host
   DeviceFrame df{};
   if (!host_->crowd().deviceFrame(df)) return false;
   std::string why;
@@ -901,6 +1020,25 @@ void VizApp::drawUi() {
     if (ImGui::Button("Deselect")) hasSelection_ = false;
   }
 
+  if (ImGui::CollapsingHeader("Side by side")) {
+    // Two runs of this scene, one seed: the left with the settings above,
+    // the right with these over them.
+    ImGui::SetNextItemWidth(-1);
+    const bool enter = ImGui::InputText("##twin", twinInput_, sizeof twinInput_, ImGuiInputTextFlags_EnterReturnsTrue);
+    hoverHelp("The right run's settings over the left's, name=value by spaces: model=biocrowds, timeHorizon=3, ... "
+              "Both start again from the same seed and step together; the plots show both.");
+    if (ImGui::Button(twin_ ? "Compare again" : "Compare") || enter) {
+      std::string why;
+      if (!setSideBySide(twinInput_, &why)) setStatus("side by side: " + why);
+    }
+    if (twin_) {
+      ImGui::SameLine();
+      if (ImGui::Button("One run")) {
+        std::string ignored;
+        setSideBySide("", &ignored);
+      }
+    }
+  }
   if (ImGui::CollapsingHeader("Capture", ImGuiTreeNodeFlags_DefaultOpen)) {
     if (ImGui::Button("Screenshot")) screenshot();
     ImGui::SameLine();

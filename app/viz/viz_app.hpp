@@ -228,6 +228,18 @@ class VizApp {
     presenting_ = on;
   }
   bool presenting() const { return presenting_; }
+  /// Side by side: a second run of this scene in the canvas's right half,
+  /// with the same seed and knobs and `assignments` ("model=biocrowds
+  /// timeHorizon=3": settings only, by spaces or commas) over the first's
+  /// settings, stepping in lockstep and plotted over the first's plots. Both
+  /// start again at t = 0. Empty: one run again. False with *error, and
+  /// nothing changed, for an assignment the settings refuse, a knob, the
+  /// seed or the step.
+  bool setSideBySide(const std::string& assignments, std::string* error);
+  const SimHost* twin() const { return twin_.get(); }
+  const PlotHistory& twinPlots() const { return twinPlots_; }
+  /// The twin's settings now: the first's, its assignments over them.
+  Settings twinSettings() const;
   const Presenter& presenter() const { return presenter_; }
   double rate() const { return clock_.rate; }
   void setRate(double r);
@@ -371,6 +383,14 @@ class VizApp {
   bool fitPending_ = true;
   bool playing_ = true, uiHidden_ = false, showGeometry_ = true, teaching_ = true;
   bool presenting_ = false;
+  std::unique_ptr<SimHost> twin_;       ///< side by side's second run; null: one run
+  std::vector<std::string> twinSets_;   ///< its "name=value" settings over the first's
+  PlotHistory twinPlots_;
+  std::vector<render::AgentInstance> twinInstances_;
+  char twinInput_[160] = "model=biocrowds";  ///< the panel's field
+  render::RenderOptions runOptions() const;  ///< options_, in the left half side by side
+  void drawTwin();
+  std::string twinLabel() const;             ///< "B: model=biocrowds"
   bool plotPngPending_ = false;  ///< Save PNG was asked: afterFrame writes it
   std::string plotPng_;          ///< where (empty: a timestamped name)
   void writePlotsPng();

@@ -11,6 +11,11 @@
 #include <imgui_internal.h>  // FindWindowByName
 
 #include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+
+#include "throng/scene.hpp"
 
 #include "gl_fixture.hpp"
 #include "render/gl_renderer.hpp"
@@ -36,6 +41,17 @@ struct Canvas {
 };
 
 bool ink(const std::uint8_t* p) { return p[0] < 90 && p[1] < 90 && p[2] < 90; }
+
+/// The door scene in the app, paused (needs the GL context and ImGui's session).
+std::unique_ptr<app::VizApp> openDoor() {
+  std::string err;
+  auto host = app::openScene("door", &err);
+  REQUIRE_MESSAGE(host, err);
+  auto viz = std::make_unique<app::VizApp>(std::move(host));
+  REQUIRE_MESSAGE(viz->initGl(&err), err);
+  viz->setPlaying(false);
+  return viz;
+}
 bool orange(const std::uint8_t* p) { return p[0] > 190 && p[1] > 70 && p[1] < 150 && p[2] < 80; }
 
 }  // namespace
@@ -54,11 +70,8 @@ TEST_CASE("present: the door in presentation mode carries its title, clock, scal
   REQUIRE_MESSAGE(test::glContext(&err), err);
   test::ImGuiSession imgui;
   REQUIRE(imgui.ok);
-  auto host = app::openScene("door", &err);
-  REQUIRE_MESSAGE(host, err);
-  app::VizApp viz(std::move(host));
-  REQUIRE_MESSAGE(viz.initGl(&err), err);
-  viz.setPlaying(false);
+  const std::unique_ptr<app::VizApp> door = openDoor();
+  app::VizApp& viz = *door;
   viz.setPresenting(true);
   for (int k = 0; k < 240; ++k) viz.stepOnce();  // 12 s: the first walkers are through the door
   viz.drawCanvas(1280, 720);
@@ -102,4 +115,92 @@ TEST_CASE("present: the door in presentation mode carries its title, clock, scal
   viz.drawCanvas(1280, 720);
   viz.renderer().readCanvas(c.rgba);
   CHECK(c.share(b.bar, ink) < 0.5);
+}
+
+namespace {
+
+/// Walker pixels (the discs' grey) in the canvas's columns [x0, x1).
+std::size_t walkerPixels(const Canvas& c, int x0, int x1) {
+  std::size_t n = 0;
+  for (int y = 0; y < c.h; ++y)
+    for (int x = x0; x < x1; ++x) {
+      const std::uint8_t* p = c.at(x, y);
+      n += p[0] > 70 && p[0] < 130 && std::abs(p[0] - p[2]) < 40 && p[2] > p[0];  // the discs' blue-grey
+    }
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("side by side: ORCA and BioCrowds through the same door, in lockstep, each run as it runs alone") {
+  std::string err;
+  REQUIRE_MESSAGE(test::glContext(&err), err);
+  test::ImGuiSession imgui;
+  REQUIRE(imgui.ok);
+  const std::unique_ptr<app::VizApp> door = openDoor();
+  app::VizApp& viz = *door;
+  // What is not a setting, or is shared, is refused and changes nothing.
+  CHECK_FALSE(viz.setSideBySide("doorWidth=2", &err));
+  CHECK(err.find("\"doorWidth\" is not a setting") == 0);
+  CHECK_FALSE(viz.setSideBySide("seed=3", &err));
+  CHECK(err == "both runs share the seed and the step");
+  CHECK_FALSE(viz.setSideBySide("model=nope", &err));
+  CHECK(viz.twin() == nullptr);
+
+  for (int k = 0; k < 20; ++k) viz.stepOnce();  // the first run has moved on: comparing starts both again
+  REQUIRE_MESSAGE(viz.setSideBySide("model=biocrowds", &err), err);
+  REQUIRE(viz.twin() != nullptr);
+  CHECK(viz.host().crowd().stepCount() == 0);
+  constexpr int kSteps = 200;  // 10 s
+  for (int k = 0; k < kSteps; ++k) viz.stepOnce();
+  CHECK(viz.host().crowd().stepCount() == kSteps);
+  CHECK(viz.twin()->crowd().stepCount() == kSteps);
+  CHECK(viz.host().crowd().settings.model == "orca");
+  CHECK(viz.twin()->crowd().settings.model == "biocrowds");
+  CHECK(viz.twinPlots().time().size() == viz.plots().time().size());
+
+  // Each run is the run it would be alone: the same state, hash for hash.
+  for (const char* model : {"orca", "biocrowds"}) {
+    auto scene = Scene::load(*findScene("door", &err), &err);
+    REQUIRE(scene);
+    REQUIRE(scene->assign(std::string("model=") + model, &err));
+    SceneRun alone(*scene);
+    for (int k = 0; k < kSteps; ++k) alone.step();
+    const Crowd& mine = std::string(model) == "orca" ? viz.host().crowd() : viz.twin()->crowd();
+    CHECK_MESSAGE(alone.crowd().stateHash() == mine.stateHash(), model);
+  }
+  // A setting changed in the panel reaches both; the twin's own stays.
+  viz.host().crowd().settings.jitter = 0;
+  viz.stepOnce();
+  CHECK(viz.twinSettings().jitter == 0);
+  CHECK(viz.twin()->crowd().settings.jitter == 0);
+  CHECK(viz.twin()->crowd().settings.model == "biocrowds");
+
+  // The canvas: A on the left, B on the right, both crowds drawn, and different.
+  viz.drawCanvas(1280, 720);
+  Canvas c;
+  c.w = 1280;
+  c.h = 720;
+  viz.renderer().readCanvas(c.rgba);
+  CHECK(render::writePng(test::outPath("side_by_side_door.png"), c.w, c.h, c.rgba));
+  const std::size_t left = walkerPixels(c, 0, 640), right = walkerPixels(c, 640, 1280);
+  MESSAGE("walker pixels: ", left, " left (orca), ", right, " right (biocrowds)");
+  CHECK(left > 2000);
+  CHECK(right > 2000);
+  bool differ = false;
+  for (int y = 0; y < c.h && !differ; ++y)
+    differ = std::memcmp(c.at(0, y), c.at(640, y), 640 * 4) != 0;
+  CHECK(differ);
+  // Presented, the corner plot carries both runs: A in orange, B in blue.
+  viz.setPresenting(true);
+  viz.drawCanvas(1280, 720);
+  viz.renderer().readCanvas(c.rgba);
+  CHECK(render::writePng(test::outPath("side_by_side_present.png"), c.w, c.h, c.rgba));
+  const app::Presenter::Boxes& b = viz.presenter().boxes();
+  CHECK(c.share(b.plot, orange) > 0.002);
+  CHECK(c.share(b.plot, [](const std::uint8_t* p) { return p[2] > 180 && p[0] < 90 && p[1] > 80 && p[1] < 150; }) > 0.002);
+  viz.setPresenting(false);
+  // One run again: the whole canvas is the first's.
+  REQUIRE(viz.setSideBySide("", &err));
+  CHECK(viz.twin() == nullptr);
 }

@@ -54,6 +54,10 @@ bool VizApp::setEditing(bool on) {
   if (on == editing_) return true;
   if (on) {
     stopRecording();
+    if (twin_) {  // the editor edits one scene: side by side ends
+      std::string ignored;
+      setSideBySide("", &ignored);
+    }
     if (!editor_) openEditor();
     seedAtEntry_ = documentSeed();
     {
