@@ -781,6 +781,13 @@ bool VizApp::startRecording(const std::string& path, int fps, std::string* messa
   std::string msg;
   // A name given by the user replaces its file; one of ours never does.
   const auto replace = path.empty() ? OutputFile::Replace::No : OutputFile::Replace::Yes;
+  // A video size of its own (the canvas alone: the UI is the window's size).
+  static constexpr int kSizes[][2] = {{0, 0}, {1280, 720}, {1920, 1080}};
+  const int pick = std::clamp(recordSize, 0, 2);
+  if (!recordUi && pick > 0 && (renderer_.width() != kSizes[pick][0] || renderer_.height() != kSizes[pick][1])) {
+    renderer_.resize(kSizes[pick][0], kSizes[pick][1]);
+    fit();
+  }
   const bool ok = recorder_.start(path.empty() ? timestampedName("mp4") : path, renderer_.width(),
                                   renderer_.height(), recordFps, &msg, replace);
   setStatus(msg);
@@ -793,6 +800,7 @@ void VizApp::stopRecording() {
   std::string msg;
   recorder_.finish(&msg);
   setStatus(msg);
+  if (recordSize > 0) fit();  // the canvas goes back to the window's size
 }
 
 void VizApp::drawMeasurements(const MeasureSeries& series) {
@@ -1051,7 +1059,11 @@ void VizApp::drawUi() {
     if (ImGui::Button("Presentation")) setPresenting(true);
     hoverHelp("P: the scene with its title, caption, clock, scale bar and a plot, the panel hidden, for video "
               "and the projector; P again to leave");
-    if (!recorder_.active()) ImGui::SliderInt("video fps", &recordFps, 10, 60);
+    if (!recorder_.active()) {
+      ImGui::SliderInt("video fps", &recordFps, 10, 60);
+      ImGui::Combo("video size", &recordSize, "the window's\0" "1280 x 720\0" "1920 x 1080\0");
+      hoverHelp("The video's size: the window's, or a size of its own (the canvas alone, not with the UI in footage)");
+    }
   }
   if (ImGui::CollapsingHeader("Keys", ImGuiTreeNodeFlags_DefaultOpen)) {
     ImGui::TextUnformatted(

@@ -257,6 +257,9 @@ class VizApp {
   double frameMs() const { return frameMs_; }
   /// Include the UI in the footage (reads the window instead of the canvas).
   bool recordUi = false;
+  /// The video's size: 0 the window's, 1 1280 x 720, 2 1920 x 1080 (the
+  /// canvas alone; with the UI in footage, the window's).
+  int recordSize = 0;
   int recordFps = 30;
 
  private:

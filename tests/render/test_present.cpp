@@ -13,6 +13,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <memory>
 
 #include "throng/scene.hpp"
@@ -203,4 +204,35 @@ TEST_CASE("side by side: ORCA and BioCrowds through the same door, in lockstep, 
   // One run again: the whole canvas is the first's.
   REQUIRE(viz.setSideBySide("", &err));
   CHECK(viz.twin() == nullptr);
+}
+
+TEST_CASE("recording: a video size of its own, 1920 x 1080 from a smaller window, and back to the window's after") {
+  std::string err;
+  REQUIRE_MESSAGE(test::glContext(&err), err);
+  test::ImGuiSession imgui;
+  REQUIRE(imgui.ok);
+  const std::unique_ptr<app::VizApp> door = openDoor();
+  app::VizApp& viz = *door;
+  viz.setPresenting(true);
+  viz.drawCanvas(640, 360);
+  viz.recordSize = 2;
+  const std::string out = test::outPath("record_1080p.mp4");
+  std::filesystem::remove(out);
+  std::string msg;
+  REQUIRE_MESSAGE(viz.startRecording(out, 30, &msg), msg);
+  CHECK(viz.recorder().width() == 1920);
+  CHECK(viz.recorder().height() == 1080);
+  for (int k = 0; k < 10; ++k) {
+    viz.advance(0);
+    viz.drawCanvas(640, 360);  // the window's size: the canvas keeps the video's
+    CHECK(viz.renderer().width() == 1920);
+    viz.afterFrame();
+  }
+  // The title is drawn at the video's scale: 1080 / 720 of the 720p sizes.
+  CHECK(viz.presenter().boxes().title[3] > 1.4 * 116);
+  viz.stopRecording();
+  const bool written = std::filesystem::exists(out) || std::filesystem::exists(test::outPath("record_1080p_frames"));
+  CHECK(written);
+  viz.drawCanvas(640, 360);
+  CHECK(viz.renderer().width() == 640);
 }
