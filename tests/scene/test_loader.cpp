@@ -21,6 +21,17 @@ TEST_CASE("invalid JSON names the file, line and column") {
   CHECK(err.find("invalid JSON") != std::string::npos);
 }
 
+TEST_CASE("text nested past 256 deep is refused at its place, before the parser's recursion can overflow") {
+  // A deep value followed by another key made the parser copy it recursively (a crash).
+  const std::string deep = std::string(100000, '[') + std::string(100000, ']');
+  CHECK(parseError("{\"agents\": " + deep + ", \"name\": \"x\"}") == "bad.json:1:267: nested more than 256 deep");
+  CHECK(parseError("{\n\"description\": \"[[[[ in a string is text\",\n \"agents\": " + deep + "}") ==
+        "bad.json:3:267: nested more than 256 deep");
+  // As deep as a plan needs is fine.
+  const std::string nested = std::string(200, '[') + std::string(200, ']');
+  CHECK(parseError("{\"agents\": " + nested + "}").find("nested") == std::string::npos);
+}
+
 TEST_CASE("an unknown key is reported at its line with the keys expected") {
   const std::string err = parseError(
       "{\n"

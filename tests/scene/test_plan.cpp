@@ -160,6 +160,16 @@ TEST_CASE("plan: a bad plan is one line naming the file, line, pointer and GEOS'
   CHECK(bad(R"J({"wkt": "LINESTRING (0 0, 1e13 0)"})J") ==
         "bad.json:1: /geometry/wkt: a coordinate beyond 1e12 or not a number");
   CHECK(bad(R"J({"geojson": {"type": "Polygon"}})J").starts_with("bad.json:1: /geometry/geojson: not GeoJSON (GEOS: "));
+  // Nested deeper than any plan needs: refused before GEOS's readers, which recurse, see it.
+  // (JSON past 256 deep is the loader's to refuse, before it parses.)
+  std::string deepWkt, deepJson;
+  for (int k = 0; k < 100000; ++k) deepWkt += "GEOMETRYCOLLECTION (";
+  deepWkt += "POINT (1 1)";
+  for (int k = 0; k < 100000; ++k) deepWkt += ")";
+  deepJson = std::string(100, '[') + std::string(100, ']');
+  CHECK(bad(R"J({"wkt": ")J" + deepWkt + R"J("})J") == "bad.json:1: /geometry/wkt: nested more than 32 deep");
+  CHECK(bad(R"J({"geojson": {"type": "GeometryCollection", "geometries": )J" + deepJson + "}}") ==
+        "bad.json:1: /geometry/geojson: nested more than 32 deep");
   CHECK(bad(R"J({"wkt": "POINT (1 1)", "file": "a.wkt"})J") ==
         "bad.json:1: /geometry: expected exactly one of \"wkt\", \"geojson\" or \"file\"");
   CHECK(bad(R"J({"file": "../x.wkt"})J") == "bad.json:1: /geometry/file: \"../x.wkt\" leaves the scene's folder (\"..\")");

@@ -29,11 +29,17 @@ struct PlanShapes {
 
 enum class PlanFormat { Wkt, GeoJson };
 
+/// How deep a plan's text may nest (WKT's parentheses, GeoJSON's brackets
+/// and braces): a polygon needs 3, a collection of multipolygons 4. GEOS's
+/// readers recurse, so deeper text is refused before it reaches them.
+inline constexpr std::size_t kMaxPlanDepth = 32;
+
 /// Reads POLYGON, MULTIPOLYGON, LINESTRING, MULTILINESTRING or a
 /// GEOMETRYCOLLECTION of them (GeoJSON: those geometries, a Feature or a
 /// FeatureCollection). False with *error (GEOS's own words for a parse
-/// error or an invalid polygon) on anything else, an empty geometry, a
-/// coordinate beyond 1e12 or more than `maxPoints` points in all.
+/// error or an invalid polygon) on anything else, an empty geometry, text
+/// nested deeper than kMaxPlanDepth, a coordinate beyond 1e12 or more than
+/// `maxPoints` points in all.
 bool readPlan(std::string_view text, PlanFormat format, PlanShapes* out, std::string* error,
               std::size_t maxPoints = 1'000'000);
 

@@ -378,6 +378,15 @@ void Resolver::plan() {
     if (!readPlan(string(o["wkt"], p / "wkt"), PlanFormat::Wkt, &shapes, &why)) fail(p / "wkt", why);
   } else if (o.contains("geojson")) {
     if (!o["geojson"].is_object()) fail(p / "geojson", "expected a GeoJSON object, got " + describe(o["geojson"]));
+    // Its depth first, without recursion: dump() and GEOS's reader recurse.
+    std::vector<std::pair<const Json*, std::size_t>> open{{&o["geojson"], 1}};
+    while (!open.empty()) {
+      const auto [v, depth] = open.back();
+      open.pop_back();
+      if (depth > kMaxPlanDepth) fail(p / "geojson", "nested more than " + std::to_string(kMaxPlanDepth) + " deep");
+      if (v->is_structured())
+        for (const Json& child : *v) open.emplace_back(&child, depth + 1);
+    }
     if (!readPlan(o["geojson"].dump(), PlanFormat::GeoJson, &shapes, &why)) fail(p / "geojson", why);
   } else {
     const std::string name = string(o["file"], p / "file");

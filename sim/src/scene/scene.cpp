@@ -176,11 +176,51 @@ std::optional<Scene> Scene::doLoad(const std::string& path, std::string* error, 
   return doParse(std::move(*text), path, error, maxAgents);
 }
 
+namespace {
+
+/// A scene nests a few levels (a height map's rows, a GeoJSON plan's
+/// rings); the parser copies a value into an object recursively, so text
+/// nested far deeper would overflow the stack before it could be refused.
+constexpr std::size_t kMaxJsonDepth = 256;
+
+/// Where `text` first nests deeper than `most` (brackets and braces outside
+/// strings), or npos.
+std::size_t tooDeep(std::string_view text, std::size_t most) {
+  std::size_t depth = 0;
+  bool inString = false, escaped = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (inString) {
+      if (escaped) escaped = false;
+      else if (c == '\\') escaped = true;
+      else if (c == '"') inString = false;
+    } else if (c == '"') {
+      inString = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > most) return i;
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return std::string_view::npos;
+}
+
+}  // namespace
+
 std::optional<Scene> Scene::doParse(std::string text, std::string fileName, std::string* error,
                                        std::size_t maxAgents) {
   auto doc = std::make_shared<Doc>();
   doc->text = std::move(text);
   doc->maxAgents = std::min(maxAgents, kMaxSceneAgents);
+  if (const std::size_t at = tooDeep(doc->text, kMaxJsonDepth); at != std::string_view::npos) {
+    if (error) {
+      const std::size_t lineStart = doc->text.rfind('\n', at == 0 ? 0 : at - 1);
+      const std::size_t col = at - (lineStart == std::string::npos ? 0 : lineStart + 1) + 1;
+      *error = fileName + ":" + std::to_string(detail::lineAt(doc->text, at)) + ":" + std::to_string(col) +
+               ": nested more than " + std::to_string(kMaxJsonDepth) + " deep";
+    }
+    return std::nullopt;
+  }
   try {
     doc->json = Json::parse(doc->text);
   } catch (const Json::parse_error& e) {
