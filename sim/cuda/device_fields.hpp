@@ -8,7 +8,7 @@
 // refresh. No CUDA types here, so the mirror runs all of it on the CPU.
 //
 // Design note.
-//  When. The CPU's rule (buildFields): while fieldsWanted(s), refresh when
+//  When. The CPU's rule (buildFields): while fieldsTaken(s), refresh when
 //  none are built or w.step % fieldInterval == 0; else clear them. The
 //  device keeps its own copy of the fields; `valid` says it holds what the
 //  CPU's World::fields would hold now. The host's World::fields keeps the
@@ -275,16 +275,18 @@ class DeviceFieldsHost {
  public:
   /// What the fields phase does this step.
   struct StepPlan {
-    bool wanted = false;   ///< fieldsWanted(s)
+    bool wanted = false;   ///< fieldsTaken(s), as the caller found it
     bool upload = false;   ///< the host's fields go up first (all of them)
     bool refresh = false;  ///< a refresh on the device
   };
 
-  /// The fields phase's decision, before the step's obstacle fit. Clears the host's
-  /// fields when none are wanted, as buildFields does.
-  StepPlan begin(World& w, const Settings& s) {
+  /// The fields phase's decision, before the step's obstacle fit, for a
+  /// step that builds fields when `wanted` (fieldsTaken: the registry's,
+  /// a layer above). Clears the host's fields when none are wanted, as
+  /// buildFields does.
+  StepPlan begin(World& w, const Settings& s, bool wanted) {
     StepPlan p;
-    p.wanted = fieldsWanted(s);
+    p.wanted = wanted;
     if (!p.wanted) {
       if (w.fields.built) w.fields.clear();
       valid = false;

@@ -20,6 +20,7 @@
 #include "block_bounds.cuh"
 #include "cuda_check.cuh"
 #include "field_refresh.hpp"
+#include "pipeline/registry.hpp"
 
 namespace throng {
 namespace {
@@ -158,7 +159,7 @@ FieldRouting DeviceFields::routing() const {
 bool DeviceFields::step(World& w, const Settings& s, const DeviceWalkers& dw, bool walkersUploaded, cudaStream_t st) {
   if (!ok_) return false;
   if (walkersUploaded) host.walkersChanged();
-  const DeviceFieldsHost::StepPlan p = host.begin(w, s);
+  const DeviceFieldsHost::StepPlan p = host.begin(w, s, fieldsTaken(s));
   DeviceFieldsHost::fitObstacles(w, s, p);
   if (!p.wanted) return true;
   if (p.upload && !upload(w, st)) return false;

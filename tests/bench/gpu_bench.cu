@@ -44,6 +44,7 @@
 #include "base/thread_pool.hpp"
 #include "device_potential.hpp"
 #include "fields/fields.hpp"
+#include "pipeline/registry.hpp"
 #include "scenarios.hpp"
 #include "throng/backend.hpp"
 #include "throng/crowd.hpp"
@@ -123,7 +124,7 @@ void runCase(const char* scenario, int n, int steps) {
     c.settings.obstacleTimeHorizon = 1;
   } else gpuscenes::randomCrowd(c, n);
   const Settings settings = sanitized(c.settings);
-  const int interval = fieldsWanted(settings) ? std::max(1, settings.fieldInterval) : 0;
+  const int interval = fieldsTaken(settings) ? std::max(1, settings.fieldInterval) : 0;
   if (interval > 0) steps = (steps + interval - 1) / interval * interval;
   const double buildMs = msSince(t0);
   std::string msg;

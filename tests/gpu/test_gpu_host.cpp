@@ -384,7 +384,7 @@ void mirrorRefresh(MirrorFields& m, World& w, const Settings& s) {
 /// obstacle fit.
 void mirrorFieldsStep(MirrorFields& m, World& w, const Settings& s, bool walkersUploaded) {
   if (walkersUploaded) m.host.walkersChanged();
-  const DeviceFieldsHost::StepPlan p = m.host.begin(w, s);
+  const DeviceFieldsHost::StepPlan p = m.host.begin(w, s, fieldsTaken(s));
   DeviceFieldsHost::fitObstacles(w, s, p);
   if (!p.wanted) return;
   if (p.upload) mirrorUpload(m, w);
@@ -653,8 +653,7 @@ bool fieldsDiffer(const Crowd& cpu, const MirrorBackend& mb) {
 /// mirrorModelPhase runs it, with the step's shared wishes and fields (the
 /// CPU's, which the tests above hold equal to the device's wishAt and
 /// the fields phase). Registered as "NAME-device-mirror" for BioCrowds and Continuum
-/// Crowds (under the latter, a scene must set routing = field, which the
-/// model's own name would imply: fieldsWanted reads the name).
+/// Crowds (the latter reads the fields, as Continuum Crowds' entry says).
 class DeviceMirrorModel final : public Model {
  public:
   DeviceMirrorModel(std::string name, std::string real) : name_(std::move(name)), real_(std::move(real)) {}
@@ -686,7 +685,8 @@ void registerDeviceMirrors() {
                  /*ownPace=*/true});
   registerModel({kContinuumMirror, "Continuum Crowds' device form run on the host (tests)",
                  OverlapPromise{kContinuumOverlap, kContinuumOverlap}, "as continuum",
-                 [] { return std::unique_ptr<Model>(new DeviceMirrorModel(kContinuumMirror, ContinuumModel::kName)); }});
+                 [] { return std::unique_ptr<Model>(new DeviceMirrorModel(kContinuumMirror, ContinuumModel::kName)); },
+                 /*ownPace=*/false, /*readsFields=*/true});
 }
 
 /// A shipped scene with --set assignments, from THRONG_SCENES_DIR when it

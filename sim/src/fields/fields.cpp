@@ -97,7 +97,6 @@ float Terrain::discomfortAt(Vec2 p) const {
   return g;
 }
 
-bool fieldsWanted(const Settings& s) { return s.model == "continuum" || s.routing == "field"; }
 
 std::vector<TargetKey> targetKeys(const Terrain& t) {
   std::vector<TargetKey> keys;

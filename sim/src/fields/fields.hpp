@@ -29,10 +29,6 @@ class ThreadPool;
 /// The most cells a field grid has (4096 x 4096 / 4).
 inline constexpr std::int64_t kMaxFieldCells = std::int64_t{1} << 22;
 
-/// Whether a step with these settings builds fields: the continuum model,
-/// or routing = field.
-bool fieldsWanted(const Settings& s);
-
 /// The walkers as a refresh reads them.
 struct FieldWalkers {
   const float *px = nullptr, *py = nullptr, *vx = nullptr, *vy = nullptr;

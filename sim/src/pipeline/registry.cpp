@@ -38,7 +38,7 @@ std::vector<ModelEntry>& entries() {
                  "follows its potential's gradient at the speed the crowd and the ground allow",
                  OverlapPromise{kContinuumOverlap, kContinuumOverlap},
                  "it makes no headway: the walkers and walls around it push it back as far as it walks",
-                 [] { return std::unique_ptr<Model>(new ContinuumModel()); }});
+                 [] { return std::unique_ptr<Model>(new ContinuumModel()); }, /*ownPace=*/false, /*readsFields=*/true});
     v.push_back({SpringModel::kName,
                  "the naive baseline, for teaching: walk at the wish, then once overlapping push away at top speed "
                  "(a position spring); it overlaps, tunnels and bounces, and promises nothing",
@@ -70,6 +70,12 @@ bool paceTaken(const Settings& s) {
   if (!paceOn(s)) return false;
   const ModelEntry* e = findModel(s.model);
   return e == nullptr || !e->ownPace;
+}
+
+bool fieldsTaken(const Settings& s) {
+  if (s.routing == "field") return true;
+  const ModelEntry* e = findModel(s.model);
+  return e != nullptr && e->readsFields;
 }
 
 void registerModel(ModelEntry entry) {

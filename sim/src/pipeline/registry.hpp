@@ -25,6 +25,9 @@ struct ModelEntry {
   /// (BioCrowds: walkers share the markers around them), so the pace phase
   /// leaves its wishes alone: the pace on top would count the crowd twice.
   bool ownPace = false;
+  /// It steers by the fields (Continuum Crowds): a step builds them under it
+  /// whatever the routing.
+  bool readsFields = false;
 };
 
 /// Every registered model, in registration order (the built-ins first).
@@ -35,6 +38,10 @@ const ModelEntry* findModel(std::string_view name);
 /// settings: the pace is on (paceOn) and the model takes it (not ownPace).
 /// The ground (speed zones, stairs) is applied either way.
 bool paceTaken(const Settings& s);
+/// Whether a step with these settings builds fields: routing = field, or a
+/// model that reads them (readsFields). The CPU's fields phase, the CUDA
+/// backend's and the host mirror ask it.
+bool fieldsTaken(const Settings& s);
 /// Adds a model (tests register theirs); replaces one of the same name.
 void registerModel(ModelEntry entry);
 

@@ -103,7 +103,7 @@ void integrate(World& w, float dt) {
 }  // namespace
 
 void buildFields(World& w, const Settings& s) {
-  if (!fieldsWanted(s)) {
+  if (!fieldsTaken(s)) {
     if (w.fields.built) w.fields.clear();
     return;
   }

@@ -21,7 +21,7 @@ using WishClosure = std::function<Vec2(const Agent&)>;
 void stepCpu(World& w, const Settings& s, float dt, const WishClosure& closure);
 
 /// The fields phase: the fields, refreshed every s.fieldInterval steps (and when
-/// none were built) while fieldsWanted(s); cleared when not.
+/// none were built) while fieldsTaken(s); cleared when not.
 void buildFields(World& w, const Settings& s);
 
 /// The model named `name`, kept in w.model: the one there if it has that
