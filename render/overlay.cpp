@@ -177,12 +177,6 @@ void buildSceneMesh(const SceneGeometry& g, float pixel, Mesh& out) {
   }
 }
 
-Vec2 fieldCellCentre(Vec2 origin, float h, int cols, std::int32_t index) {
-  if (cols <= 0 || index < 0) return origin;
-  const std::int32_t x = index % cols, y = index / cols;
-  return {origin.x + (static_cast<float>(x) + 0.5f) * h, origin.y + (static_cast<float>(y) + 0.5f) * h};
-}
-
 namespace {
 
 // How a role is drawn: its colour, a line's or a ring's width (pixels), an

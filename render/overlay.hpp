@@ -84,8 +84,7 @@ void addCross(Mesh& m, Vec2 c, float size, float width, std::uint32_t rgba);
 /// pixel (line widths).
 void buildSceneMesh(const SceneGeometry& g, float pixel, Mesh& out);
 
-/// The centre of cell `index` of a grid of `cols` columns from `origin`, side `h`.
-Vec2 fieldCellCentre(Vec2 origin, float h, int cols, std::int32_t index);
+using throng::fieldCellCentre;  ///< throng/fields.hpp's: a field cell's centre
 
 /// Colours of the teaching view (tests look for them).
 inline constexpr std::uint32_t kPermittedShade = 0x1230A040u;  // translucent green

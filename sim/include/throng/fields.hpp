@@ -106,9 +106,18 @@ enum FieldDirection : int { kEast = 0, kNorth = 1, kWest = 2, kSouth = 3 };
 
 /// The fields of the last refresh, on a uniform grid: cell (x, y) covers
 /// origin + [x, x + 1) * cell by [y, y + 1) * cell; arrays are row by row.
+/// (fieldCellCentre, after it, gives a cell's centre.)
 /// Empty (cols == 0) when no field was built (a model and routing that use
 /// none, or before the first step). The spans stay valid until the crowd is
 /// next changed or advanced.
+/// The centre of cell `index` of a grid of `cols` columns from `origin`,
+/// `h` wide (the teaching view and the field overlay both place a cell so);
+/// `origin` for no cell.
+inline Vec2 fieldCellCentre(Vec2 origin, float h, int cols, std::int32_t index) {
+  if (cols <= 0 || index < 0) return origin;
+  return {origin.x + (static_cast<float>(index % cols) + 0.5f) * h, origin.y + (static_cast<float>(index / cols) + 0.5f) * h};
+}
+
 struct FieldView {
   Vec2 origin;
   float cell = 0;

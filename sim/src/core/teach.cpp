@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "throng/fields.hpp"
+
 namespace throng {
 
 std::vector<Vec2> clipToPermitted(std::span<const Vec2> poly, const HalfPlane& line) {
@@ -28,8 +30,7 @@ void teachWishAndChoice(TeachingView& view, float maxSpeed, Vec2 preferred, Vec2
 void teachFieldCell(TeachingView& view, Vec2 origin, float h, int cols, std::int32_t cell, const float speed[4],
                     const float cost[4], Vec2 flow, float maxSpeed) {
   if (cell < 0 || !(h > 0) || cols <= 0) return;
-  const Vec2 c{origin.x + (static_cast<float>(cell % cols) + 0.5f) * h,
-               origin.y + (static_cast<float>(cell / cols) + 0.5f) * h};
+  const Vec2 c = fieldCellCentre(origin, h, cols, cell);
   view.add(TeachKind::Loop, TeachRole::FieldCell, TeachFrame::World,
            {c + Vec2{-h, -h} * 0.5f, c + Vec2{h, -h} * 0.5f, c + Vec2{h, h} * 0.5f, c + Vec2{-h, h} * 0.5f});
   const float top = std::max(maxSpeed, 1e-6f);
