@@ -8,8 +8,6 @@
 #include <doctest/doctest.h>
 
 #include <SDL.h>
-#include <backends/imgui_impl_opengl3.h>
-#include <backends/imgui_impl_sdl.h>
 #include <imgui.h>
 
 #include <algorithm>
@@ -343,11 +341,8 @@ TEST_CASE("the teaching view shows the selected walker's field cell, its speeds 
   // The panel and the legend draw with ImGui (a frame of each), the labels by the cell.
   SDL_Window* win = SDL_GL_GetCurrentWindow();
   REQUIRE(win != nullptr);
-  ImGui::CreateContext();
-  ImGui::GetIO().IniFilename = nullptr;
-  ImGui::StyleColorsDark();
-  REQUIRE(ImGui_ImplSDL2_InitForOpenGL(win, SDL_GL_GetCurrentContext()));
-  REQUIRE(ImGui_ImplOpenGL3_Init("#version 330 core"));
+  test::ImGuiSession imgui;
+  REQUIRE(imgui.ok);
   {
     viz->fieldOverlay().layer = FieldLayer::Potential;
     viz->fieldOverlay().arrows = true;
@@ -359,21 +354,10 @@ TEST_CASE("the teaching view shows the selected walker's field cell, its speeds 
     for (int frame = 0; frame < 3; ++frame) {
       viz->drawCanvas(w, h);
       viz->renderer().present(w, h);
-      ImGui_ImplOpenGL3_NewFrame();
-      ImGui_ImplSDL2_NewFrame();
-      ImGui::NewFrame();
-      viz->drawUi();
-      ImGui::Render();
-      ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+      test::imguiFrame([&] { viz->drawUi(); });
     }
     CHECK(glGetError() == GL_NO_ERROR);
-    std::vector<std::uint8_t> px(static_cast<std::size_t>(w) * h * 4);
-    glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
-    glPixelStorei(GL_PACK_ALIGNMENT, 1);
-    glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, px.data());
-    std::vector<std::uint8_t> flipped(px.size());
-    const std::size_t row = static_cast<std::size_t>(w) * 4;
-    for (int y = 0; y < h; ++y) std::copy_n(px.data() + row * (h - 1 - y), row, flipped.data() + row * y);
+    const std::vector<std::uint8_t> flipped = test::readWindow(w, h);
     CHECK(writePng(test::outPath("imgui_frame_fields.png"), w, h, flipped));
     // The legend's colour bar, bottom right: viridis' dark start and yellow end on one row.
     Image shot{w, h, flipped};
@@ -390,9 +374,6 @@ TEST_CASE("the teaching view shows the selected walker's field cell, its speeds 
     CHECK(dark);
     CHECK(yellow);
   }
-  ImGui_ImplOpenGL3_Shutdown();
-  ImGui_ImplSDL2_Shutdown();
-  ImGui::DestroyContext();
 }
 
 TEST_CASE("a hill under the height layer is shaded: its north-west side lit, its south-east side dark") {
