@@ -3,6 +3,8 @@
 // reentrant C API.
 #include "scene/plan_text.hpp"
 
+#include "scene/scene_internal.hpp"
+
 #define GEOS_USE_ONLY_R_API
 #include <geos_c.h>
 
@@ -185,33 +187,8 @@ void appendPolygon(std::string& out, const WalkableArea& a) {
 
 }  // namespace
 
-namespace {
-
-/// The deepest nesting in `text`: WKT's parentheses, or JSON's brackets and
-/// braces outside its strings. Stops counting past `most`.
-std::size_t nesting(std::string_view text, PlanFormat format, std::size_t most) {
-  std::size_t depth = 0, deepest = 0;
-  bool inString = false, escaped = false;
-  for (const char c : text) {
-    if (format == PlanFormat::GeoJson && inString) {
-      if (escaped) escaped = false;
-      else if (c == '\\') escaped = true;
-      else if (c == '"') inString = false;
-      continue;
-    }
-    const bool open = format == PlanFormat::Wkt ? c == '(' : c == '[' || c == '{';
-    const bool close = format == PlanFormat::Wkt ? c == ')' : c == ']' || c == '}';
-    if (format == PlanFormat::GeoJson && c == '"') inString = true;
-    if (open && ++depth > deepest && (deepest = depth) > most) return deepest;
-    if (close && depth > 0) --depth;
-  }
-  return deepest;
-}
-
-}  // namespace
-
 bool readPlan(std::string_view text, PlanFormat format, PlanShapes* out, std::string* error, std::size_t maxPoints) {
-  if (nesting(text, format, kMaxPlanDepth) > kMaxPlanDepth) {
+  if (nestedPast(text, kMaxPlanDepth, format == PlanFormat::Wkt ? Nesting::Wkt : Nesting::Json) != std::string_view::npos) {
     if (error) *error = "nested more than " + std::to_string(kMaxPlanDepth) + " deep";
     return false;
   }

@@ -29,6 +29,11 @@ struct PlanShapes {
 
 enum class PlanFormat { Wkt, GeoJson };
 
+/// A plan file's format by its name: .wkt is WKT, .geojson and .json GeoJSON.
+inline PlanFormat planFormatOf(std::string_view name) {
+  return name.ends_with(".wkt") ? PlanFormat::Wkt : PlanFormat::GeoJson;
+}
+
 /// How deep a plan's text may nest (WKT's parentheses, GeoJSON's brackets
 /// and braces): a polygon needs 3, a collection of multipolygons 4. GEOS's
 /// readers recurse, so deeper text is refused before it reaches them.

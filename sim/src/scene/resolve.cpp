@@ -378,22 +378,14 @@ void Resolver::plan() {
     if (!readPlan(string(o["wkt"], p / "wkt"), PlanFormat::Wkt, &shapes, &why)) fail(p / "wkt", why);
   } else if (o.contains("geojson")) {
     if (!o["geojson"].is_object()) fail(p / "geojson", "expected a GeoJSON object, got " + describe(o["geojson"]));
-    // Its depth first, without recursion: dump() and GEOS's reader recurse.
-    std::vector<std::pair<const Json*, std::size_t>> open{{&o["geojson"], 1}};
-    while (!open.empty()) {
-      const auto [v, depth] = open.back();
-      open.pop_back();
-      if (depth > kMaxPlanDepth) fail(p / "geojson", "nested more than " + std::to_string(kMaxPlanDepth) + " deep");
-      if (v->is_structured())
-        for (const Json& child : *v) open.emplace_back(&child, depth + 1);
-    }
+    // The loader refused text past 256 deep, so dump() recurses safely;
+    // readPlan refuses its text past kMaxPlanDepth before GEOS sees it.
     if (!readPlan(o["geojson"].dump(), PlanFormat::GeoJson, &shapes, &why)) fail(p / "geojson", why);
   } else {
     const std::string name = string(o["file"], p / "file");
     const auto f = files_.find(name);
     if (f == files_.end()) fail(p / "file", "\"" + name + "\" was not read with the scene");
-    const PlanFormat format = name.ends_with(".wkt") ? PlanFormat::Wkt : PlanFormat::GeoJson;
-    if (!readPlan(f->second, format, &shapes, &why)) fail(p / "file", name + ": " + why);
+    if (!readPlan(f->second, planFormatOf(name), &shapes, &why)) fail(p / "file", name + ": " + why);
   }
   // Outlines close on their first point; holes are obstacles.
   for (const WalkableArea& a : shapes.areas) {

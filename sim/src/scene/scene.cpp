@@ -183,9 +183,29 @@ namespace {
 /// nested far deeper would overflow the stack before it could be refused.
 constexpr std::size_t kMaxJsonDepth = 256;
 
-/// Where `text` first nests deeper than `most` (brackets and braces outside
-/// strings), or npos.
-std::size_t tooDeep(std::string_view text, std::size_t most) {
+/// "FILE:LINE:COLUMN" of byte `at` of `text` (both 1-based).
+std::string placeOf(const std::string& file, std::string_view text, std::size_t at) {
+  const std::size_t lineStart = text.rfind('\n', at == 0 ? 0 : at - 1);
+  const std::size_t col = at - (lineStart == std::string_view::npos ? 0 : lineStart + 1) + 1;
+  return file + ":" + std::to_string(detail::lineAt(text, at)) + ":" + std::to_string(col);
+}
+
+/// A resolver's failure as one line: "FILE:LINE: /pointer: message". Keys
+/// and strings from the file are quoted in the pointer and the message, so
+/// both are clipped: a line stays readable however long they are.
+std::string failureLine(const std::string& file, std::string_view text, const detail::ResolveFailure& f) {
+  const auto clip = [](std::string s, std::size_t most) {
+    if (s.size() > most) s = s.substr(0, most - 3) + "...";
+    return s;
+  };
+  return file + ":" + std::to_string(detail::pointerLine(text, f.tokens)) + ": " +
+         clip(f.tokens.empty() ? "/" : detail::joinPointer(f.tokens), 120) + ": " + clip(f.message, 300);
+}
+
+}  // namespace
+
+std::size_t detail::nestedPast(std::string_view text, std::size_t most, Nesting kind) {
+  const bool json = kind == Nesting::Json;
   std::size_t depth = 0;
   bool inString = false, escaped = false;
   for (std::size_t i = 0; i < text.size(); ++i) {
@@ -194,31 +214,25 @@ std::size_t tooDeep(std::string_view text, std::size_t most) {
       if (escaped) escaped = false;
       else if (c == '\\') escaped = true;
       else if (c == '"') inString = false;
-    } else if (c == '"') {
+    } else if (json && c == '"') {
       inString = true;
-    } else if (c == '[' || c == '{') {
+    } else if (json ? c == '[' || c == '{' : c == '(') {
       if (++depth > most) return i;
-    } else if ((c == ']' || c == '}') && depth > 0) {
+    } else if ((json ? c == ']' || c == '}' : c == ')') && depth > 0) {
       --depth;
     }
   }
   return std::string_view::npos;
 }
 
-}  // namespace
-
 std::optional<Scene> Scene::doParse(std::string text, std::string fileName, std::string* error,
                                        std::size_t maxAgents) {
   auto doc = std::make_shared<Doc>();
   doc->text = std::move(text);
   doc->maxAgents = std::min(maxAgents, kMaxSceneAgents);
-  if (const std::size_t at = tooDeep(doc->text, kMaxJsonDepth); at != std::string_view::npos) {
-    if (error) {
-      const std::size_t lineStart = doc->text.rfind('\n', at == 0 ? 0 : at - 1);
-      const std::size_t col = at - (lineStart == std::string::npos ? 0 : lineStart + 1) + 1;
-      *error = fileName + ":" + std::to_string(detail::lineAt(doc->text, at)) + ":" + std::to_string(col) +
-               ": nested more than " + std::to_string(kMaxJsonDepth) + " deep";
-    }
+  if (const std::size_t at = detail::nestedPast(doc->text, kMaxJsonDepth, detail::Nesting::Json);
+      at != std::string_view::npos) {
+    if (error) *error = placeOf(fileName, doc->text, at) + ": nested more than " + std::to_string(kMaxJsonDepth) + " deep";
     return std::nullopt;
   }
   try {
@@ -227,9 +241,6 @@ std::optional<Scene> Scene::doParse(std::string text, std::string fileName, std:
     if (error) {
       // e.byte is 1-based, at the character that broke the parse.
       const std::size_t at = e.byte > 0 ? e.byte - 1 : 0;
-      const std::size_t line = detail::lineAt(doc->text, at);
-      const std::size_t lineStart = doc->text.rfind('\n', at == 0 ? 0 : at - 1);
-      const std::size_t col = at - (lineStart == std::string::npos ? 0 : lineStart + 1) + 1;
       std::string what = e.what();
       const std::size_t cut = what.find("syntax error");
       if (cut != std::string::npos) what = what.substr(cut);
@@ -240,7 +251,7 @@ std::optional<Scene> Scene::doParse(std::string text, std::string fileName, std:
         const std::size_t b = read + 12, e = what.rfind('\'');
         if (e != std::string::npos && e > b + 40) what.replace(b, e - b - 40, "...");
       }
-      *error = fileName + ":" + std::to_string(line) + ":" + std::to_string(col) + ": invalid JSON: " + what;
+      *error = placeOf(fileName, doc->text, at) + ": invalid JSON: " + what;
     }
     return std::nullopt;
   } catch (const std::exception& e) {
@@ -264,8 +275,7 @@ std::optional<Scene> Scene::doParse(std::string text, std::string fileName, std:
   try {
     detail::readSceneFiles(doc->json, s.file_, &doc->files);
   } catch (const detail::ResolveFailure& f) {
-    if (error) *error = s.file_ + ":" + std::to_string(detail::pointerLine(doc->text, f.tokens)) + ": " +
-                        detail::joinPointer(f.tokens) + ": " + f.message;
+    if (error) *error = failureLine(s.file_, doc->text, f);
     return std::nullopt;
   }
   s.doc_ = std::move(doc);
@@ -288,16 +298,7 @@ bool Scene::resolve(std::string* error) {
     knobs_ = std::move(knobs);
     return true;
   } catch (const detail::ResolveFailure& f) {
-    if (error) {
-      // Keys and strings from the file are quoted in the pointer and the
-      // message: a line stays readable however long they are.
-      const auto clip = [](std::string s, std::size_t most) {
-        if (s.size() > most) s = s.substr(0, most - 3) + "...";
-        return s;
-      };
-      *error = file_ + ":" + std::to_string(detail::pointerLine(doc_->text, f.tokens)) + ": " + clip(f.tokens.empty() ? "/" : detail::joinPointer(f.tokens), 120) + ": " +
-               clip(f.message, 300);
-    }
+    if (error) *error = failureLine(file_, doc_->text, f);
   } catch (const std::exception& e) {
     if (error) *error = file_ + ": " + e.what();
   }

@@ -176,7 +176,7 @@ std::vector<DocShape> shapes(const SceneDoc& doc) {
         if (const auto path = detail::planFilePath(file->asString(), doc.file(), &why))
           if (auto t = detail::readFile(*path, &why)) {
             text = std::move(*t), have = true;
-            if (!path->ends_with(".wkt")) format = detail::PlanFormat::GeoJson;
+            format = detail::planFormatOf(*path);
           }
       }
       detail::PlanShapes plan;

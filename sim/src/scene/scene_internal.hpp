@@ -4,6 +4,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "throng/vec2.hpp"
@@ -14,6 +15,12 @@ namespace throng::detail {
 /// counts fully) or across polylines; 0 when clear.
 float discIntrusion(std::span<const std::vector<Vec2>> outlines, std::span<const std::vector<Vec2>> walls, Vec2 c,
                     float r);
+/// What nests in a text: JSON's brackets and braces (outside its strings),
+/// or WKT's parentheses.
+enum class Nesting { Json, Wkt };
+/// The offset where `text` first nests deeper than `most`, or npos. The
+/// loaders refuse such text before a parser that recurses can see it.
+std::size_t nestedPast(std::string_view text, std::size_t most, Nesting kind);
 /// A uniform double in [0, 1) hashed from (seed, what, a, b).
 double unit01(std::uint64_t seed, std::uint64_t what, std::uint64_t a, std::uint64_t b);
 /// A hashed point in the rectangle [x, y, w, h].
