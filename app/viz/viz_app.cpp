@@ -58,9 +58,7 @@ void VizApp::takeStep() {
   if (twin_) {
     // Lockstep: the twin takes the same step with the first's settings,
     // its own over them (a change in the panel reaches both).
-    Settings ts = twinSettings();
-    ts.maxStep = twin_->crowd().settings.maxStep;  // the step belongs to the scene
-    twin_->crowd().settings = ts;
+    twin_->crowd().settings = twinSettings();
     twin_->step();
     twinPlots_.sample(twin_->crowd(), twin_->agentsEver(), twin_->dt());
   }
@@ -112,6 +110,7 @@ Settings VizApp::twinSettings() const {
     const std::size_t eq = a.find('=');
     setSettingText(s, a.substr(0, eq), a.substr(eq + 1), nullptr);  // checked when they were given
   }
+  if (twin_) s.maxStep = twin_->crowd().settings.maxStep;  // the step belongs to the scene
   return s;
 }
 
@@ -207,9 +206,7 @@ void VizApp::afterRebuild(bool refit) {
     for (const KnobInfo& k : host_->knobs())
       for (const KnobInfo& t : theirs)
         if (t.name == k.name && t.value != k.value && !twin_->set(k.name, k.value, &why)) setStatus("side by side: " + why);
-    Settings ts = twinSettings();
-    ts.maxStep = twin_->crowd().settings.maxStep;
-    if (!twin_->rebuild(ts, &why)) setStatus("side by side: " + why);
+    if (!twin_->rebuild(twinSettings(), &why)) setStatus("side by side: " + why);
     twinPlots_.restart();
   }
   if (refit) {  // a scene opened: its own values to go back to, its own plots

@@ -238,7 +238,8 @@ class VizApp {
   bool setSideBySide(const std::string& assignments, std::string* error);
   const SimHost* twin() const { return twin_.get(); }
   const PlotHistory& twinPlots() const { return twinPlots_; }
-  /// The twin's settings now: the first's, its assignments over them.
+  /// The twin's settings now: the first's, its assignments over them, its
+  /// own step (the scene's).
   Settings twinSettings() const;
   const Presenter& presenter() const { return presenter_; }
   double rate() const { return clock_.rate; }

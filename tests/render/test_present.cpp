@@ -43,16 +43,29 @@ struct Canvas {
 
 bool ink(const std::uint8_t* p) { return p[0] < 90 && p[1] < 90 && p[2] < 90; }
 
-/// The door scene in the app, paused (needs the GL context and ImGui's session).
-std::unique_ptr<app::VizApp> openDoor() {
-  std::string err;
-  auto host = app::openScene("door", &err);
-  REQUIRE_MESSAGE(host, err);
-  auto viz = std::make_unique<app::VizApp>(std::move(host));
-  REQUIRE_MESSAGE(viz->initGl(&err), err);
-  viz->setPlaying(false);
-  return viz;
-}
+/// A GL context first: ImGui's session (below) starts its backends on it.
+struct GlContext {
+  GlContext() {
+    std::string err;
+    REQUIRE_MESSAGE(test::glContext(&err), err);
+  }
+};
+
+/// The door scene in the app, paused, with ImGui's session for its panel.
+struct DoorApp : GlContext {
+  test::ImGuiSession imgui;
+  std::unique_ptr<app::VizApp> viz;
+  DoorApp() {
+    REQUIRE(imgui.ok);
+    std::string err;
+    auto host = app::openScene("door", &err);
+    REQUIRE_MESSAGE(host, err);
+    viz = std::make_unique<app::VizApp>(std::move(host));
+    REQUIRE_MESSAGE(viz->initGl(&err), err);
+    viz->setPlaying(false);
+  }
+};
+
 bool orange(const std::uint8_t* p) { return p[0] > 190 && p[1] > 70 && p[1] < 150 && p[2] < 80; }
 
 }  // namespace
@@ -67,12 +80,8 @@ TEST_CASE("present: the scale bar is 1, 2 or 5 times a power of ten, the longest
 }
 
 TEST_CASE("present: the door in presentation mode carries its title, clock, scale bar and flow, and no panel") {
-  std::string err;
-  REQUIRE_MESSAGE(test::glContext(&err), err);
-  test::ImGuiSession imgui;
-  REQUIRE(imgui.ok);
-  const std::unique_ptr<app::VizApp> door = openDoor();
-  app::VizApp& viz = *door;
+  DoorApp door;
+  app::VizApp& viz = *door.viz;
   viz.setPresenting(true);
   for (int k = 0; k < 240; ++k) viz.stepOnce();  // 12 s: the first walkers are through the door
   viz.drawCanvas(1280, 720);
@@ -134,12 +143,9 @@ std::size_t walkerPixels(const Canvas& c, int x0, int x1) {
 }  // namespace
 
 TEST_CASE("side by side: ORCA and BioCrowds through the same door, in lockstep, each run as it runs alone") {
+  DoorApp door;
+  app::VizApp& viz = *door.viz;
   std::string err;
-  REQUIRE_MESSAGE(test::glContext(&err), err);
-  test::ImGuiSession imgui;
-  REQUIRE(imgui.ok);
-  const std::unique_ptr<app::VizApp> door = openDoor();
-  app::VizApp& viz = *door;
   // What is not a setting, or is shared, is refused and changes nothing.
   CHECK_FALSE(viz.setSideBySide("doorWidth=2", &err));
   CHECK(err.find("\"doorWidth\" is not a setting") == 0);
@@ -207,12 +213,8 @@ TEST_CASE("side by side: ORCA and BioCrowds through the same door, in lockstep, 
 }
 
 TEST_CASE("recording: a video size of its own, 1920 x 1080 from a smaller window, and back to the window's after") {
-  std::string err;
-  REQUIRE_MESSAGE(test::glContext(&err), err);
-  test::ImGuiSession imgui;
-  REQUIRE(imgui.ok);
-  const std::unique_ptr<app::VizApp> door = openDoor();
-  app::VizApp& viz = *door;
+  DoorApp door;
+  app::VizApp& viz = *door.viz;
   viz.setPresenting(true);
   viz.drawCanvas(640, 360);
   viz.recordSize = 2;
