@@ -98,7 +98,7 @@
 #include "pipeline/backend.hpp"
 #include "pipeline/registry.hpp"
 #include "core/world.hpp"
-#include "models/orca/orca_model.hpp"
+#include "models/orca/fast/orca_model.hpp"
 #include "pipeline/step.hpp"
 
 namespace throng {

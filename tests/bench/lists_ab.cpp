@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "core/world.hpp"
-#include "models/orca/orca_model.hpp"
+#include "models/orca/fast/orca_model.hpp"
 #include "pipeline/step.hpp"
 #include "scenarios.hpp"
 

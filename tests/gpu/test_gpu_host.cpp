@@ -53,7 +53,7 @@
 #include "models/continuum/continuum_model.hpp"
 #include "pipeline/step.hpp"
 #include "models/orca/orca_slot.hpp"
-#include "models/orca/orca_model.hpp"
+#include "models/orca/reference.hpp"
 #include "pipeline/registry.hpp"
 #include "throng/scene.hpp"
 #include "../bench/scenarios.hpp"
@@ -133,9 +133,9 @@ MirrorGrid mirrorGrid(const World& w, GridSpec spec) {
 using SlotSolve = std::function<void(const DeviceSolve&, const Settings&, float, std::int32_t)>;
 
 /// ORCA's, as the kernel runs it (orcaSolveSlot; lines one at a time, so
-/// this also checks the CPU's agentLines8).
+/// this also checks the CPU's agentLinesInLanes).
 void orcaSlot(const DeviceSolve& d, const Settings& s, float dt, std::int32_t slot) {
-  SolveParams sp = OrcaModel::solveParams(s, dt);
+  SolveParams sp = OrcaReference::solveParams(s, dt);
   sp.lineLanes = false;
   orcaSolveSlot(d, sp, slot);
 }
@@ -419,7 +419,7 @@ void mirrorModelPhase(World& w, const Settings& s, float dt, MirrorBackend& mb, 
   if (!o.vertices.empty())
     o.fitToReach(bio         ? BioCrowdsModel::obstacleReach(s)
                  : continuum ? ContinuumModel::obstacleReach(reach)
-                             : OrcaModel::obstacleReach(w, s));
+                             : OrcaReference::obstacleReach(w, s));
   if (bio) {
     DeviceHost h;
     h.world = &w;
@@ -441,7 +441,7 @@ void mirrorModelPhase(World& w, const Settings& s, float dt, MirrorBackend& mb, 
                        got.largestRadius, got.largestSpeed, got.accelStep, got.brakeStep};
     for (int k = 0; k < 8; ++k) REQUIRE(bitsOf(a[k]) == bitsOf(b[k]));
   }
-  const MirrorGrid g = mirrorGrid(w, bio ? BioCrowdsModel::grid(s) : continuum ? ContinuumModel::grid(reach) : OrcaModel::grid(s));
+  const MirrorGrid g = mirrorGrid(w, bio ? BioCrowdsModel::grid(s) : continuum ? ContinuumModel::grid(reach) : OrcaReference::grid(s));
   if (!(mb.freezeBounds && mb.haveBounds)) {
     mb.lo = g.lo;
     mb.hi = g.hi;
@@ -531,7 +531,7 @@ void mirrorStep(World& w, const Settings& s, float dt, MirrorBackend& mb) {
         if (!pace && w.ground.regions.empty()) return;
         // Over a grid of another shape than the CPU step's (ORCA's
         // neighbour grid): the headway does not depend on it.
-        const MirrorGrid g = mirrorGrid(w, OrcaModel::grid(s));
+        const MirrorGrid g = mirrorGrid(w, OrcaReference::grid(s));
         const PaceParams pp = w.paceParamsFor(s);
         const AgentGridView gv =
             gridViewOf(g.params, g.cellStart.data(), g.sortedIndex.data(), g.sx.data(), g.sy.data());
@@ -766,7 +766,7 @@ TEST_CASE("the device grid build gives AgentGrid::build's arrays") {
     s.perceptionRadius = cs.perception;
     World& w = c.world();
     w.grid.build(w.px.data(), w.py.data(), w.size(), s.perceptionRadius, s.maxNeighbors, nullptr);
-    const MirrorGrid g = mirrorGrid(w, OrcaModel::grid(s));
+    const MirrorGrid g = mirrorGrid(w, OrcaReference::grid(s));
     const AgentGrid& sc = w.grid;
     CHECK(g.params.origin.x == sc.shape.origin.x);
     CHECK(g.params.origin.y == sc.shape.origin.y);
@@ -783,7 +783,7 @@ TEST_CASE("the device grid build gives AgentGrid::build's arrays") {
 
 TEST_CASE("the CPU step's wishes (eight at a time where it can) are wishAt's: goals, slowing, landing, routes, streams, jitter") {
   // A crowd with group streams takes wishAt throughout; without, eight
-  // walkers with goals of their own at a time take goalWishes8.
+  // walkers with goals of their own at a time take goalWishesBatch.
   for (const bool streams : {false, true})
   for (const float dt : {1.0f / 60, 0.25f}) {
     CAPTURE(streams);

@@ -1,8 +1,8 @@
 #pragma once
-// The tests' way into a crowd's ORCA model (models/orca/orca_model.hpp): its
+// The tests' way into a crowd's ORCA model (models/orca/fast/orca_model.hpp): its
 // switches and what it keeps across steps.
 #include "core/world.hpp"
-#include "models/orca/orca_model.hpp"
+#include "models/orca/fast/orca_model.hpp"
 #include "pipeline/step.hpp"
 #include "throng/crowd.hpp"
 

@@ -15,7 +15,7 @@
 #include "models/orca/solve.hpp"
 #include "neighbors/near_lists.hpp"
 #include "throng/crowd.hpp"
-#include "models/orca/orca_lanes.hpp"
+#include "models/orca/fast/lanes.hpp"
 #include "core/world.hpp"
 #include "orca_access.hpp"
 #include "../bench/scenarios.hpp"

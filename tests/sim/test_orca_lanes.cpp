@@ -1,6 +1,6 @@
-// agentLines8 (orca_lanes.hpp) against agentLine, projectLines8 and
-// leanTowardWish8 (orca.hpp) against projectLines and leanTowardWish, and
-// gatherNear8 (agent_step.hpp) against gatherNear, bit for bit, over random
+// agentLinesInLanes (orca_lanes.hpp) against agentLine, projectLinesInLanes and
+// leanTowardWishInLanes (orca.hpp) against projectLines and leanTowardWish, and
+// gatherNearInLanes (agent_step.hpp) against gatherNear, bit for bit, over random
 // and edge cases. Its own program: on a CPU without AVX2 it prints SKIP
 // and exits 77, which ctest reports as skipped (the crowd then takes the
 // scalar loop, and nothing here applies).
@@ -20,7 +20,7 @@
 #include "neighbors/near_lists.hpp"
 #include "neighbors/agents_view.hpp"
 #include "models/orca/orca.hpp"
-#include "models/orca/orca_lanes.hpp"
+#include "models/orca/fast/lanes.hpp"
 #include "core/world.hpp"
 #include "orca_access.hpp"
 
@@ -48,7 +48,7 @@ bool sameBits(const Line& a, const Line& b) { return std::memcmp(&a, &b, sizeof 
 
 /// The walker (agent 0, at p with velocity v and radius r) and the pairs in
 /// groups of up to 32 (every count from 1 on, so every partial last group
-/// of eight), through agentLines8 and agentLines; returns the lines that
+/// of eight), through agentLinesInLanes and agentLines; returns the lines that
 /// differ.
 int compare(Vec2 p, Vec2 v, float r, const std::vector<Pair>& pairs, float invTau, float invDt) {
   int mismatches = 0;
@@ -77,7 +77,7 @@ int compare(Vec2 p, Vec2 v, float r, const std::vector<Pair>& pairs, float invTa
     for (int m = 0; m <= n; ++m) kin.push_back({px[m], py[m], vx[m], vy[m], radius[m]});
     a.kin = kin.data();
     Line lanes[kMaxNeighbors], one[kMaxNeighbors];
-    agentLines8(a, 0, neighbors.data(), n, invTau, invDt, lanes);
+    agentLinesInLanes(a, 0, neighbors.data(), n, invTau, invDt, lanes);
     agentLines(a, 0, neighbors.data(), n, invTau, invDt, one);  // what the CUDA kernels build
     for (int k = 0; k < n; ++k) {
       if (!sameBits(one[k], lanes[k]) && ++mismatches <= 5)
@@ -129,7 +129,7 @@ std::vector<Pair> edgeCases(Rng& rng) {
 
 }  // namespace
 
-TEST_CASE("agentLines8 gives agentLine's lines bit for bit: random pairs") {
+TEST_CASE("agentLinesInLanes gives agentLine's lines bit for bit: random pairs") {
   Rng rng{42};
   for (float invTau : {0.1f, 0.5f, 1.0f, 2.0f}) {
     for (float invDt : {4.0f, 10.0f, 60.0f}) {
@@ -147,7 +147,7 @@ TEST_CASE("agentLines8 gives agentLine's lines bit for bit: random pairs") {
   }
 }
 
-TEST_CASE("agentLines8 gives agentLine's lines bit for bit: every branch") {
+TEST_CASE("agentLinesInLanes gives agentLine's lines bit for bit: every branch") {
   Rng rng{7};
   const std::vector<Pair> pairs = edgeCases(rng);
   for (float invTau : {0.1f, 1.0f}) {
@@ -170,7 +170,7 @@ TEST_CASE("agentLines8 gives agentLine's lines bit for bit: every branch") {
   CHECK(split.direction.lengthSquared() == doctest::Approx(1));
 }
 
-TEST_CASE("agentLines8 with no neighbours writes nothing") {
+TEST_CASE("agentLinesInLanes with no neighbours writes nothing") {
   const float zero = 0, one = 1;
   const std::uint64_t id = 0;
   AgentsView a;
@@ -183,13 +183,13 @@ TEST_CASE("agentLines8 with no neighbours writes nothing") {
   Line out[8];
   const Line marker{{7, 7}, {0, 1}};
   for (Line& l : out) l = marker;
-  agentLines8(a, 0, nullptr, 0, 1, 60, out);
+  agentLinesInLanes(a, 0, nullptr, 0, 1, 60, out);
   for (const Line& l : out) CHECK(sameBits(l, marker));
 }
 
-TEST_CASE("agentLinePairs8 gives agentLine's lines bit for bit, for batches of walkers, and whose programs can skip") {
+TEST_CASE("batchAgentLines gives agentLine's lines bit for bit, for batches of walkers, and whose programs can skip") {
   // Batches of 1-8 walkers, each with its own place and velocity and 0-32
-  // neighbours (random pairs and every branch's), queued by queuePairs8
+  // neighbours (random pairs and every branch's), queued by queueBatchPairs
   // behind some obstacle lines, as the CPU step does; each walker's lines
   // against agentLines for it alone. Lines outside the agent lines stay.
   // In some batches some walkers queue lists: only their pairs in range
@@ -260,7 +260,7 @@ TEST_CASE("agentLinePairs8 gives agentLine's lines bit for bit, for batches of w
     std::vector<Line> packed(8 * kMaxNeighbors + 8, marker);
     std::vector<Line*> untouched(outs.size(), nullptr);
     if (packedMode) outs.assign(outs.size(), nullptr);
-    const int pairs = queuePairs8(walkers, from.data(), counts.data(), packedMode ? nullptr : to.data(),
+    const int pairs = queueBatchPairs(walkers, from.data(), counts.data(), packedMode ? nullptr : to.data(),
                                   walkerOf.data(), others.data(), packedMode ? nullptr : outs.data());
     CHECK(pairs == std::accumulate(counts.begin(), counts.end(), 0));
     Line spare = marker;
@@ -281,7 +281,7 @@ TEST_CASE("agentLinePairs8 gives agentLine's lines bit for bit, for batches of w
     const float rangeSq = 100.0f;
     std::vector<std::uint8_t> inRange((pairs + 7) / 8, 0x5a);
     const unsigned broken =
-        agentLinePairs8(a, who.data(), walkers, walkerOf.data(), others.data(), pairs, 0.1f + 0.05f * (batches % 5),
+        batchAgentLines(a, who.data(), walkers, walkerOf.data(), others.data(), pairs, 0.1f + 0.05f * (batches % 5),
                         batches % 2 ? 4.0f : 60.0f, packedMode ? nullptr : outs.data(),
                         withStarts ? wishes.data() : nullptr, speeds.data(), starts.data(),
                         packedMode ? packed.data() : nullptr, unfiltered, rangeSq, inRange.data());
@@ -348,7 +348,7 @@ TEST_CASE("agentLinePairs8 gives agentLine's lines bit for bit, for batches of w
   CHECK(freedByRange > 5);  // free only because their breaking pairs are out of range
 }
 
-TEST_CASE("projectLines8 gives projectLines' lines bit for bit") {
+TEST_CASE("projectLinesInLanes gives projectLines' lines bit for bit") {
   // Lines through random points with random unit directions, among them
   // copies of line i's direction (parallel, same way: dropped), its
   // reverse (parallel, opposite: the midpoint), near misses of both within
@@ -373,7 +373,7 @@ TEST_CASE("projectLines8 gives projectLines' lines bit for bit") {
     const int from = trial % 5 == 0 ? i / 3 : 0;
     Line one[kMaxLines + 8], lanes[kMaxLines + 8];
     const int n = projectLines(lines, from, i, lines[i], one);
-    const int m = projectLines8(lines, from, i, lines[i], lanes);
+    const int m = projectLinesInLanes(lines, from, i, lines[i], lanes);
     REQUIRE(m == n);
     ++cases;
     dropped += i - from - n;
@@ -384,7 +384,7 @@ TEST_CASE("projectLines8 gives projectLines' lines bit for bit") {
   CHECK(cases == 4000);
 }
 
-TEST_CASE("leanTowardWish8 gives leanTowardWish's velocity bit for bit") {
+TEST_CASE("leanTowardWishInLanes gives leanTowardWish's velocity bit for bit") {
   Rng rng{5};
   int mismatches = 0, moved = 0, slid = 0, blocked = 0;
   for (int trial = 0; trial < 6000; ++trial) {
@@ -405,7 +405,7 @@ TEST_CASE("leanTowardWish8 gives leanTowardWish's velocity bit for bit") {
     const float deepest = trial % 4 == 0 ? 0.0f : 0.3f * (rng.unit() + 1);
     Vec2 one = start, eight = start;
     leanTowardWish(lines, count, obstacles, radius, wish, deepest, one);
-    leanTowardWish8(lines, count, obstacles, radius, wish, deepest, eight);
+    leanTowardWishInLanes(lines, count, obstacles, radius, wish, deepest, eight);
     if (std::memcmp(&one, &eight, sizeof one) != 0 && ++mismatches <= 5)
       MESSAGE("trial " << trial << ": (" << one.x << ", " << one.y << ") against (" << eight.x << ", " << eight.y
                        << ")");
@@ -469,7 +469,7 @@ struct ProgramBatch {
 };
 }  // namespace
 
-TEST_CASE("linearPrograms8 gives each walker linearProgram2's and linearProgram3's results bit for bit") {
+TEST_CASE("batchLinearPrograms gives each walker linearProgram2's and linearProgram3's results bit for bit") {
   // Batches of one to eight walkers with every line count from none to
   // kMaxLines: lines crossing near the speed circle (so results move onto
   // them, and some programs are infeasible), lines missing the circle,
@@ -492,7 +492,7 @@ TEST_CASE("linearPrograms8 gives each walker linearProgram2's and linearProgram3
     Vec2 eight[8];
     int fails[8];
     float deepest8[8];
-    linearPrograms8(lines, counts, obstacles, radius, wish, walkers, eight, fails, deepest8);
+    batchLinearPrograms(lines, counts, obstacles, radius, wish, walkers, eight, fails, deepest8);
     for (int w = 0; w < walkers; ++w) {
       Vec2 one;
       const int fail = linearProgram2(lines[w], counts[w], radius[w], wish[w], false, one);
@@ -515,8 +515,8 @@ TEST_CASE("linearPrograms8 gives each walker linearProgram2's and linearProgram3
   CHECK(moved > 2000);
 }
 
-TEST_CASE("solveVelocities8 gives each walker solveVelocity's velocity and verdict bit for bit") {
-  // Batches of one to eight walkers, as linearPrograms8's test draws them,
+TEST_CASE("batchSolveVelocities gives each walker solveVelocity's velocity and verdict bit for bit") {
+  // Batches of one to eight walkers, as batchLinearPrograms's test draws them,
   // most of them jammed: their lean toward the wish (leanTowardWish) runs
   // eight walkers' lines at a time, each lane blocked by its own line and
   // sliding along it, or not, beside lanes that are not jammed at all.
@@ -529,7 +529,7 @@ TEST_CASE("solveVelocities8 gives each walker solveVelocity's velocity and verdi
     Vec2 wish[8];
     for (int w = 0; w < walkers; ++w) wish[w] = batch.drawWithWish(rng, trial, counted, w);
     Vec2 eight[8];
-    const unsigned jammed8 = solveVelocities8(batch.lines, batch.counts, batch.obstacles, batch.radius, wish, walkers,
+    const unsigned jammed8 = batchSolveVelocities(batch.lines, batch.counts, batch.obstacles, batch.radius, wish, walkers,
                                               eight);
     for (int w = 0; w < walkers; ++w) {
       const Line* lines = batch.lines[w];
@@ -560,8 +560,8 @@ TEST_CASE("solveVelocities8 gives each walker solveVelocity's velocity and verdi
   CHECK(slid > 200);
 }
 
-TEST_CASE("linearProgram3x8 gives each walker linearProgram3's velocity and deepest penetration bit for bit") {
-  // Batches of one to eight walkers, as linearPrograms8's test draws them,
+TEST_CASE("batchLinearProgram3 gives each walker linearProgram3's velocity and deepest penetration bit for bit") {
+  // Batches of one to eight walkers, as batchLinearPrograms's test draws them,
   // some with obstacle lines first; each starts where linearProgram2 left
   // it (most are infeasible) or, for some, from any line and any velocity
   // (before or among the obstacle lines too), and a few not at all.
@@ -590,7 +590,7 @@ TEST_CASE("linearProgram3x8 gives each walker linearProgram3's velocity and deep
     Vec2 eight[8];
     float deepest8[8];
     std::copy(start, start + walkers, eight);
-    linearProgram3x8(lines, counts, obstacles, begin, radius, walkers, eight, deepest8);
+    batchLinearProgram3(lines, counts, obstacles, begin, radius, walkers, eight, deepest8);
     for (int w = 0; w < walkers; ++w) {
       if (begin[w] >= counts[w]) {
         skipped += std::memcmp(&start[w], &eight[w], sizeof(Vec2)) == 0;
@@ -612,7 +612,7 @@ TEST_CASE("linearProgram3x8 gives each walker linearProgram3's velocity and deep
   CHECK(skipped > 100);
 }
 
-TEST_CASE("gatherNear8 gives gatherNear's keys, in its order, and overflows where it does") {
+TEST_CASE("gatherNearInLanes gives gatherNear's keys, in its order, and overflows where it does") {
   // A lattice clump (ties in x and in distance) in a sparse field, a few
   // agents at NaN (which break a row's order by x) and far out; every
   // walker's window at radii from inside a cell to past the grid, the
@@ -642,7 +642,7 @@ TEST_CASE("gatherNear8 gives gatherNear's keys, in its order, and overflows wher
       const Vec2 p{w.px[i], w.py[i]};
       for (int capacity : {n, 32, 3}) {
         const int c1 = gatherNear(g, p, i, r, one, capacity);
-        const int c8 = gatherNear8(g, p, i, r, eight, capacity);
+        const int c8 = gatherNearInLanes(g, p, i, r, eight, capacity);
         const bool same = c1 == c8 && (c1 < 0 || std::equal(one, one + c1, eight));
         mismatches += !same;
         overflows += c1 < 0;
@@ -657,7 +657,7 @@ TEST_CASE("gatherNear8 gives gatherNear's keys, in its order, and overflows wher
   CHECK(lastSlots > 0);
 }
 
-TEST_CASE("goalWishes8 gives goalWish's wish and landing bit for bit") {
+TEST_CASE("goalWishesBatch gives goalWish's wish and landing bit for bit") {
   Rng rng{23};
   const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
   int mismatches = 0, landed = 0, eased = 0, stopped = 0;
@@ -689,7 +689,7 @@ TEST_CASE("goalWishes8 gives goalWish's wish and landing bit for bit") {
     const float dt = trial % 5 == 0 ? 0.25f : 1.0f / 60;
     float wx[8], wy[8];
     std::uint8_t lands[8];
-    goalWishes8(px, py, gx, gy, pref, top, slowing, dt, wx, wy, lands);
+    goalWishesBatch(px, py, gx, gy, pref, top, slowing, dt, wx, wy, lands);
     for (int l = 0; l < 8; ++l) {
       bool one;
       const Vec2 w = goalWish({px[l], py[l]}, {gx[l], gy[l]}, cruiseSpeed(pref[l], top[l]), slowing, dt, one);
@@ -710,7 +710,7 @@ TEST_CASE("goalWishes8 gives goalWish's wish and landing bit for bit") {
   CHECK(stopped > 1000);
 }
 
-TEST_CASE("trackMotion8 gives trackMotionOneByOne's records, positions and largest move") {
+TEST_CASE("trackMotionBatch gives trackMotionOneByOne's records, positions and largest move") {
   Rng rng{31};
   const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
   int mismatches = 0, nans = 0, fromTail = 0;
@@ -737,7 +737,7 @@ TEST_CASE("trackMotion8 gives trackMotionOneByOne's records, positions and large
     for (auto& k : kin8) k.unused[1] = 7;  // every byte must be written
     const double one = trackMotionOneByOne(px.data(), py.data(), vx.data(), vy.data(), r.data(), lx1.data(),
                                            ly1.data(), kin1.data(), count);
-    const double eight = trackMotion8(px.data(), py.data(), vx.data(), vy.data(), r.data(), lx8.data(), ly8.data(),
+    const double eight = trackMotionBatch(px.data(), py.data(), vx.data(), vy.data(), r.data(), lx8.data(), ly8.data(),
                                       kin8.data(), count);
     const bool same = (one == eight || (one != one && eight != eight)) &&
                       (count == 0 || (std::memcmp(lx1.data(), lx8.data(), count * 4) == 0 &&
@@ -752,7 +752,7 @@ TEST_CASE("trackMotion8 gives trackMotionOneByOne's records, positions and large
   CHECK(fromTail > 200);
 }
 
-TEST_CASE("trackMotion8 tiles and boxes the moves as trackMotionOneByOne does") {
+TEST_CASE("trackMotionBatch tiles and boxes the moves as trackMotionOneByOne does") {
   Rng rng{37};
   const float nan = std::numeric_limits<float>::quiet_NaN();
   int mismatches = 0, wrongBoxes = 0, oneTile = 0, mixed = 0;
@@ -782,7 +782,7 @@ TEST_CASE("trackMotion8 tiles and boxes the moves as trackMotionOneByOne does") 
     const TileBoxes t1{shape, box1.data()}, t8{shape, box8.data()};
     trackMotionOneByOne(px.data(), py.data(), vx.data(), vy.data(), r.data(), lx1.data(), ly1.data(), kin1.data(),
                         count, &t1);
-    trackMotion8(px.data(), py.data(), vx.data(), vy.data(), r.data(), lx8.data(), ly8.data(), kin8.data(), count,
+    trackMotionBatch(px.data(), py.data(), vx.data(), vy.data(), r.data(), lx8.data(), ly8.data(), kin8.data(), count,
                  &t8);
     // (A NaN move may leave a box another NaN or none: the step then
     // forgets every list.)
@@ -846,7 +846,7 @@ TEST_CASE("points nearer than a tiling's side land in tiles at most one apart, i
       bx[i] = ax[i] + towards * side * (1 - std::ldexp(1.0f, -23));
       by[i] = ay[i] - towards * side * (1 - std::ldexp(1.0f, -23));
     }
-    // Tiles from tileOf and from the lanes (trackMotion8's records) where
+    // Tiles from tileOf and from the lanes (trackMotionBatch's records) where
     // the boxes fit in memory.
     const std::size_t tiles = static_cast<std::size_t>(shape.cols) * static_cast<std::size_t>(shape.rows);
     const bool lanes = tiles < (1u << 22);
@@ -855,9 +855,9 @@ TEST_CASE("points nearer than a tiling's side land in tiles at most one apart, i
     const TileBoxes t{shape, box.data()};
     std::vector<float> a1 = ax, a2 = ay, b1 = bx, b2 = by;
     if (lanes) {
-      trackMotion8(ax.data(), ay.data(), zero.data(), zero.data(), zero.data(), a1.data(), a2.data(), ka.data(), 64,
+      trackMotionBatch(ax.data(), ay.data(), zero.data(), zero.data(), zero.data(), a1.data(), a2.data(), ka.data(), 64,
                    &t);
-      trackMotion8(bx.data(), by.data(), zero.data(), zero.data(), zero.data(), b1.data(), b2.data(), kb.data(), 64,
+      trackMotionBatch(bx.data(), by.data(), zero.data(), zero.data(), zero.data(), b1.data(), b2.data(), kb.data(), 64,
                    &t);
       lanesChecked += 64;
     }
@@ -879,7 +879,7 @@ TEST_CASE("points nearer than a tiling's side land in tiles at most one apart, i
   CHECK(lanesChecked > 10000);
 }
 
-TEST_CASE("integrate8 moves, lands and counts as integrateAt does, walker by walker") {
+TEST_CASE("integrateBatch moves, lands and counts as integrateAt does, walker by walker") {
   Rng rng{41};
   const float nan = std::numeric_limits<float>::quiet_NaN();
   int mismatches = 0, landed = 0, arrivedTotal = 0, jammedTotal = 0;
@@ -926,7 +926,7 @@ TEST_CASE("integrate8 moves, lands and counts as integrateAt does, walker by wal
     }
     std::size_t jam8Count = 0, done8Count = 0;
     for (std::size_t first = 0; first < static_cast<std::size_t>(n); first += 8) {
-      const unsigned counts = integrate8(w, eight, o, first, dt);
+      const unsigned counts = integrateBatch(w, eight, o, first, dt);
       jam8Count += counts & 255u;
       done8Count += counts >> 8;
     }

@@ -1,7 +1,7 @@
 #pragma once
 // Eight lanes at a time on x86-64 CPUs with AVX2: the plumbing every lanes
 // file shares (core/lanes.cpp, neighbors/lanes.cpp, models/orca/
-// orca_lanes.cpp). Each function carries the AVX2 target itself, not the
+// fast/lanes.cpp). Each function carries the AVX2 target itself, not the
 // file: nothing built with it may run on a CPU without AVX2 unless
 // lanesAvailable() said yes first. The lanes do each scalar operation in
 // the scalar order, and the build never contracts a*b+c, so a lane's value

@@ -2,7 +2,7 @@
 // The step's last phase for every model: the new velocity and jam flag
 // taken, the walker moved (exactly onto its goal on the landing step when
 // nobody was in the way), its route's gate passed. THRONG_HD: the CPU step
-// and the CUDA kernels take the same bits; integrate8 eight walkers at a
+// and the CUDA kernels take the same bits; integrateBatch eight walkers at a
 // time (core/lanes.cpp, AVX2).
 #include <cstddef>
 #include <cstdint>
@@ -53,6 +53,6 @@ THRONG_HD unsigned integrateAt(const WorldView& w, const MutableState& m, const 
 /// integrateAt for the eight walkers from `first`, none of them on a route,
 /// summed: the same values, the count of the jammed plus 256 for each on
 /// its goal. Only where lanesAvailable() (core/lanes.cpp).
-unsigned integrate8(const WorldView& w, const MutableState& m, const StepOutputs& o, std::size_t first, float dt);
+unsigned integrateBatch(const WorldView& w, const MutableState& m, const StepOutputs& o, std::size_t first, float dt);
 
 }  // namespace throng

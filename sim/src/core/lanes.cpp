@@ -1,5 +1,5 @@
-// The shared phases eight walkers at a time (AVX2): goalWishes8 (core/
-// wish.hpp's goalWish) and integrate8 (core/integrate.hpp's integrateAt),
+// The shared phases eight walkers at a time (AVX2): goalWishesBatch (core/
+// wish.hpp's goalWish) and integrateBatch (core/integrate.hpp's integrateAt),
 // the same bits; and their portable forms.
 #include <cstdint>
 
@@ -15,7 +15,7 @@ using namespace lanes;
 // goalWish for eight walkers: every branch in every lane, with the same
 // operations in the same order (Vec2's division is a reciprocal, then two
 // products), and a mask picks each lane's.
-THRONG_AVX2 void goalWishes8(const float* px, const float* py, const float* gx, const float* gy,
+THRONG_AVX2 void goalWishesBatch(const float* px, const float* py, const float* gx, const float* gy,
                              const float* prefSpeed, const float* maxSpeed, float slowingRadius, float dt,
                              float* wishX, float* wishY, std::uint8_t* landing) {
   const F zero = F{}, one = zero + 1.0f;
@@ -55,7 +55,7 @@ THRONG_AVX2 inline M flagLanes(const std::uint8_t* bytes) {
 }
 }  // namespace
 
-THRONG_AVX2 unsigned integrate8(const WorldView& w, const MutableState& m, const StepOutputs& o, std::size_t first,
+THRONG_AVX2 unsigned integrateBatch(const WorldView& w, const MutableState& m, const StepOutputs& o, std::size_t first,
                                 float dt) {
   const F vx = load(o.nvx + first), vy = load(o.nvy + first);
   _mm256_storeu_ps(m.vx + first, vx);
@@ -80,7 +80,7 @@ THRONG_AVX2 unsigned integrate8(const WorldView& w, const MutableState& m, const
 }
 
 #else
-void goalWishes8(const float* px, const float* py, const float* gx, const float* gy, const float* prefSpeed,
+void goalWishesBatch(const float* px, const float* py, const float* gx, const float* gy, const float* prefSpeed,
                  const float* maxSpeed, float slowingRadius, float dt, float* wishX, float* wishY,
                  std::uint8_t* landing) {
   for (int l = 0; l < 8; ++l) {
@@ -92,7 +92,7 @@ void goalWishes8(const float* px, const float* py, const float* gx, const float*
     landing[l] = lands;
   }
 }
-unsigned integrate8(const WorldView& w, const MutableState& m, const StepOutputs& o, std::size_t first, float dt) {
+unsigned integrateBatch(const WorldView& w, const MutableState& m, const StepOutputs& o, std::size_t first, float dt) {
   unsigned counts = 0;
   for (std::size_t i = first; i < first + 8; ++i) {
     const unsigned r = integrateAt(w, m, o, dt, static_cast<std::int32_t>(i));

@@ -49,8 +49,8 @@ THRONG_HD Vec2 goalWish(Vec2 p, Vec2 goal, float maxSpeed, float slowingRadius, 
 #if !defined(__CUDA_ARCH__)
 /// goalWish for eight walkers l in [0, 8), at cruiseSpeed(prefSpeed[l],
 /// maxSpeed[l]): the same bits. landing[l] is 1 or 0. Host code,
-/// only where lanesAvailable() (orca_lanes.cpp).
-void goalWishes8(const float* px, const float* py, const float* gx, const float* gy, const float* prefSpeed,
+/// only where lanesAvailable() (fast/lanes.cpp).
+void goalWishesBatch(const float* px, const float* py, const float* gx, const float* gy, const float* prefSpeed,
                  const float* maxSpeed, float slowingRadius, float dt, float* wishX, float* wishY,
                  std::uint8_t* landing);
 #endif

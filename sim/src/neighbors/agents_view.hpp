@@ -1,12 +1,12 @@
 #pragma once
 // AgentsView: the old state of every agent, as the per-agent functions read
-// it (models/orca/solve.hpp, orca_lanes.hpp, models/biocrowds/). Layer 2: plain pointers, no owner.
+// it (models/orca/solve.hpp, fast/lanes.hpp, models/biocrowds/). Layer 2: plain pointers, no owner.
 #include <cstdint>
 
 namespace throng {
 
 /// One agent's position, velocity and radius in 32 bytes (the CPU step's
-/// copy for agentLines8, which loads a neighbour in two reads instead of
+/// copy for agentLinesInLanes, which loads a neighbour in two reads instead of
 /// five scattered ones).
 struct alignas(32) AgentKin {
   float px = 0, py = 0, vx = 0, vy = 0, radius = 0;

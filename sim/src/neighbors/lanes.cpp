@@ -1,5 +1,5 @@
-// The neighbour search's phases eight at a time (AVX2): trackMotion8
-// (neighbors/motion.hpp) and gatherNear8 (neighbors/near_lists.hpp), the
+// The neighbour search's phases eight at a time (AVX2): trackMotionBatch
+// (neighbors/motion.hpp) and gatherNearInLanes (neighbors/near_lists.hpp), the
 // same values; and their portable forms.
 #include <cstdint>
 #include <limits>
@@ -17,7 +17,7 @@ using namespace lanes;
 // position arrays (no gathers). A row's walk stops at its first slot past
 // highX (or its end), as gatherNear's does: lanes from there on are dropped
 // even if they would pass (a NaN position breaks the order by x).
-THRONG_AVX2 int gatherNear8(const AgentGridView& g, Vec2 p, std::int32_t self, float radius, std::uint64_t* keys,
+THRONG_AVX2 int gatherNearInLanes(const AgentGridView& g, Vec2 p, std::int32_t self, float radius, std::uint64_t* keys,
                             int capacity) {
   if (g.cols == 0) return 0;
   const NearWindow w = nearWindow(g, p, radius);
@@ -106,7 +106,7 @@ THRONG_AVX2 inline void boxLanes(float* box, __m256i tile, F dx, F dy) {
 // double from float differences (as the scalar loop takes them), their
 // largest by lanes with NaN kept aside (a lane's max drops a NaN), the
 // positions kept, and the AgentKin records written by a transpose.
-THRONG_AVX2 double trackMotion8(const float* px, const float* py, const float* vx, const float* vy,
+THRONG_AVX2 double trackMotionBatch(const float* px, const float* py, const float* vx, const float* vy,
                                 const float* radius, float* lastX, float* lastY, AgentKin* kin, std::size_t count,
                                 const TileBoxes* tiles) {
   __m256d largest = _mm256_setzero_pd(), unordered = _mm256_setzero_pd();
@@ -159,11 +159,11 @@ THRONG_AVX2 double trackMotion8(const float* px, const float* py, const float* v
 }
 
 #else
-int gatherNear8(const AgentGridView& g, Vec2 p, std::int32_t self, float radius, std::uint64_t* keys,
+int gatherNearInLanes(const AgentGridView& g, Vec2 p, std::int32_t self, float radius, std::uint64_t* keys,
                 int capacity) {
   return gatherNear(g, p, self, radius, keys, capacity);
 }
-double trackMotion8(const float* px, const float* py, const float* vx, const float* vy, const float* radius,
+double trackMotionBatch(const float* px, const float* py, const float* vx, const float* vy, const float* radius,
                     float* lastX, float* lastY, AgentKin* kin, std::size_t count, const TileBoxes* tiles) {
   return trackMotionOneByOne(px, py, vx, vy, radius, lastX, lastY, kin, count, tiles);
 }

@@ -1,7 +1,7 @@
 #pragma once
 // How far the walkers moved since the last step, for the candidate lists'
 // bounds: the largest displacement, and its box per square tile (relative
-// motion). One at a time here; trackMotion8 eight at a time
+// motion). One at a time here; trackMotionBatch eight at a time
 // (neighbors/lanes.cpp, AVX2).
 #include <algorithm>
 #include <cmath>
@@ -85,7 +85,7 @@ inline double trackMotionOneByOne(const float* px, const float* py, const float*
 /// trackMotionOneByOne eight agents at a time, the same values (a NaN may
 /// be another NaN; eight that start in one tile, as neighbours by index
 /// mostly do, update its box once). Only where lanesAvailable().
-double trackMotion8(const float* px, const float* py, const float* vx, const float* vy, const float* radius,
+double trackMotionBatch(const float* px, const float* py, const float* vx, const float* vy, const float* radius,
                     float* lastX, float* lastY, AgentKin* kin, std::size_t count, const TileBoxes* tiles = nullptr);
 
 }  // namespace throng

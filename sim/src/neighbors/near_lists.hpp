@@ -79,8 +79,8 @@ THRONG_HD int gatherNear(const AgentGridView& g, Vec2 p, std::int32_t self, floa
 
 #if !defined(__CUDA_ARCH__)
 /// gatherNear, eight slots at a time: the same keys, in the same order.
-/// Host code, only where lanesAvailable() (orca_lanes.cpp).
-int gatherNear8(const AgentGridView& g, Vec2 p, std::int32_t self, float radius, std::uint64_t* keys, int capacity);
+/// Host code, only where lanesAvailable() (fast/lanes.cpp).
+int gatherNearInLanes(const AgentGridView& g, Vec2 p, std::int32_t self, float radius, std::uint64_t* keys, int capacity);
 #endif
 
 /// How near (squared) an agent left out of a list of radius `listRadius`
@@ -208,7 +208,7 @@ THRONG_HD_HOT int nearestFromList(const AgentsView& a, Vec2 p, float rangeSq, in
 /// them into outIndex (room for listCount), returning how many. The keys
 /// and their sort are left to orderNeighbors, for the walkers whose linear
 /// program reads their order (SolveBatch: on a ring, none). SolveBatch
-/// takes it for a batch with obstacle lines; elsewhere agentLinePairs8
+/// takes it for a batch with obstacle lines; elsewhere batchAgentLines
 /// tells the same in its lanes.
 THRONG_HD int inRangeFromList(const AgentsView& a, Vec2 p, float rangeSq, const std::int32_t* list, int listCount,
                               std::int32_t* outIndex) {

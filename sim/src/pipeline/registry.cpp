@@ -9,7 +9,7 @@
 #include "models/biocrowds/biocrowds_model.hpp"
 #include "models/continuum/continuum_model.hpp"
 #include "models/orca/orca.hpp"
-#include "models/orca/orca_model.hpp"
+#include "models/orca/fast/orca_model.hpp"
 #include "models/spring/spring_model.hpp"
 
 namespace throng {

@@ -35,7 +35,7 @@ void wishes(const World& w, StepBuffers& out, const WorldView& wv, const WishPar
   };
   for (std::size_t i = b; i < e;) {
     if (lanes && i + 8 <= e && plainGoals(i)) {
-      goalWishes8(&w.px[i], &w.py[i], &w.gx[i], &w.gy[i], &w.prefSpeed[i], &w.maxSpeed[i], wp.slowingRadius, wp.dt,
+      goalWishesBatch(&w.px[i], &w.py[i], &w.gx[i], &w.gy[i], &w.prefSpeed[i], &w.maxSpeed[i], wp.slowingRadius, wp.dt,
                   &wishX[i], &wishY[i], &landing[i]);
       if (!(wp.jitter <= 0.0f)) {  // as jitterWish tests it
         for (std::size_t l = i; l < i + 8; ++l) {
@@ -82,7 +82,7 @@ void integrate(World& w, float dt) {
     std::size_t jam = 0, done = 0;
     for (std::size_t i = b; i < e;) {
       if (lanes && i + 8 <= e && noRoutes(i)) {
-        const unsigned counts = integrate8(wv, m, o, i, dt);  // jammed, plus 256 per arrival
+        const unsigned counts = integrateBatch(wv, m, o, i, dt);  // jammed, plus 256 per arrival
         jam += counts & 255u;
         done += counts >> 8;
         i += 8;

@@ -253,21 +253,21 @@ THRONG_HD int projectLines(const Line* lines, int from, int to, const Line& onto
 
 #if !defined(__CUDA_ARCH__)
 /// projectLines, eight at a time, bit for bit: host code where
-/// lanesAvailable() (orca_lanes.cpp). It may write up to seven lines
+/// lanesAvailable() (fast/lanes.cpp). It may write up to seven lines
 /// past those it returns (linearProgram3's storage has room for eight).
-int projectLines8(const Line* lines, int from, int to, const Line& onto, Line* out);
+int projectLinesInLanes(const Line* lines, int from, int to, const Line& onto, Line* out);
 #endif
 
 /// The infeasible case: keeps lines [0, obstacleLineCount) and minimises the
 /// largest penetration of the agent lines from beginLine on, which it returns.
-/// `lanes`: project eight lines at a time (projectLines8, the same bits;
+/// `lanes`: project eight lines at a time (projectLinesInLanes, the same bits;
 /// host code on a CPU with AVX2 only, as SolveParams::lineLanes).
 THRONG_HD float linearProgram3(const Line* lines, int lineCount, int obstacleLineCount, int beginLine,
                                float radius, Vec2& result, bool lanes = false) {
   float distance = 0.0f;
   // Raw storage: Line's members default to zero, and zeroing kMaxLines of
   // them on every call costs more than the projection itself. Eight more
-  // for projectLines8's last group.
+  // for projectLinesInLanes's last group.
   union Storage {
     THRONG_HD Storage() {}
     Line lines[kMaxLines + 8];
@@ -281,7 +281,7 @@ THRONG_HD float linearProgram3(const Line* lines, int lineCount, int obstacleLin
     for (int j = 0; j < obstacleLineCount; ++j) projLines[projCount++] = lines[j];
 #if !defined(__CUDA_ARCH__)
     if (lanes)
-      projCount += projectLines8(lines, obstacleLineCount, i, lines[i], projLines + projCount);
+      projCount += projectLinesInLanes(lines, obstacleLineCount, i, lines[i], projLines + projCount);
     else
 #endif
       projCount += projectLines(lines, obstacleLineCount, i, lines[i], projLines + projCount);
@@ -299,8 +299,8 @@ THRONG_HD float linearProgram3(const Line* lines, int lineCount, int obstacleLin
 
 #if !defined(__CUDA_ARCH__)
 /// leanTowardWish, eight lines at a time, bit for bit: host code where
-/// lanesAvailable() (orca_lanes.cpp).
-void leanTowardWish8(const Line* lines, int lineCount, int obstacleLineCount, float radius, Vec2 optVelocity,
+/// lanesAvailable() (fast/lanes.cpp).
+void leanTowardWishInLanes(const Line* lines, int lineCount, int obstacleLineCount, float radius, Vec2 optVelocity,
                      float deepest, Vec2& result);
 #endif
 
@@ -385,7 +385,7 @@ THRONG_HD bool solveVelocity(const Line* lines, int lineCount, int obstacleLineC
     const float deepest = linearProgram3(lines, lineCount, obstacleLineCount, lineFail, maxSpeed, result, lanes);
 #if !defined(__CUDA_ARCH__)
     if (lanes) {
-      leanTowardWish8(lines, lineCount, obstacleLineCount, maxSpeed, preferred, deepest, result);
+      leanTowardWishInLanes(lines, lineCount, obstacleLineCount, maxSpeed, preferred, deepest, result);
       return false;
     }
 #endif
@@ -394,35 +394,5 @@ THRONG_HD bool solveVelocity(const Line* lines, int lineCount, int obstacleLineC
   }
   return true;
 }
-
-#if !defined(__CUDA_ARCH__)
-/// linearProgram2 (directionOpt false), then linearProgram3 from the line
-/// it stopped at where it did, for up to eight walkers at once, one to a
-/// lane: walker w's lines[w][0, lineCount[w]), of which
-/// obstacleLineCount[w] obstacle lines, speed limit radius[w] and wish
-/// optVelocity[w] give result[w], lineFail[w] (linearProgram2's return)
-/// and deepest[w] (linearProgram3's; 0 where it did not run), bit for bit.
-/// Walkers whose wish breaks no line cost a test per line; a line that some
-/// walker must move onto runs linearProgram1 in every lane that must,
-/// without a branch per walker. Host code where lanesAvailable()
-/// (orca_lanes.cpp).
-void linearPrograms8(const Line* const* lines, const int* lineCount, const int* obstacleLineCount, const float* radius,
-                     const Vec2* optVelocity, int walkers, Vec2* result, int* lineFail, float* deepest);
-/// solveVelocity for up to eight walkers at once, one to a lane:
-/// linearPrograms8, then leanTowardWish for the walkers it left jammed,
-/// eight walkers' lines at a time (lanes bit for bit as each walker's own
-/// solveVelocity): result[w]; returns the walkers (bit w for walker w)
-/// whose solveVelocity returns false, jammed. Host code where
-/// lanesAvailable() (orca_lanes.cpp).
-unsigned solveVelocities8(const Line* const* lines, const int* lineCount, const int* obstacleLineCount,
-                          const float* radius, const Vec2* optVelocity, int walkers, Vec2* result);
-/// linearProgram3 for up to eight walkers at once, one to a lane: walker
-/// w's lines[w][0, lineCount[w]), of which obstacleLineCount[w] obstacle
-/// lines, from beginLine[w] (lineCount[w] or more: the walker is left as
-/// it is) and result[w]; result[w] and deepest[w] as linearProgram3's
-/// result and return, bit for bit. Host code where lanesAvailable().
-void linearProgram3x8(const Line* const* lines, const int* lineCount, const int* obstacleLineCount,
-                      const int* beginLine, const float* radius, int walkers, Vec2* result, float* deepest);
-#endif
 
 }  // namespace throng

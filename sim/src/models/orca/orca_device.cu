@@ -4,7 +4,7 @@
 
 #include "core/world.hpp"
 #include "cuda_check.cuh"
-#include "models/orca/orca_model.hpp"
+#include "models/orca/reference.hpp"
 #include "device_model.hpp"
 #include "models/orca/orca_slot.hpp"
 
@@ -31,19 +31,19 @@ class OrcaDevice final : public DeviceModel {
         cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) == cudaSuccess)
       blocks_ = std::max(1, sms) * kSolveBlocksPerSm;
   }
-  GridSpec grid(const Settings& s) const override { return OrcaModel::grid(s); }
-  /// The CPU step's rule (OrcaModel::solve): the farthest any walker looks
+  GridSpec grid(const Settings& s) const override { return OrcaReference::grid(s); }
+  /// The CPU models' rule (OrcaReference::obstacleReach): the farthest any walker looks
   /// for an edge, kept while the walkers and obstacleTimeHorizon stay.
   float obstacleReach(const World& w, const Settings& s, bool walkersChanged, float) override {
     if (walkersChanged || s.obstacleTimeHorizon != reachHorizon_) {
-      reach_ = OrcaModel::obstacleReach(w, s);
+      reach_ = OrcaReference::obstacleReach(w, s);
       reachHorizon_ = s.obstacleTimeHorizon;
     }
     return reach_;
   }
   bool solve(const DeviceSolve& d, const Settings& s, float dt, cudaStream_t stream) override {
     const int blocks = std::min((d.n + kSolveBlock - 1) / kSolveBlock, blocks_);
-    throngSolveKernel<<<blocks, kSolveBlock, 0, stream>>>(d, OrcaModel::solveParams(s, dt));
+    throngSolveKernel<<<blocks, kSolveBlock, 0, stream>>>(d, OrcaReference::solveParams(s, dt));
     return THRONG_CUDA_CHECK(cudaGetLastError());
   }
 

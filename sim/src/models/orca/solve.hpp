@@ -1,8 +1,11 @@
 #pragma once
 // ORCA for one walker once its neighbours are known, as THRONG_HD functions
-// over plain views: obstacle lines, agent lines, the linear programs. The
-// CPU step (orca_model.cpp) and the CUDA kernels (sim/cuda) call them; the
-// teaching view reads SolveScratch back.
+// over plain views: obstacle lines, agent lines, the linear programs, and
+// solveAgent, all of them from the neighbour search on. The reference
+// (reference.cpp), the fast CPU model (fast/orca_model.cpp) and the CUDA
+// kernels (orca_slot.hpp) call them; the teaching view reads SolveScratch
+// back. Where SolveParams::lineLanes is on (the fast model, on AVX2), three
+// inner loops take their lanes forms from fast/lanes.hpp, the same bits.
 #include <cmath>
 #include <cstdint>
 
@@ -10,7 +13,7 @@
 #include "models/orca/envelope.hpp"
 #include "models/orca/obstacle_lines.hpp"
 #include "models/orca/orca.hpp"
-#include "models/orca/orca_lanes.hpp"
+#include "models/orca/fast/lanes.hpp"
 #include "neighbors/agent_grid.hpp"
 
 namespace throng {
@@ -51,7 +54,7 @@ struct SolveParams {
   /// (read only when rightOfWay > 0).
   float rightOfWay = 0;
   const float *wishX = nullptr, *wishY = nullptr;
-  /// Build the agent lines eight at a time (agentLines8, the same bits as
+  /// Build the agent lines eight at a time (agentLinesInLanes, the same bits as
   /// agentLine; host code on a CPU where lanesAvailable(); the CUDA
   /// kernels ignore it).
   bool lineLanes = false;
@@ -134,7 +137,7 @@ THRONG_HD void agentLinesAfter(const AgentsView& a, const SolveParams& sp, std::
   Line* const out = s.lines + s.obstacleLineCount;
 #if !defined(__CUDA_ARCH__)  // host code, the same in every compiler's host pass
   if (sp.lineLanes) {
-    agentLines8(a, i, s.neighbors, s.neighborCount, sp.invTimeHorizon, sp.invDt, out);
+    agentLinesInLanes(a, i, s.neighbors, s.neighborCount, sp.invTimeHorizon, sp.invDt, out);
   } else
 #endif
   {

@@ -1,8 +1,8 @@
-// ORCA's lanes: agentLines8 (orca_lanes.hpp, whose design note says why
+// ORCA's lanes: agentLinesInLanes (fast/lanes.hpp, whose design note says why
 // and how) and the linear programs eight walkers at a time (orca.hpp's, bit
 // for bit): the host code built for AVX2, and their portable forms for other
 // CPUs (THRONG_NO_LANES builds those alone; tests/sim compiles them so).
-#include "models/orca/orca_lanes.hpp"
+#include "models/orca/fast/lanes.hpp"
 
 #include <algorithm>
 #include <cstddef>
@@ -210,7 +210,7 @@ THRONG_AVX2 inline void lineGroup(F px, F py, F vx, F vy, F rA, F pjx, F pjy, F 
   coincident = ~apart & ~(distSq > 1e-12f * crSq);
 }
 
-THRONG_AVX2 void agentLines8(const AgentsView& a, std::int32_t self, const std::int32_t* neighbors, int count,
+THRONG_AVX2 void agentLinesInLanes(const AgentsView& a, std::int32_t self, const std::int32_t* neighbors, int count,
                              float invTau, float invDt, Line* out) {
   if (a.kin == nullptr) {  // only the CPU step fills the records
     agentLines(a, self, neighbors, count, invTau, invDt, out);
@@ -237,7 +237,7 @@ THRONG_AVX2 void agentLines8(const AgentsView& a, std::int32_t self, const std::
 }
 
 namespace {
-/// agentLinePairs8, and with kStarts the starts and the walkers that break
+/// batchAgentLines, and with kStarts the starts and the walkers that break
 /// them, with kListed for walkers that queued lists: each a template
 /// parameter, so a crowd that needs neither spills no registers for the
 /// starts and runs no test for lists in every group.
@@ -339,7 +339,7 @@ THRONG_AVX2 unsigned linePairs(const AgentsView& a, const std::int32_t* walkers,
 
 }  // namespace
 
-THRONG_AVX2 unsigned agentLinePairs8(const AgentsView& a, const std::int32_t* walkers, int walkerCount,
+THRONG_AVX2 unsigned batchAgentLines(const AgentsView& a, const std::int32_t* walkers, int walkerCount,
                                      const std::int32_t* walkerOf, const std::int32_t* others, int count,
                                      float invTau, float invDt, Line* const* outs, const Vec2* wishes,
                                      const float* speeds, Vec2* starts, Line* packed, unsigned unfiltered,
@@ -356,7 +356,7 @@ THRONG_AVX2 unsigned agentLinePairs8(const AgentsView& a, const std::int32_t* wa
                                           wishes, speeds, starts, packed, 0, 0.0f, nullptr);
 }
 
-THRONG_AVX2 int queuePairs8(int walkers, const std::int32_t* const* neighbors, const int* count, Line* const* lines,
+THRONG_AVX2 int queueBatchPairs(int walkers, const std::int32_t* const* neighbors, const int* count, Line* const* lines,
                             std::int32_t* walkerOf, std::int32_t* others, Line** outs) {
   const __m256i four = _mm256_set1_epi64x(static_cast<long long>(4 * sizeof(Line)));
   const __m256i steps = _mm256_setr_epi64x(0, sizeof(Line), 2 * sizeof(Line), 3 * sizeof(Line));
@@ -406,7 +406,7 @@ THRONG_AVX2 inline void projectLanes(F pix, F piy, F dix, F diy, F pjx, F pjy, F
 }
 }  // namespace
 
-THRONG_AVX2 int projectLines8(const Line* lines, int from, int to, const Line& onto, Line* out) {
+THRONG_AVX2 int projectLinesInLanes(const Line* lines, int from, int to, const Line& onto, Line* out) {
   const F lpx = F{} + onto.point.x, lpy = F{} + onto.point.y;
   const F ldx = F{} + onto.direction.x, ldy = F{} + onto.direction.y;
   int count = 0;
@@ -455,7 +455,7 @@ THRONG_AVX2 inline float smallest(const float* v, const float* take, int count, 
 }
 }  // namespace
 
-THRONG_AVX2 void leanTowardWish8(const Line* lines, int lineCount, int obstacleLineCount, float radius,
+THRONG_AVX2 void leanTowardWishInLanes(const Line* lines, int lineCount, int obstacleLineCount, float radius,
                                  Vec2 optVelocity, float deepest, Vec2& result) {
   const Vec2 wish = withinSpeed(optVelocity, radius);
   const Vec2 toward = wish - result;  // stays in the speed disc: both ends are in it
@@ -679,7 +679,7 @@ THRONG_AVX2 void lanesProgram3(const LaneLines& l, const std::int32_t* count, co
 /// stops the move where it is nearer than the nearest before it), selects
 /// standing in for its branches; the slide's set-up (leanSlide) runs one
 /// lane at a time. Eight walkers' lines at once, instead of one walker's
-/// eight (leanTowardWish8): cheaper for a dense crowd, whose walkers are
+/// eight (leanTowardWishInLanes): cheaper for a dense crowd, whose walkers are
 /// mostly jammed (docs/orca-cpu-notes.md has the figures).
 THRONG_AVX2 void lanesLean(const LaneLines& l, int most, __m256i counts, __m256i obstacles, M jammed, F r, F ox,
                            F oy, F deepest, F& rx, F& ry) {
@@ -818,20 +818,20 @@ THRONG_AVX2 unsigned programsInLanes(const Line* const* lines, const int* lineCo
 }
 }  // namespace
 
-THRONG_AVX2 void linearPrograms8(const Line* const* lines, const int* lineCount, const int* obstacleLineCount,
+THRONG_AVX2 void batchLinearPrograms(const Line* const* lines, const int* lineCount, const int* obstacleLineCount,
                                  const float* radius, const Vec2* optVelocity, int walkers, Vec2* result,
                                  int* lineFail, float* deepest) {
   programsInLanes(lines, lineCount, obstacleLineCount, radius, optVelocity, walkers, result, lineFail, deepest,
                   false);
 }
 
-THRONG_AVX2 unsigned solveVelocities8(const Line* const* lines, const int* lineCount, const int* obstacleLineCount,
+THRONG_AVX2 unsigned batchSolveVelocities(const Line* const* lines, const int* lineCount, const int* obstacleLineCount,
                                       const float* radius, const Vec2* optVelocity, int walkers, Vec2* result) {
   return programsInLanes(lines, lineCount, obstacleLineCount, radius, optVelocity, walkers, result, nullptr,
                          nullptr, true);
 }
 
-THRONG_AVX2 void linearProgram3x8(const Line* const* lines, const int* lineCount, const int* obstacleLineCount,
+THRONG_AVX2 void batchLinearProgram3(const Line* const* lines, const int* lineCount, const int* obstacleLineCount,
                                   const int* beginLine, const float* radius, int walkers, Vec2* result,
                                   float* deepest) {
   alignas(32) float rad[8], resX[8] = {}, resY[8] = {};
@@ -850,11 +850,11 @@ THRONG_AVX2 void linearProgram3x8(const Line* const* lines, const int* lineCount
 }
 
 #else
-void agentLines8(const AgentsView& a, std::int32_t self, const std::int32_t* neighbors, int count, float invTau,
+void agentLinesInLanes(const AgentsView& a, std::int32_t self, const std::int32_t* neighbors, int count, float invTau,
                  float invDt, Line* out) {
   agentLines(a, self, neighbors, count, invTau, invDt, out);
 }
-int queuePairs8(int walkers, const std::int32_t* const* neighbors, const int* count, Line* const* lines,
+int queueBatchPairs(int walkers, const std::int32_t* const* neighbors, const int* count, Line* const* lines,
                 std::int32_t* walkerOf, std::int32_t* others, Line** outs) {
   int pairs = 0;
   for (int walker = 0; walker < walkers; ++walker) {
@@ -866,7 +866,7 @@ int queuePairs8(int walkers, const std::int32_t* const* neighbors, const int* co
   }
   return pairs;
 }
-unsigned agentLinePairs8(const AgentsView& a, const std::int32_t* walkers, int walkerCount,
+unsigned batchAgentLines(const AgentsView& a, const std::int32_t* walkers, int walkerCount,
                          const std::int32_t* walkerOf, const std::int32_t* others, int count, float invTau,
                          float invDt, Line* const* outs, const Vec2* wishes, const float* speeds, Vec2* starts,
                          Line* packed, unsigned unfiltered, float rangeSq, std::uint8_t* inRange) {
@@ -891,14 +891,14 @@ unsigned agentLinePairs8(const AgentsView& a, const std::int32_t* walkers, int w
   }
   return broken;
 }
-int projectLines8(const Line* lines, int from, int to, const Line& onto, Line* out) {
+int projectLinesInLanes(const Line* lines, int from, int to, const Line& onto, Line* out) {
   return projectLines(lines, from, to, onto, out);
 }
-void leanTowardWish8(const Line* lines, int lineCount, int obstacleLineCount, float radius, Vec2 optVelocity,
+void leanTowardWishInLanes(const Line* lines, int lineCount, int obstacleLineCount, float radius, Vec2 optVelocity,
                      float deepest, Vec2& result) {
   leanTowardWish(lines, lineCount, obstacleLineCount, radius, optVelocity, deepest, result);
 }
-void linearPrograms8(const Line* const* lines, const int* lineCount, const int* obstacleLineCount, const float* radius,
+void batchLinearPrograms(const Line* const* lines, const int* lineCount, const int* obstacleLineCount, const float* radius,
                      const Vec2* optVelocity, int walkers, Vec2* result, int* lineFail, float* deepest) {
   for (int w = 0; w < walkers; ++w) {
     lineFail[w] = linearProgram2(lines[w], lineCount[w], radius[w], optVelocity[w], false, result[w]);
@@ -907,7 +907,7 @@ void linearPrograms8(const Line* const* lines, const int* lineCount, const int* 
                                             : 0.0f;
   }
 }
-unsigned solveVelocities8(const Line* const* lines, const int* lineCount, const int* obstacleLineCount,
+unsigned batchSolveVelocities(const Line* const* lines, const int* lineCount, const int* obstacleLineCount,
                           const float* radius, const Vec2* optVelocity, int walkers, Vec2* result) {
   unsigned jammed = 0;
   for (int w = 0; w < walkers; ++w)
@@ -915,7 +915,7 @@ unsigned solveVelocities8(const Line* const* lines, const int* lineCount, const 
       jammed |= 1u << w;
   return jammed;
 }
-void linearProgram3x8(const Line* const* lines, const int* lineCount, const int* obstacleLineCount,
+void batchLinearProgram3(const Line* const* lines, const int* lineCount, const int* obstacleLineCount,
                       const int* beginLine, const float* radius, int walkers, Vec2* result, float* deepest) {
   for (int w = 0; w < walkers; ++w)
     deepest[w] = linearProgram3(lines[w], lineCount[w], obstacleLineCount[w], beginLine[w], radius[w], result[w]);

@@ -1,10 +1,12 @@
 #pragma once
-// A walker's ORCA lines for its neighbours: agentLines one at a time
-// (THRONG_HD: the CUDA kernels, CPUs without AVX2), and agentLines8 eight
-// at a time on CPUs with AVX2 (host code only). agentLines8 is in
-// sim/src/models/orca/orca_lanes.cpp, the one file built for AVX2 (per function, so
-// the rest runs on any x86-64); what every compiler sees here (nvcc's
-// host pass too) is plain C++.
+// ORCA's AVX2 lanes, the fast model's (orca_model.hpp): a walker's lines for
+// its neighbours one at a time (agentLines, THRONG_HD: the CUDA kernels,
+// CPUs without AVX2) or eight at a time (agentLinesInLanes), and the lines
+// and linear programs of a batch of up to eight walkers, one to a lane
+// (batch...). Names say what a lane holds: InLanes, eight lines of one
+// walker; batch, one walker each. They are in lanes.cpp, the one file built
+// for AVX2 (per function, so the rest runs on any x86-64); what every
+// compiler sees here (nvcc's host pass too) is plain C++.
 //
 // Design note. agentLine branches five ways (touching, cut-off circle with
 // or without the head-on turn, left or right leg, overlap), and which way
@@ -30,7 +32,7 @@
 // the figures).
 //
 // The CPU step builds the lines of eight walkers at once (orca_model.cpp's
-// SolveBatch): agentLinePairs8 fills its lanes with pairs from any of them,
+// SolveBatch): batchAgentLines fills its lanes with pairs from any of them,
 // each lane picking its walker's own values out of one register per input,
 // and stores each line to its walker's lines. One walker at a time, a ring's
 // four neighbours filled half of a group and a dense crowd's ten two groups
@@ -67,17 +69,45 @@ THRONG_HD void agentLines(const AgentsView& a, std::int32_t self, const std::int
   }
 }
 
-/// True where agentLines8 may run: an x86-64 CPU with AVX2.
+/// linearProgram2 (directionOpt false), then linearProgram3 from the line
+/// it stopped at where it did, for up to eight walkers at once, one to a
+/// lane: walker w's lines[w][0, lineCount[w]), of which
+/// obstacleLineCount[w] obstacle lines, speed limit radius[w] and wish
+/// optVelocity[w] give result[w], lineFail[w] (linearProgram2's return)
+/// and deepest[w] (linearProgram3's; 0 where it did not run), bit for bit.
+/// Walkers whose wish breaks no line cost a test per line; a line that some
+/// walker must move onto runs linearProgram1 in every lane that must,
+/// without a branch per walker. Host code where lanesAvailable()
+/// (fast/lanes.cpp).
+void batchLinearPrograms(const Line* const* lines, const int* lineCount, const int* obstacleLineCount, const float* radius,
+                     const Vec2* optVelocity, int walkers, Vec2* result, int* lineFail, float* deepest);
+/// solveVelocity for up to eight walkers at once, one to a lane:
+/// batchLinearPrograms, then leanTowardWish for the walkers it left jammed,
+/// eight walkers' lines at a time (lanes bit for bit as each walker's own
+/// solveVelocity): result[w]; returns the walkers (bit w for walker w)
+/// whose solveVelocity returns false, jammed. Host code where
+/// lanesAvailable() (fast/lanes.cpp).
+unsigned batchSolveVelocities(const Line* const* lines, const int* lineCount, const int* obstacleLineCount,
+                          const float* radius, const Vec2* optVelocity, int walkers, Vec2* result);
+/// linearProgram3 for up to eight walkers at once, one to a lane: walker
+/// w's lines[w][0, lineCount[w]), of which obstacleLineCount[w] obstacle
+/// lines, from beginLine[w] (lineCount[w] or more: the walker is left as
+/// it is) and result[w]; result[w] and deepest[w] as linearProgram3's
+/// result and return, bit for bit. Host code where lanesAvailable().
+void batchLinearProgram3(const Line* const* lines, const int* lineCount, const int* obstacleLineCount,
+                      const int* beginLine, const float* radius, int walkers, Vec2* result, float* deepest);
+
+/// True where agentLinesInLanes may run: an x86-64 CPU with AVX2.
 bool lanesAvailable();
 
 /// agentLines, eight neighbours at a time, bit for bit, reading the
 /// neighbours from a.kin (AgentKin records; without them it is agentLines).
 /// Only where lanesAvailable(). It writes `out` up to count rounded up
 /// to eight (SolveScratch::lines has room).
-void agentLines8(const AgentsView& a, std::int32_t self, const std::int32_t* neighbors, int count, float invTau,
+void agentLinesInLanes(const AgentsView& a, std::int32_t self, const std::int32_t* neighbors, int count, float invTau,
                  float invDt, Line* out);
 
-/// agentLines8 for a batch of walkers: the line of walker
+/// agentLinesInLanes for a batch of walkers: the line of walker
 /// walkers[walkerOf[m]] for its neighbour others[m] into *outs[m], m in
 /// [0, count), eight pairs at a time whoever the walkers are, so walkers
 /// with few neighbours each fill the lanes. At most eight walkers; needs
@@ -100,18 +130,18 @@ void agentLines8(const AgentsView& a, std::int32_t self, const std::int32_t* nei
 /// can flag the walker. With any, bit m % 8 of inRange[m / 8] (room for
 /// count / 8 rounded up) tells whether pair m is a neighbour (every other
 /// walker's pair is).
-unsigned agentLinePairs8(const AgentsView& a, const std::int32_t* walkers, int walkerCount,
+unsigned batchAgentLines(const AgentsView& a, const std::int32_t* walkers, int walkerCount,
                          const std::int32_t* walkerOf, const std::int32_t* others, int count, float invTau,
                          float invDt, Line* const* outs, const Vec2* wishes, const float* speeds, Vec2* starts,
                          Line* packed = nullptr, unsigned unfiltered = 0, float rangeSq = 0,
                          std::uint8_t* inRange = nullptr);
-/// Queues a batch's pairs for agentLinePairs8, walker after walker: for
+/// Queues a batch's pairs for batchAgentLines, walker after walker: for
 /// walker w, walkerOf[k] = w, others[k] = neighbors[w][n], outs[k] =
 /// lines[w] + n for its n in [0, count[w]), k counting on over the batch;
 /// returns the pairs queued. It may write all three up to the total
 /// rounded up to eight, and each walker's up to its count so rounded.
 /// Without outs (null), neither outs nor lines is touched.
-int queuePairs8(int walkers, const std::int32_t* const* neighbors, const int* count, Line* const* lines,
+int queueBatchPairs(int walkers, const std::int32_t* const* neighbors, const int* count, Line* const* lines,
                 std::int32_t* walkerOf, std::int32_t* others, Line** outs);
 
 }  // namespace throng

@@ -1,7 +1,7 @@
 #pragma once
-// ORCA on the CPU (optimal reciprocal collision avoidance, RVO2's
-// formulation; the math is orca.hpp's, one walker's solve solve.hpp's):
-// the step's solve phase, and its own take on the first pass.
+// ORCA on the CPU as the shipped "orca" model runs it: the reference
+// (../reference.hpp, one walker at a time) made fast, with the step's solve
+// phase and its own take on the first pass.
 //
 // Design note. The solve is exact and its cost is the neighbour search and
 // the linear programs, so the CPU step keeps, beside the world's agent
@@ -14,17 +14,18 @@
 //  - the solve's order: the grid's, split by the threads' shares of agent
 //    index where the grid lasts, or agent index itself where it follows the
 //    grid (takeOrder);
-//  - lanes: eight walkers' agent lines and linear programs at a time on
-//    AVX2 (orca_lanes.hpp), and batches whose programs all end at their
-//    starts skip them (SolveBatch).
-// Every one is checked against the plain grid scan and the one-at-a-time
-// solve, bit for bit (tests/sim).
+//  - lanes: a batch of up to eight walkers' agent lines and linear programs
+//    at a time on AVX2 (lanes.hpp), and batches whose programs all end at
+//    their starts skip them (SolveBatch).
+// Every one is checked against the plain grid scan, and the whole step
+// against OrcaReference, bit for bit (tests/sim).
 #include <cstdint>
 #include <memory>
 #include <vector>
 
 #include "core/model.hpp"
 #include "core/world.hpp"
+#include "models/orca/reference.hpp"
 #include "models/orca/solve.hpp"
 #include "neighbors/agents_view.hpp"
 #include "neighbors/motion.hpp"
@@ -117,14 +118,9 @@ class OrcaModel final : public Model {
   void explain(StepContext& ctx, std::size_t i, AgentExplain& out) override;
   void resume() override;
 
-  /// What the solve of one walker reads of the settings.
+  /// The reference's (OrcaReference::solveParams), with the lanes on where
+  /// the CPU has them.
   static SolveParams solveParams(const Settings& s, float dt);
-  /// Its shape, for its host and device forms and the host mirror: the
-  /// agent grid's columns are perceptionRadius wide, sized for maxNeighbors
-  /// a row; the obstacle grid is fitted to the farthest any walker looks for
-  /// an edge (World::obstacleReach).
-  static GridSpec grid(const Settings& s) { return {s.perceptionRadius, s.maxNeighbors}; }
-  static float obstacleReach(const World& w, const Settings& s) { return w.obstacleReach(s); }
 
   /// Builds w.grid for this step (and refits the motion tiles to it).
   void buildGrid(World& w, const Settings& s);
@@ -179,10 +175,8 @@ class OrcaModel final : public Model {
   /// Batches whose linear programs all end at their starts skip them
   /// (SolveBatch; tests turn it off to compare).
   bool skipFreePrograms = true;
-  /// The grid version and perception radius explain() last built its grid
-  /// for: a paused teaching view asks every frame.
-  std::uint64_t explainVersion = ~0ull;
-  float explainPerception = -1;
+  /// The teaching view is the reference's: one walker, as solveAgent sees it.
+  OrcaReference plain;
 };
 
 }  // namespace throng

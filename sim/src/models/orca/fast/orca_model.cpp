@@ -1,5 +1,5 @@
-// OrcaModel (orca_model.hpp): ORCA's phases on the CPU.
-#include "models/orca/orca_model.hpp"
+// OrcaModel (fast/orca_model.hpp): ORCA's phases on the CPU.
+#include "models/orca/fast/orca_model.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -13,7 +13,6 @@
 #include "base/lanes.hpp"
 #include "base/thread_pool.hpp"
 #include "base/vector_memory.hpp"
-#include "models/orca/teach.hpp"
 
 namespace throng {
 
@@ -76,57 +75,19 @@ void OrcaModel::resume() {
 }
 
 SolveParams OrcaModel::solveParams(const Settings& s, float dt) {
-  SolveParams sp;
-  sp.invTimeHorizon = 1.0f / s.timeHorizon;
-  sp.invObstacleTimeHorizon = 1.0f / s.obstacleTimeHorizon;
-  sp.invDt = 1.0f / dt;
-  sp.perceptionRadiusSq = s.perceptionRadius * s.perceptionRadius;
-  sp.maxNeighbors = s.maxNeighbors;
+  SolveParams sp = OrcaReference::solveParams(s, dt);
   sp.lineLanes = lanesAvailable();
-  if (s.maxAccel > 0) {
-    sp.accelStep = s.maxAccel * dt;
-    sp.brakeStep = s.maxDecel * dt;  // 0: envelopeLines takes accelStep
-  }
-  sp.rightOfWay = s.rightOfWay;  // the wishes are the caller's to point at
   return sp;
 }
 
 void OrcaModel::buildGrid(World& w, const Settings& s) {
-  const GridSpec spec = grid(s);
+  const GridSpec spec = OrcaReference::grid(s);
   w.grid.build(w.px.data(), w.py.data(), w.size(), spec.cell, spec.neighbors, w.pool());
   const AgentGrid& g = w.grid;
   if (shapeTiles(scratch.tiles, g.minX, g.minY, g.maxX, g.maxY, s.perceptionRadius, w.size())) forgetRelativeMotion();
 }
 
-void OrcaModel::explain(StepContext& ctx, std::size_t i, AgentExplain& out) {
-  World& w = ctx.world;
-  const Settings& s = ctx.settings;
-  // A paused teaching view asks every frame: build the grid once per state.
-  if (explainVersion != w.version || explainPerception != s.perceptionRadius) {
-    const GridSpec spec = grid(s);
-    w.grid.build(w.px.data(), w.py.data(), w.size(), spec.cell, spec.neighbors, w.pool());
-    explainVersion = w.version;
-    explainPerception = s.perceptionRadius;
-  }
-  if (!w.obstacles.vertices.empty() && w.obstacles.cols == 0) w.obstacles.rebuildGrid();
-  auto ss = std::make_unique<SolveScratch>();
-  // Right of way reads the others' wishes of the last step (none before
-  // the first).
-  SolveParams sp = solveParams(s, ctx.dt);
-  if (w.buffers.wishX.size() == w.size()) {
-    sp.wishX = w.buffers.wishX.data();
-    sp.wishY = w.buffers.wishY.data();
-  } else {
-    sp.rightOfWay = 0;
-  }
-  out.jammed = !solveAgent(w.view(), w.grid.view(), w.obstacles.view(), sp, static_cast<std::int32_t>(i),
-                           out.preferred, out.chosen, *ss);
-  out.neighbours.assign(ss->neighbors, ss->neighbors + ss->neighborCount);
-  const auto half = [](const Line& l) { return HalfPlane{l.point, l.direction}; };
-  for (int k = 0; k < ss->lineCount; ++k)
-    (k < ss->obstacleLineCount ? out.obstacleLines : out.agentLines).push_back(half(ss->lines[k]));
-  teachOrca(w, s, i, out);
-}
+void OrcaModel::explain(StepContext& ctx, std::size_t i, AgentExplain& out) { plain.explain(ctx, i, out); }
 
 bool OrcaModel::indicesFollowGrid(const World& w) const {
   const AgentGrid& g = w.grid;
@@ -290,7 +251,7 @@ void OrcaModel::trackMotion(World& w, bool lists, const ChunkFn& alongside) {
       if (alongside) alongside(b, e);
       const int self = pool ? pool->currentThread() : 0;
       const TileBoxes boxes{tiles.shape, relative ? &tiles.box[boxFloats * static_cast<std::size_t>(self)] : nullptr};
-      const double m = (lanes ? trackMotion8 : trackMotionOneByOne)(&px[b], &py[b], &vx[b], &vy[b], &radius[b],
+      const double m = (lanes ? trackMotionBatch : trackMotionOneByOne)(&px[b], &py[b], &vx[b], &vy[b], &radius[b],
                                                                   &sc.lastX[b], &sc.lastY[b], &sc.kin[b], e - b,
                                                                   relative ? &boxes : nullptr);
       std::uint64_t bits;
@@ -323,7 +284,7 @@ void OrcaModel::trackMotion(World& w, bool lists, const ChunkFn& alongside) {
 namespace {
 /// Walkers whose neighbours are known, solved a few at a time: their agent
 /// lines are built eight pairs at a time across the batch
-/// (agentLinePairs8), so walkers with few neighbours fill the lanes (on a
+/// (batchAgentLines), so walkers with few neighbours fill the lanes (on a
 /// ring, four neighbours filled half of a group of eight; dense, ten took
 /// two groups). The same lines, so the same results, as one walker at a
 /// time, which is what it does where lines are not built in lanes.
@@ -407,15 +368,15 @@ class SolveBatch {
     int pairs;
     if (withObstacles) {
       for (int w = 0; w < fill_; ++w) agentLinesAt[w] = ss_[w].lines + ss_[w].obstacleLineCount;
-      pairs = queuePairs8(fill_, neighbors, neighborCounts, agentLinesAt, walkerOf_, others_, outs_);
+      pairs = queueBatchPairs(fill_, neighbors, neighborCounts, agentLinesAt, walkerOf_, others_, outs_);
       for (int m = pairs; m % 8 != 0; ++m) outs_[m] = &spare_;
     } else {
-      pairs = queuePairs8(fill_, neighbors, neighborCounts, nullptr, walkerOf_, others_, nullptr);
+      pairs = queueBatchPairs(fill_, neighbors, neighborCounts, nullptr, walkerOf_, others_, nullptr);
       for (int w = 0, at = 0; w < fill_; at += neighborCounts[w++]) agentLinesAt[w] = packed_ + at;
     }
     const bool look = lookForFree_ && !withObstacles;
     const unsigned broken =
-        agentLinePairs8(a_, who_, fill_, walkerOf_, others_, pairs, sp_.invTimeHorizon, sp_.invDt, outs_,
+        batchAgentLines(a_, who_, fill_, walkerOf_, others_, pairs, sp_.invTimeHorizon, sp_.invDt, outs_,
                         look ? wish_ : nullptr, speeds, outs, withObstacles ? nullptr : packed_, unfiltered,
                         sp_.perceptionRadiusSq, inRange_);
     // Where no walker's start breaks a line, each program ends there (a
@@ -437,7 +398,7 @@ class SolveBatch {
         counts[w] = s.lineCount;
         obstacleLines[w] = s.obstacleLineCount;
       }
-      const unsigned jammed = solveVelocities8(lines, counts, obstacleLines, speeds, wish_, fill_, outs);
+      const unsigned jammed = batchSolveVelocities(lines, counts, obstacleLines, speeds, wish_, fill_, outs);
       for (int w = 0; w < fill_; ++w) keepWithin(w, outs[w], (jammed >> w & 1u) == 0, false);
     } else {
       for (int w = 0; w < fill_; ++w) keepWithin(w, outs[w], true, (unfiltered >> w & 1u) != 0);
@@ -472,7 +433,7 @@ class SolveBatch {
   /// Walker w's neighbours from its list (SolveScratch::fromList): those
   /// in range, in the list's order, as inRangeFromList gives them; with
   /// `lines` (its list's agent lines, in pair order in packed_), those
-  /// agentLinePairs8 found in range, moving their lines along.
+  /// batchAgentLines found in range, moving their lines along.
   void keepInRange(int w, Line* lines) {
     SolveScratch& s = ss_[w];
     if (!lines) {
@@ -506,7 +467,7 @@ class SolveBatch {
   Line* outs_[kPairs];
   Line spare_;
   Line packed_[kPairs];  ///< a batch's agent lines in pair order, when it has no obstacle lines
-  std::uint8_t inRange_[kPairs / 8 + 1];  ///< agentLinePairs8's, with walkers that queued lists
+  std::uint8_t inRange_[kPairs / 8 + 1];  ///< batchAgentLines's, with walkers that queued lists
 };
 
 /// How long a candidate list's skin is, in steps at the walker's top speed:
@@ -633,7 +594,7 @@ int OrcaModel::gridNeighbors(const World& w, std::int32_t i, std::int32_t slot, 
     const float steps = base < sp.perceptionRadiusSq ? kNearSkinStepsCrowd : kNearSkinSteps;
     const float radius = reach + std::max(steps * dt * w.maxSpeed[i], 1e-3f * reach);
     std::uint64_t keys[kNearCapacity];
-    const int count = sp.lineLanes ? gatherNear8(gv, p, i, radius, keys, kNearCapacity)
+    const int count = sp.lineLanes ? gatherNearInLanes(gv, p, i, radius, keys, kNearCapacity)
                                     : gatherNear(gv, p, i, radius, keys, kNearCapacity);
     if (count >= 0) {
       out = {p.x, p.y, radius, count, true, 0.0f, sc.moved};
@@ -687,7 +648,7 @@ void OrcaModel::solve(StepContext& ctx) {
   const int split = lasting ? want : 1;
   if ((sc.orderGrid != grid.version || sc.orderSplit != split) && grid.sortedIndex.size() == n)
     takeOrder(w, split, lasting);
-  if (!w.obstacles.vertices.empty() && n > 0) w.obstacles.fitToReach(obstacleReach(w, s));
+  if (!w.obstacles.vertices.empty() && n > 0) w.obstacles.fitToReach(OrcaReference::obstacleReach(w, s));
 
   // Neighbours, then ORCA, in the grid's order for locality; writes the
   // new velocities by agent.
