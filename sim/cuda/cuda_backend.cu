@@ -506,6 +506,7 @@ class CudaBackend final : public Backend {
     if (r.closure && !hostWishes(w, s, r.closure)) return false;
     DeviceHost host;
     host.world = &w;
+    host.pool = &w.pool(s.threads);
     host.uploaded = r.walkersChanged;
     host.lastBounds = [this](Vec2& lo, Vec2& hi, float& lastDt) { return lastBounds(lo, hi, lastDt); };
     if (!r.model.prepare(host, s, r.dt, stream_)) return false;

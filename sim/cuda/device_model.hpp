@@ -38,7 +38,7 @@ namespace throng {
 class DeviceModel {
  public:
   virtual ~DeviceModel() = default;
-  /// The agent grid the model's CPU step builds (World::grid): the model's
+  /// The agent grid the model's CPU step builds (StepScratch::grid): the model's
   /// own statement of it (GridSpec), which its CPU form reads too.
   virtual GridSpec grid(const Settings& s) const = 0;
   /// The reach (world units) the obstacle grid is fitted to before the

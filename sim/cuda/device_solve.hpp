@@ -17,6 +17,7 @@
 namespace throng {
 
 class World;
+class ThreadPool;
 
 /// A step's device arrays for a model's solve phase (device pointers; host
 /// pointers in the host mirror).
@@ -43,7 +44,9 @@ struct DeviceHost {
   /// The host copy: the truth for what the step never writes (radius,
   /// maxSpeed, goals, routes, obstacles), and for positions when
   /// `uploaded`. Its obstacle grid is already fitted for the step.
-  World* world = nullptr;
+  const World* world = nullptr;
+  /// The step's pool, for the host's share of the work (the markers' fit).
+  ThreadPool* pool = nullptr;
   /// The host's arrays were uploaded for this step (the first step, or an
   /// edit since the last one): its positions are the step's, and radius or
   /// maxSpeed may have changed.

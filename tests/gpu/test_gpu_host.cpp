@@ -396,7 +396,8 @@ void mirrorFieldsStep(MirrorFields& m, World& w, const Settings& s, bool walkers
 /// through the device seam: its per-cell and per-slot functions in
 /// descending order (any order must do: read old, write new). Writes nvx,
 /// nvy and njammed for every walker of w (at least one).
-void mirrorModelPhase(World& w, const Settings& s, float dt, MirrorBackend& mb, const float* wishX,
+void mirrorModelPhase(const World& w, ObstacleSet& o, ThreadPool* pool, const Settings& s, float dt,
+                      MirrorBackend& mb, const float* wishX,
                       const float* wishY, const std::uint8_t* landing, float* nvx, float* nvy,
                       std::uint8_t* njammed, const FieldRouting& routing) {
   const auto n = static_cast<std::int32_t>(w.size());
@@ -415,7 +416,6 @@ void mirrorModelPhase(World& w, const Settings& s, float dt, MirrorBackend& mb, 
   StepReach reach;
   if (continuum) reach = mb.continuum->reach(w, uploaded, dt);
   // the obstacle grid as the model's CPU step fits it (syncObstacles)
-  ObstacleSet& o = w.obstacles;
   if (!o.vertices.empty())
     o.fitToReach(bio         ? BioCrowdsModel::obstacleReach(s)
                  : continuum ? ContinuumModel::obstacleReach(reach)
@@ -423,6 +423,7 @@ void mirrorModelPhase(World& w, const Settings& s, float dt, MirrorBackend& mb, 
   if (bio) {
     DeviceHost h;
     h.world = &w;
+    h.pool = pool;
     h.uploaded = uploaded;
     h.lastBounds = [&mb](Vec2& lo, Vec2& hi, float& lastDt) {
       lo = mb.lo;
@@ -544,7 +545,7 @@ void mirrorStep(World& w, const Settings& s, float dt, MirrorBackend& mb) {
         return;
       }
       case StepPhase::Solve:
-        mirrorModelPhase(w, s, dt, mb, wishX.data(), wishY.data(), landing.data(), nvx.data(), nvy.data(),
+        mirrorModelPhase(w, w.obstacles, &w.pool(s.threads), s, dt, mb, wishX.data(), wishY.data(), landing.data(), nvx.data(), nvy.data(),
                          njammed.data(), wv.field);
         return;
       case StepPhase::Integrate: {
@@ -659,12 +660,12 @@ class DeviceMirrorModel final : public Model {
   DeviceMirrorModel(std::string name, std::string real) : name_(std::move(name)), real_(std::move(real)) {}
   std::string_view name() const override { return name_; }
   void solve(StepContext& ctx) override {
-    World& w = ctx.world;
+    const World& w = ctx.state;
     if (w.size() > 0) {  // the backend's step ends before the model's share with no walkers
       Settings s = ctx.settings;
       s.model = real_;
-      StepBuffers& b = w.buffers;
-      mirrorModelPhase(w, s, ctx.dt, mb, b.wishX.data(), b.wishY.data(), b.landing.data(), b.nvx.data(),
+      StepBuffers& b = ctx.scratch.buffers;
+      mirrorModelPhase(w, ctx.obstacles, w.pool(), s, ctx.dt, mb, b.wishX.data(), b.wishY.data(), b.landing.data(), b.nvx.data(),
                        b.nvy.data(), b.njammed.data(), w.fields.routing());
     }
     mb.version = w.version + 1;  // Crowd::advance bumps it after the step
@@ -765,9 +766,9 @@ TEST_CASE("the device grid build gives AgentGrid::build's arrays") {
     Settings s = sanitized(c.settings);
     s.perceptionRadius = cs.perception;
     World& w = c.world();
-    w.grid.build(w.px.data(), w.py.data(), w.size(), s.perceptionRadius, s.maxNeighbors, nullptr);
+    w.scratch.grid.build(w.px.data(), w.py.data(), w.size(), s.perceptionRadius, s.maxNeighbors, nullptr);
     const MirrorGrid g = mirrorGrid(w, OrcaReference::grid(s));
-    const AgentGrid& sc = w.grid;
+    const AgentGrid& sc = w.scratch.grid;
     CHECK(g.params.origin.x == sc.shape.origin.x);
     CHECK(g.params.origin.y == sc.shape.origin.y);
     CHECK(bitsOf(g.params.invCell) == bitsOf(sc.shape.invCell));
@@ -817,8 +818,8 @@ TEST_CASE("the CPU step's wishes (eight at a time where it can) are wishAt's: go
     c.advance(dt);
     int landings = 0, differ = 0;
     for (std::size_t i = 0; i < w.size(); ++i) {
-      differ += bitsOf(w.buffers.wishX[i]) != bitsOf(wx[i]) || bitsOf(w.buffers.wishY[i]) != bitsOf(wy[i]) ||
-                w.buffers.landing[i] != land[i];
+      differ += bitsOf(w.scratch.buffers.wishX[i]) != bitsOf(wx[i]) || bitsOf(w.scratch.buffers.wishY[i]) != bitsOf(wy[i]) ||
+                w.scratch.buffers.landing[i] != land[i];
       landings += land[i];
     }
     CHECK(differ == 0);
@@ -961,15 +962,16 @@ TEST_CASE("BioCrowds' device form builds the CPU model's grid, parameters and ow
     const float dt = 0.05f;
     World& w = c.world();
     BioCrowdsModel cpu;
-    cpu.prepare(w, s, dt);
+    StepContext ctx{w, w.scratch, w.obstacles, s, dt};
+    cpu.prepare(ctx);
     // The agent grid: the CPU's (BioCrowdsModel::grid).
     const MirrorGrid g = mirrorGrid(w, BioCrowdsModel::grid(s));
-    CHECK(bitsOf(g.params.invCell) == bitsOf(w.grid.shape.invCell));
-    CHECK(bitsOf(g.params.invRow) == bitsOf(w.grid.shape.invRow));
-    CHECK(g.params.cols == w.grid.shape.cols);
-    CHECK(g.params.rows == w.grid.shape.rows);
-    CHECK(g.cellStart == w.grid.cellStart);
-    CHECK(g.sortedIndex == w.grid.sortedIndex);
+    CHECK(bitsOf(g.params.invCell) == bitsOf(w.scratch.grid.shape.invCell));
+    CHECK(bitsOf(g.params.invRow) == bitsOf(w.scratch.grid.shape.invRow));
+    CHECK(g.params.cols == w.scratch.grid.shape.cols);
+    CHECK(g.params.rows == w.scratch.grid.shape.rows);
+    CHECK(g.cellStart == w.scratch.grid.cellStart);
+    CHECK(g.sortedIndex == w.scratch.grid.sortedIndex);
     // The obstacle grid: already fitted to the reach the device form asks for.
     if (walls) CHECK_FALSE(w.obstacles.fitToReach(BioCrowdsModel::obstacleReach(s)));
     // The host side from the host's positions (an upload), then the owners
@@ -979,6 +981,7 @@ TEST_CASE("BioCrowds' device form builds the CPU model's grid, parameters and ow
     mb.bio = std::make_unique<BioDeviceHost>();
     DeviceHost h;
     h.world = &w;
+    h.pool = &w.pool(s.threads);
     h.uploaded = true;
     REQUIRE(mb.bio->prepare(h, s, dt));
     const BioParams want = BioCrowdsModel::params(w, s, dt);

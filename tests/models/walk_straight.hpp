@@ -26,8 +26,8 @@ class WalkStraight final : public Model {
   static constexpr const char* kName = "test-walk";
   std::string_view name() const override { return kName; }
   void solve(StepContext& ctx) override {
-    World& w = ctx.world;
-    StepBuffers& b = w.buffers;
+    const World& w = ctx.state;
+    StepBuffers& b = ctx.scratch.buffers;
     w.forEach(w.size(), [&](std::size_t first, std::size_t end) {
       for (std::size_t i = first; i < end; ++i) {
         const Vec2 v = walkStraight({b.wishX[i], b.wishY[i]}, w.maxSpeed[i]);
@@ -38,11 +38,11 @@ class WalkStraight final : public Model {
     });
   }
   void explain(StepContext& ctx, std::size_t i, AgentExplain& out) override {
-    out.chosen = walkStraight(out.preferred, ctx.world.maxSpeed[i]);
+    out.chosen = walkStraight(out.preferred, ctx.state.maxSpeed[i]);
     out.jammed = false;
     // Its teaching view: the wish and the choice over the top-speed circle,
     // and a note, in the roles every model draws with.
-    out.teaching.ring(TeachRole::TopSpeed, TeachFrame::Velocity, {0, 0}, ctx.world.maxSpeed[i]);
+    out.teaching.ring(TeachRole::TopSpeed, TeachFrame::Velocity, {0, 0}, ctx.state.maxSpeed[i]);
     out.teaching.arrow(TeachRole::Preferred, TeachFrame::Velocity, {0, 0}, out.preferred);
     out.teaching.arrow(TeachRole::Chosen, TeachFrame::Velocity, {0, 0}, out.chosen);
     out.teaching.note(TeachRole::Legend, "it walks straight at its wish, blind to everyone");

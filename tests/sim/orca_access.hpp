@@ -16,7 +16,7 @@ inline const OrcaScratch& orcaScratch(const Crowd& c) {
 }
 /// The world's agent grid built from its positions now.
 inline void buildGrid(World& w, const Settings& s) {
-  w.grid.build(w.px.data(), w.py.data(), w.size(), s.perceptionRadius, s.maxNeighbors, nullptr);
+  w.scratch.grid.build(w.px.data(), w.py.data(), w.size(), s.perceptionRadius, s.maxNeighbors, nullptr);
 }
 
 }  // namespace throng::test

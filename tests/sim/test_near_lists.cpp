@@ -59,7 +59,7 @@ TEST_CASE("gatherNear lists every agent within its radius, wider than a column t
   World w;
   fillClumped(w, 600, 7);
   test::buildGrid(w, gridSettings());
-  const AgentGridView g = w.grid.view();
+  const AgentGridView g = w.scratch.grid.view();
   REQUIRE(g.invRow > g.invCell);  // split rows
   const float column = 1.0f / g.invCell;
   std::vector<std::uint64_t> keys(600);
@@ -137,10 +137,10 @@ TEST_CASE("nearestFromList gives the grid scan's answer whenever it proves it, a
       std::int32_t idx[10];
       float d[10];
       const Vec2 p{w.px[i], w.py[i]};
-      const int c = selectNeighbors(w.grid.view(), w.view(), p, i, rangeSq, 10, idx, d);
+      const int c = selectNeighbors(w.scratch.grid.view(), w.view(), p, i, rangeSq, 10, idx, d);
       radii[i] = (c == 10 ? std::sqrt(d[9]) : s.perceptionRadius) + 0.1f;
       std::uint64_t keys[kNearCapacity];
-      counts[i] = gatherNear(w.grid.view(), p, i, radii[i], keys, kNearCapacity);
+      counts[i] = gatherNear(w.scratch.grid.view(), p, i, radii[i], keys, kNearCapacity);
       for (int m = 0; m < counts[i]; ++m) lists[i][m] = static_cast<std::int32_t>(static_cast<std::uint32_t>(keys[m]));
       if (counts[i] < 0) continue;
       // Straight from the keys, as the step takes a list it just built: the
@@ -182,7 +182,7 @@ TEST_CASE("nearestFromList gives the grid scan's answer whenever it proves it, a
       largest = std::max(largest, (Vec2{w.px[i], w.py[i]} - Vec2{x0[i], y0[i]}).length());
     }
     test::buildGrid(w, s);
-    const AgentGridView g = w.grid.view();
+    const AgentGridView g = w.scratch.grid.view();
     const AgentsView a = w.view();
     int proven = 0, tried = 0, inListOrder = 0, unordered = 0;
     for (int k : {1, 4, 10}) {
@@ -305,11 +305,11 @@ TEST_CASE("with lists the grid is built only on the steps a list fails, and noth
         CHECK(a.neighbours == b.neighbours);
         explained += std::memcmp(&a.chosen, &b.chosen, sizeof a.chosen) == 0;
       }
-      const std::uint64_t before = on.world().grid.version;
+      const std::uint64_t before = on.world().scratch.grid.version;
       on.advance(bench::kStep);
       off.advance(bench::kStep);
       REQUIRE(on.stateHash() == off.stateHash());
-      built += on.world().grid.version != before;
+      built += on.world().scratch.grid.version != before;
     }
     CHECK(explained == 9);
     if (relative) {
@@ -338,7 +338,7 @@ struct OrderCheck {
 };
 OrderCheck checkOrder(const World& w, int threads) {
   const OrcaScratch& sc = static_cast<const OrcaModel&>(*w.model).scratch;
-  const AgentGrid& grid = w.grid;
+  const AgentGrid& grid = w.scratch.grid;
   const std::size_t n = grid.sortedIndex.size();
   OrderCheck c;
   c.plain = sc.order == grid.sortedIndex;
@@ -381,7 +381,7 @@ TEST_CASE("where the grid lasts the solve runs by agent index if that follows th
         ring.advance(bench::kStep);
         // (A grid built for failing lists during the step gives the next
         // step its order.)
-        if (test::orcaScratch(ring).orderGrid != ring.world().grid.version) continue;
+        if (test::orcaScratch(ring).orderGrid != ring.world().scratch.grid.version) continue;
         ++checked;
         const OrderCheck c = checkOrder(ring.world(), threads);
         CHECK(test::orcaScratch(ring).orderSplit == threads);
@@ -512,12 +512,12 @@ TEST_CASE("relative motion: a flock keeps its lists, and an agent shoved in from
           c->setAgent(bystander, a);
         }
       }
-      const std::uint64_t before = on.world().grid.version;
+      const std::uint64_t before = on.world().scratch.grid.version;
       on.advance(0.25);
       off.advance(0.25);
       REQUIRE(on.stateHash() == off.stateHash());
-      if (step >= 20 && step < 50) stillGrid += on.world().grid.version == before;
-      if (step == 50) shoveBuilt = on.world().grid.version != before;
+      if (step >= 20 && step < 50) stillGrid += on.world().scratch.grid.version == before;
+      if (step == 50) shoveBuilt = on.world().scratch.grid.version != before;
       if (step == 49) liveBefore = test::orcaScratch(on).tiles.live;
     }
     // The skin is 2 steps' walk at the flock's speed against a walk of 1
@@ -698,7 +698,7 @@ TEST_CASE("gatherNear with a radius past any int of cells still finds its neighb
   std::uint64_t keys[kNearCapacity];
   for (float r : {100.0f, 1e9f, 1e11f, 1e20f, INFINITY}) {
     CAPTURE(r);
-    CHECK(gatherNear(w.grid.view(), {0, 0}, 0, r, keys, kNearCapacity) == 1);
+    CHECK(gatherNear(w.scratch.grid.view(), {0, 0}, 0, r, keys, kNearCapacity) == 1);
   }
 }
 
@@ -734,7 +734,7 @@ TEST_CASE("selectNeighbors from a tight hint is exact far from the origin (rows'
         std::int32_t hint[kMaxNeighbors], idx[kMaxNeighbors];
         float d[kMaxNeighbors];
         for (int m = 0; m < k; ++m) hint[m] = static_cast<std::int32_t>(static_cast<std::uint32_t>(keys[m]));
-        const int c = selectNeighbors(w.grid.view(), w.view(), {w.px[i], w.py[i]}, i, rangeSq, s.maxNeighbors,
+        const int c = selectNeighbors(w.scratch.grid.view(), w.view(), {w.px[i], w.py[i]}, i, rangeSq, s.maxNeighbors,
                                       idx, d, hint, k);
         REQUIRE(c == k);
         for (int m = 0; m < c; ++m) CHECK(idx[m] == hint[m]);

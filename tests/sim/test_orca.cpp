@@ -212,7 +212,7 @@ TEST_CASE("selectNeighbors gives the same answer whatever hint it starts from") 
   s.perceptionRadius = 6;
   s.maxNeighbors = 4;  // the grid splits its rows for a crowd this dense
   test::buildGrid(w, s);
-  const AgentGridView g = w.grid.view();
+  const AgentGridView g = w.scratch.grid.view();
   const AgentsView a = w.view();
   REQUIRE(g.rows > 2);
   REQUIRE(g.invRow > g.invCell);
@@ -254,7 +254,7 @@ TEST_CASE("selectNeighbors gives the same answer whatever hint it starts from") 
         for (int m = 0; m < c; ++m) CHECK(got[m] == want[m]);
       }
       // The walker's grid slot, given right, wrong or out of range.
-      const auto& order = w.grid.sortedIndex;
+      const auto& order = w.scratch.grid.sortedIndex;
       const int slot = static_cast<int>(std::find(order.begin(), order.end(), i) - order.begin());
       for (int given : {slot, slot + 1, slot - 1, n + 5, -7}) {
         const int c3 = selectNeighbors(g, a, p, i, rangeSq, k, got, gotD, want, c, given);
@@ -331,17 +331,17 @@ TEST_CASE("the agent grid sorts each cell by x then index, whatever order it was
   Settings s;
   s.perceptionRadius = 3;
   test::buildGrid(w, s);  // from index order
-  const AgentGrid fresh = w.grid;
+  const AgentGrid fresh = w.scratch.grid;
   // Rebuild from a scrambled "last step" order, twice.
   for (int round = 0; round < 2; ++round) {
-    std::vector<std::int32_t>& order = w.grid.sortedIndex;
+    std::vector<std::int32_t>& order = w.scratch.grid.sortedIndex;
     for (int k = n - 1; k > 0; --k) std::swap(order[k], order[static_cast<int>(mix64(h + k) % (k + 1))]);
     test::buildGrid(w, s);
-    CHECK(w.grid.sortedIndex == fresh.sortedIndex);
-    CHECK(w.grid.sx == fresh.sx);
-    CHECK(w.grid.slotOf == fresh.slotOf);
+    CHECK(w.scratch.grid.sortedIndex == fresh.sortedIndex);
+    CHECK(w.scratch.grid.sx == fresh.sx);
+    CHECK(w.scratch.grid.slotOf == fresh.slotOf);
   }
-  const AgentGrid& g = w.grid;
+  const AgentGrid& g = w.scratch.grid;
   int unordered = 0, badSlot = 0;
   for (std::size_t c = 0; c + 1 < g.cellStart.size(); ++c)
     for (int a = g.cellStart[c] + 1; a < g.cellStart[c + 1]; ++a)
@@ -383,7 +383,7 @@ TEST_CASE("the agent grid spans every agent and puts each in gridCellOf's cell, 
         minY = std::min(minY, w.py[i]), maxY = std::max(maxY, w.py[i]);
       }
       const GridShape want = gridShapeFromBounds(minX, minY, maxX, maxY, s.perceptionRadius, n, s.maxNeighbors);
-      const GridShape& got = w.grid.shape;
+      const GridShape& got = w.scratch.grid.shape;
       CAPTURE(n);
       CAPTURE(at);
       CHECK(got.origin.x == want.origin.x);
@@ -391,7 +391,7 @@ TEST_CASE("the agent grid spans every agent and puts each in gridCellOf's cell, 
       CHECK(got.cols == want.cols);
       CHECK(got.rows == want.rows);
       int wrongCell = 0;
-      for (int i = 0; i < n; ++i) wrongCell += w.grid.cellOf[i] != gridCellOf(want, w.px[i], w.py[i]);
+      for (int i = 0; i < n; ++i) wrongCell += w.scratch.grid.cellOf[i] != gridCellOf(want, w.px[i], w.py[i]);
       CHECK(wrongCell == 0);
     }
   }

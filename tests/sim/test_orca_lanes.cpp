@@ -633,7 +633,7 @@ TEST_CASE("gatherNearInLanes gives gatherNear's keys, in its order, and overflow
   s.perceptionRadius = 4;
   s.maxNeighbors = 4;
   test::buildGrid(w, s);
-  const AgentGridView g = w.grid.view();
+  const AgentGridView g = w.scratch.grid.view();
   int mismatches = 0, overflows = 0, found = 0, lastSlots = 0;
   std::uint64_t one[n], eight[n];
   for (float r : {0.3f, 1.0f, 4.0f, 9.0f, 60.0f, INFINITY}) {

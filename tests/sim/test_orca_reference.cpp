@@ -5,15 +5,29 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "models/orca/reference.hpp"
+#include "pipeline/registry.hpp"
 #include "throng/crowd.hpp"
 #include "throng/scene.hpp"
 
 using namespace throng;
 
 namespace {
+/// Registers the reference as "orca-reference" (idempotent), with ORCA's
+/// promise and meaning of jammed.
+void registerOrcaReference() {
+  ModelEntry e = *findModel("orca");
+  e.name = OrcaReference::kName;
+  e.help = "ORCA one walker at a time, scalar: the reference the shipped model is held to (tests only)";
+  e.make = [] { return std::unique_ptr<Model>(new OrcaReference()); };
+  registerModel(std::move(e));
+}
+
 constexpr int kSteps = 900;
 constexpr int kEvery = 150;
 

@@ -7,7 +7,7 @@
 namespace throng {
 
 void Model::trackMotion(StepContext& ctx, const ChunkFn& alongside) {
-  if (alongside) ctx.world.forEach(ctx.world.size(), alongside, kLightChunks);
+  if (alongside) ctx.state.forEach(ctx.state.size(), alongside, kLightChunks);
 }
 
 }  // namespace throng

@@ -9,7 +9,7 @@
 //              target in use (fields/, buildFields)
 //   wishes     every walker's preferred velocity: goal, route, stream or
 //              the user's closure, then the shake (core/wish.hpp), into
-//              World::buffers; taken inside the model's first pass over
+//              StepScratch::buffers; taken inside the model's first pass over
 //              the walkers (trackMotion: ORCA measures how far everyone
 //              moved, for its lists)
 //   pace       every wish slowed to the ground under its walker, and,
@@ -18,17 +18,18 @@
 //              for that (ModelEntry::ownPace: BioCrowds)
 //   solve      the model's own: from the state as it was and the wishes,
 //              every walker's new velocity and jam flag into
-//              World::buffers (nvx, nvy, njammed)
+//              StepScratch::buffers (nvx, nvy, njammed)
 //   integrate  every walker moved, landed, its gates passed
 //              (core/integrate.hpp)
 // Fields, wishes, the pace and integrate are shared and written once; a model
 // supplies solve (and may take over the first pass), and keeps its own
 // state across steps. The pipeline chooses the model once per step, by its
 // name in Settings::model, and calls it through this interface once per
-// phase: never a virtual call per walker. What a model may read: World
-// (the state as it was before the step; only integrate writes it), the
-// settings and dt; what it writes: World::buffers' nvx, nvy and njammed for
-// every walker, and World::grid if it builds it.
+// phase: never a virtual call per walker. What a model may read: the state
+// as it was before the step (StepContext::state, const: only integrate
+// writes it), the settings and dt; what it writes: the scratch's buffers'
+// nvx, nvy and njammed for every walker, and its agent grid if it builds
+// it (StepContext::scratch), and its own state kept across steps.
 //
 // A model lives in its own folder (sim/src/models/NAME/) and is registered
 // in pipeline/registry.cpp; nothing else changes to add one.
@@ -42,11 +43,13 @@
 namespace throng {
 
 class World;
+struct StepScratch;
+struct ObstacleSet;
 
 /// Work on the walkers [b, e), as the step hands out chunks of them.
 using ChunkFn = std::function<void(std::size_t, std::size_t)>;
 
-/// The agent grid a model builds (World::grid): columns `cell` world units
+/// The agent grid a model builds (StepScratch::grid): columns `cell` world units
 /// wide, sized for `neighbors` a row. Each model states its own once, in its
 /// folder, and its host form, its device form and the host mirror all read
 /// that statement.
@@ -55,9 +58,16 @@ struct GridSpec {
   int neighbors = 1;
 };
 
-/// What a model's phases get for one step.
+/// What a model's phases get for one step, as Box2D's b2StepContext: the
+/// walkers as they were before the step, read only (integrate alone writes
+/// them), and the step's scratch, which the phases write.
 struct StepContext {
-  World& world;
+  const World& state;
+  StepScratch& scratch;
+  /// The state's obstacles, for the one thing a model may change of them:
+  /// their edge grid, fitted to how far its walkers look (fitToReach). It
+  /// changes no result; the geometry is never a model's to change.
+  ObstacleSet& obstacles;
   const Settings& settings;  ///< sanitized
   float dt;                  ///< seconds
 };
@@ -72,12 +82,12 @@ class Model {
   /// (the wishes ride in the same pass). By default the pass does nothing
   /// else.
   virtual void trackMotion(StepContext& ctx, const ChunkFn& alongside);
-  /// The solve phase: every walker's new velocity and jam flag into world.buffers.
+  /// The solve phase: every walker's new velocity and jam flag into ctx.scratch.buffers.
   virtual void solve(StepContext& ctx) = 0;
   /// The teaching view: what walker i does in a step of ctx.dt from its
   /// wish `out.preferred` (set by the caller): out.chosen, out.jammed and
   /// the model's own parts of out. Changes no state (it may build
-  /// World::grid, which is scratch).
+  /// StepScratch::grid, which is scratch).
   virtual void explain(StepContext& ctx, std::size_t i, AgentExplain& out) = 0;
   /// The walkers were stepped by something else since this model's last
   /// step (another model, another backend): drop what was kept across

@@ -104,7 +104,7 @@ ThreadPool& World::pool(int threads) {
 }
 
 void World::forEach(std::size_t n, const std::function<void(std::size_t, std::size_t)>& fn,
-                    int chunksPerThread) {
+                    int chunksPerThread) const {
   if (pool_) pool_->parallelFor(n, fn, chunksPerThread);
   else if (n > 0) fn(0, n);
 }
@@ -133,7 +133,7 @@ PaceParams World::paceGridFor(const Settings& s) {
   for (const float v : maxSpeed) topSpeed = std::max(topSpeed, v);
   // The grid's shape changes only how fast the pace scans (pacedWish):
   // columns as wide as the farthest look ahead, rows split finely.
-  paceGrid.build(px.data(), py.data(), size(), paceReach(p, topSpeed), 2, pool());
+  scratch.paceGrid.build(px.data(), py.data(), size(), paceReach(p, topSpeed), 2, pool());
   return p;
 }
 

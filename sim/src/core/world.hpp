@@ -1,6 +1,8 @@
 #pragma once
 // World: the crowd's structure-of-arrays state, under the Crowd facade, and
-// what a step hands from phase to phase.
+// beside it the step's scratch (StepScratch: what a step hands from phase to
+// phase). A model's phases see the two apart (core/model.hpp's StepContext):
+// the state as it was, read only, and the scratch they write.
 //
 // Hot data, read by every phase each step (24 bytes per walker): position,
 // velocity, radius, maxSpeed. Warm: jammed flag, preferred speed, goal,
@@ -44,6 +46,17 @@ struct StepBuffers {
   void resize(std::size_t n);
 };
 
+/// The step's scratch: what a step builds and hands on from phase to phase,
+/// overwritten by every step and never part of the state (stateHash reads
+/// none of it). The phases write it; integrate takes from it.
+struct StepScratch {
+  StepBuffers buffers;
+  /// The agent grid, built by the models that need it when they need it.
+  AgentGrid grid;
+  /// The pace's grid (core/pace.hpp), built by World::paceGridFor.
+  AgentGrid paceGrid;
+};
+
 class World {
  public:
   World();
@@ -81,13 +94,10 @@ class World {
   GroundShapes ground;               ///< the terrain's speed zones and stairs, flattened
   FieldState fields;
 
-  StepBuffers buffers;
+  /// The step's scratch (StepScratch), beside the state.
+  StepScratch scratch;
   /// The measurement lines and areas and their series (the measure phase).
   MeasureState measure;
-  /// The agent grid, built by the models that need it when they need it.
-  AgentGrid grid;
-  /// The pace's grid (core/pace.hpp): scratch, built by paceGridFor.
-  AgentGrid paceGrid;
   /// The model the last step ran (pipeline/step.hpp makes it); null before
   /// the first.
   std::unique_ptr<Model> model;
@@ -129,7 +139,8 @@ class World {
   ThreadPool* pool() const { return pool_.get(); }
   /// fn over chunks of [0, n), on the step's pool when there is one
   /// (ThreadPool::parallelFor).
-  void forEach(std::size_t n, const std::function<void(std::size_t, std::size_t)>& fn, int chunksPerThread = 8);
+  void forEach(std::size_t n, const std::function<void(std::size_t, std::size_t)>& fn,
+               int chunksPerThread = 8) const;
 
  private:
   std::unique_ptr<ThreadPool> pool_;

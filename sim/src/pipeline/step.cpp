@@ -70,8 +70,8 @@ void integrate(World& w, float dt) {
   m.px = w.px.data(); m.py = w.py.data(); m.vx = w.vx.data(); m.vy = w.vy.data();
   m.jammed = w.jammed.data(); m.gate = w.gate.data();
   StepOutputs o;
-  o.wishX = w.buffers.wishX.data(); o.wishY = w.buffers.wishY.data(); o.landing = w.buffers.landing.data();
-  o.nvx = w.buffers.nvx.data(); o.nvy = w.buffers.nvy.data(); o.njammed = w.buffers.njammed.data();
+  o.wishX = w.scratch.buffers.wishX.data(); o.wishY = w.scratch.buffers.wishY.data(); o.landing = w.scratch.buffers.landing.data();
+  o.nvx = w.scratch.buffers.nvx.data(); o.nvy = w.scratch.buffers.nvy.data(); o.njammed = w.scratch.buffers.njammed.data();
   const std::int32_t* const route = w.route.data();
   const auto noRoutes = [route](std::size_t i) {
     bool none = true;
@@ -153,7 +153,7 @@ void wishPhase(CpuStep& st) {
   World& w = st.w;
   const std::size_t n = w.size();
   if (st.closure) {
-    StepBuffers& out = w.buffers;
+    StepBuffers& out = w.scratch.buffers;
     for (std::size_t i = 0; i < n; ++i) {
       const Vec2 v = wishOf(w, st.s, st.dt, i, st.closure);
       out.wishX[i] = v.x;
@@ -166,7 +166,7 @@ void wishPhase(CpuStep& st) {
   const WorldView wv = w.worldView();
   const WishParams wp = w.wishParams(st.s, st.dt);
   const bool lanes = lanesAvailable() && w.streamGroups.empty() && !w.fields.built;
-  StepBuffers& out = w.buffers;
+  StepBuffers& out = w.scratch.buffers;
   const auto chunk = [&](std::size_t b, std::size_t e) { wishes(w, out, wv, wp, lanes, b, e); };
   // (A lambda of one reference fits in std::function's own storage; chunk
   // itself would be copied to the heap every step.)
@@ -183,8 +183,8 @@ void pacePhase(CpuStep& st) {
   if ((!pace && !gv.on()) || w.size() == 0) return;
   const PaceParams pp = pace ? w.paceGridFor(st.s) : PaceParams{};
   const AgentsView av = w.view();
-  const AgentGridView g = w.paceGrid.view();
-  StepBuffers& out = w.buffers;
+  const AgentGridView g = w.scratch.paceGrid.view();
+  StepBuffers& out = w.scratch.buffers;
   w.forEach(w.size(), [&](std::size_t b, std::size_t e) {
     for (std::size_t i = b; i < e; ++i) {
       bool slowed;
@@ -254,7 +254,7 @@ void runPhase(CpuStep& st, StepPhase phase) {
     case StepPhase::Pace:
       pacePhase(st);
       return;
-    case StepPhase::Solve:  // new velocities and jam flags into World::buffers
+    case StepPhase::Solve:  // new velocities and jam flags into the scratch
       st.model.solve(st.ctx);
       return;
     case StepPhase::Integrate:
@@ -276,8 +276,8 @@ double msBetween(std::chrono::steady_clock::time_point a, std::chrono::steady_cl
 void stepCpu(World& w, const Settings& s, float dt, const WishClosure& closure) {
   w.pool(s.threads);
   Model* const model = modelFor(w, s.model);
-  w.buffers.resize(w.size());
-  CpuStep st{w, s, dt, closure, *model, StepContext{w, s, dt}};
+  w.scratch.buffers.resize(w.size());
+  CpuStep st{w, s, dt, closure, *model, StepContext{w, w.scratch, w.obstacles, s, dt}};
   using Clock = std::chrono::steady_clock;
   StepProfile profile;
   const Clock::time_point start = Clock::now();
@@ -296,14 +296,14 @@ void stepCpu(World& w, const Settings& s, float dt, const WishClosure& closure) 
 AgentExplain explainAgent(World& w, const Settings& s, float dt, std::size_t i, const WishClosure& closure) {
   w.pool(s.threads);
   Model* const model = modelFor(w, s.model);
-  StepContext ctx{w, s, dt};
+  StepContext ctx{w, w.scratch, w.obstacles, s, dt};
   if (!w.fields.built) buildFields(w, s);  // a crowd not yet stepped: the wish reads them
   AgentExplain out;
   out.preferred = wishOf(w, s, dt, i, closure);
   const bool pace = paceTaken(s);
   const PaceParams pp = pace ? w.paceGridFor(s) : PaceParams{};
   bool slowed;
-  out.preferred = pacePhaseWish(w.ground.view(), w.view(), w.paceGrid.view(), pp, pace, static_cast<std::int32_t>(i),
+  out.preferred = pacePhaseWish(w.ground.view(), w.view(), w.scratch.paceGrid.view(), pp, pace, static_cast<std::int32_t>(i),
                                 out.preferred, slowed);
   model->explain(ctx, i, out);
   // The fields at the walker, whatever the model.

@@ -43,7 +43,10 @@ bool BioCrowdsModel::fitField(MarkerField& field, const World& w, const Settings
   }, pool);
 }
 
-void BioCrowdsModel::prepare(World& w, const Settings& s, float dt) {
+void BioCrowdsModel::prepare(StepContext& ctx) {
+  const World& w = ctx.state;
+  const Settings& s = ctx.settings;
+  const float dt = ctx.dt;
   const std::size_t n = w.size();
   bp = params(w, s, dt);
   if (n == 0) {  // nothing to own: the field waits for walkers
@@ -51,10 +54,10 @@ void BioCrowdsModel::prepare(World& w, const Settings& s, float dt) {
     return;
   }
   const GridSpec spec = grid(s);
-  w.grid.build(w.px.data(), w.py.data(), n, spec.cell, spec.neighbors, w.pool());
+  AgentGrid& g = ctx.scratch.grid;
+  g.build(w.px.data(), w.py.data(), n, spec.cell, spec.neighbors, w.pool());
   // The edge grid's cells only change how fast edges are found.
-  if (!w.obstacles.vertices.empty()) w.obstacles.fitToReach(obstacleReach(s));
-  const AgentGrid& g = w.grid;
+  if (!w.obstacles.vertices.empty()) ctx.obstacles.fitToReach(obstacleReach(s));
   fitField(field, w, s, Vec2{g.minX, g.minY}, Vec2{g.maxX, g.maxY}, w.pool());
   owner.assign(field.size(), -1);
   const MarkerGridView mg = field.view();
@@ -76,13 +79,13 @@ void BioCrowdsModel::prepare(World& w, const Settings& s, float dt) {
 }
 
 void BioCrowdsModel::solve(StepContext& ctx) {
-  World& w = ctx.world;
-  prepare(w, ctx.settings, ctx.dt);
+  const World& w = ctx.state;
+  prepare(ctx);
   explainWishX_.clear();  // the teaching view finds its own wishes
   const MarkerGridView mg = field.view();
-  const AgentGridView gv = w.grid.view();
+  const AgentGridView gv = ctx.scratch.grid.view();
   const ObstacleView ov = w.obstacles.view();
-  StepBuffers& b = w.buffers;
+  StepBuffers& b = ctx.scratch.buffers;
   const BioWalkers a{w.px.data(),     w.py.data(),     w.radius.data(), w.maxSpeed.data(),
                      b.wishX.data(),  b.wishY.data(),  w.vx.data(),     w.vy.data()};
   const std::int32_t* const own = owner.data();
@@ -99,12 +102,12 @@ void BioCrowdsModel::solve(StepContext& ctx) {
 }
 
 void BioCrowdsModel::explain(StepContext& ctx, std::size_t i, AgentExplain& out) {
-  World& w = ctx.world;
+  const World& w = ctx.state;
   const Settings& s = ctx.settings;
   if (preparedVersion_ != w.version || preparedRadius_ != s.personalSpace || preparedDensity_ != s.markerDensity ||
       preparedSeed_ != s.seed || preparedGeometry_ != w.obstacles.version || preparedDt_ != ctx.dt ||
       explainWishX_.size() != w.size()) {
-    prepare(w, s, ctx.dt);
+    prepare(ctx);
     // Everyone's wish, as the step will take it (who yields to whom reads
     // the neighbours'); with a user's closure the caller gives walker i's
     // own, and the others' come from their goals.
@@ -122,7 +125,7 @@ void BioCrowdsModel::explain(StepContext& ctx, std::size_t i, AgentExplain& out)
   explainWishX_[i] = out.preferred.x;
   explainWishY_[i] = out.preferred.y;
   const MarkerGridView mg = field.view();
-  const AgentGridView gv = w.grid.view();
+  const AgentGridView gv = ctx.scratch.grid.view();
   const ObstacleView ov = w.obstacles.view();
   const BioWalkers a{w.px.data(),          w.py.data(),          w.radius.data(), w.maxSpeed.data(),
                      explainWishX_.data(), explainWishY_.data(), w.vx.data(),     w.vy.data()};

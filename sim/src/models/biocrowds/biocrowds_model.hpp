@@ -29,7 +29,7 @@ class BioCrowdsModel final : public Model {
   /// The solve phase's first two passes (the teaching view's too): the grid, the
   /// field, the owners, and the step's parameters. Public for the tests
   /// and the host mirror of the device step.
-  void prepare(World& w, const Settings& s, float dt);
+  void prepare(StepContext& ctx);
   /// The step's parameters for settings s and the walkers of w.
   /// Its shape, for its host and device forms and the host mirror: the agent
   /// grid's columns are R (personalSpace) wide with 4 a row, and the

@@ -124,7 +124,7 @@ class BioDeviceHost {
 };
 
 inline bool BioDeviceHost::prepare(const DeviceHost& h, const Settings& s, float dt) {
-  World& w = *h.world;
+  const World& w = *h.world;
   // radius and maxSpeed change only with the host's edits (which upload).
   if (h.uploaded || !haveLargest_) {
     largestRadius_ = largestSpeed_ = 0;
@@ -137,7 +137,7 @@ inline bool BioDeviceHost::prepare(const DeviceHost& h, const Settings& s, float
   bp = BioCrowdsModel::params(s, dt, largestRadius_, largestSpeed_);
   Vec2 lo, hi;
   if (!walkerBox(h, largestSpeed_, lo, hi)) return false;
-  BioCrowdsModel::fitField(field, w, s, lo, hi, &w.pool(s.threads));
+  BioCrowdsModel::fitField(field, w, s, lo, hi, h.pool);
   return true;
 }
 

@@ -32,16 +32,17 @@ ContinuumView ContinuumModel::view(const World& w, const Settings& s, float dt) 
   return v;
 }
 
-void ContinuumModel::buildGrid(World& w, const StepReach& r) {
+void ContinuumModel::buildGrid(StepContext& ctx, const StepReach& r) {
+  const World& w = ctx.state;
   const GridSpec spec = grid(r);
-  w.grid.build(w.px.data(), w.py.data(), w.size(), spec.cell, spec.neighbors, w.pool());
-  if (!w.obstacles.vertices.empty()) w.obstacles.fitToReach(obstacleReach(r));
+  ctx.scratch.grid.build(w.px.data(), w.py.data(), w.size(), spec.cell, spec.neighbors, w.pool());
+  if (!w.obstacles.vertices.empty()) ctx.obstacles.fitToReach(obstacleReach(r));
 }
 
-void ContinuumModel::push(World& w, const ContinuumView& cv, std::vector<float>& qx, std::vector<float>& qy,
+void ContinuumModel::push(const World& w, const AgentGrid& grid, const ContinuumView& cv, std::vector<float>& qx, std::vector<float>& qy,
                           const std::vector<float>& sx, const std::vector<float>& sy) {
   const std::size_t n = w.size();
-  const AgentGridView gv = w.grid.view();
+  const AgentGridView gv = grid.view();
   const ObstacleView ov = w.obstacles.view();
   std::vector<float>& nx = scratchX_;
   std::vector<float>& ny = scratchY_;
@@ -62,17 +63,17 @@ void ContinuumModel::push(World& w, const ContinuumView& cv, std::vector<float>&
 }
 
 void ContinuumModel::solve(StepContext& ctx) {
-  World& w = ctx.world;
+  const World& w = ctx.state;
   const ContinuumView cv = view(w, ctx.settings, ctx.dt);
-  buildGrid(w, cv.reach);
-  StepBuffers& b = w.buffers;
+  buildGrid(ctx, cv.reach);
+  StepBuffers& b = ctx.scratch.buffers;
   const std::size_t n = w.size();
   const ObstacleView ov = w.obstacles.view();
   stepX_.resize(n);
   stepY_.resize(n);
   qx_.resize(n);
   qy_.resize(n);
-  const AgentGridView gv = w.grid.view();
+  const AgentGridView gv = ctx.scratch.grid.view();
   const MovingWalkers walkers{w.px.data(), w.py.data(), w.radius.data(), w.maxSpeed.data(),
                               b.wishX.data(), b.wishY.data(), w.vx.data(), w.vy.data()};
   w.forEach(n, [&](std::size_t first, std::size_t end) {
@@ -88,7 +89,7 @@ void ContinuumModel::solve(StepContext& ctx) {
       qy_[i] = q.y;
     }
   }, kLightChunks);
-  push(w, cv, qx_, qy_, stepX_, stepY_);
+  push(w, ctx.scratch.grid, cv, qx_, qy_, stepX_, stepY_);
   const ContinuumWalkers a{w.px.data(), w.py.data(), w.radius.data(), stepX_.data(), stepY_.data(), qx_.data(),
                            qy_.data()};
   w.forEach(n, [&](std::size_t first, std::size_t end) {
@@ -104,9 +105,9 @@ void ContinuumModel::solve(StepContext& ctx) {
 }
 
 void ContinuumModel::explain(StepContext& ctx, std::size_t i, AgentExplain& out) {
-  World& w = ctx.world;
+  const World& w = ctx.state;
   const ContinuumView cv = view(w, ctx.settings, ctx.dt);
-  buildGrid(w, cv.reach);
+  buildGrid(ctx, cv.reach);
   // Everyone's step as the step takes it (the push reads the neighbours');
   // walker i's from the caller's wish.
   const WishParams wp = w.wishParams(ctx.settings, ctx.dt);
@@ -127,15 +128,15 @@ void ContinuumModel::explain(StepContext& ctx, std::size_t i, AgentExplain& out)
                               wx.data(),   wy.data(),   w.vx.data(),     w.vy.data()};
   for (std::size_t k = 0; k < n; ++k) {
     const Vec2 p{w.px[k], w.py[k]};
-    const Vec2 q = p + firstMove(w.grid.view(), w.obstacles.view(), walkers, cv, static_cast<std::int32_t>(k),
+    const Vec2 q = p + firstMove(ctx.scratch.grid.view(), w.obstacles.view(), walkers, cv, static_cast<std::int32_t>(k),
                                  Vec2{sx[k], sy[k]}, desired[k].length() * ctx.dt);
     qx[k] = q.x;
     qy[k] = q.y;
   }
-  push(w, cv, qx, qy, sx, sy);
+  push(w, ctx.scratch.grid, cv, qx, qy, sx, sy);
   const ContinuumWalkers a{w.px.data(), w.py.data(), w.radius.data(), sx.data(), sy.data(), qx.data(), qy.data()};
   const Vec2 s{sx[i], sy[i]};
-  out.jammed = !continuumStep(w.grid.view(), a, cv.reach, static_cast<std::int32_t>(i), s, false, out.chosen,
+  out.jammed = !continuumStep(ctx.scratch.grid.view(), a, cv.reach, static_cast<std::int32_t>(i), s, false, out.chosen,
                               cv.envelope.on());
   out.motion = Vec2{qx[i] - w.px[i] - s.x, qy[i] - w.py[i] - s.y};  // the push
   // No velocity program, so no lines and no feasible region: the wish, the

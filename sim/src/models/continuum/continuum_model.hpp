@@ -26,7 +26,8 @@ class ContinuumModel final : public Model {
   static StepReach reach(const World& w, float dt);
   /// What continuumVelocity reads of w (its fields as they are).
   static ContinuumView view(const World& w, const Settings& s, float dt);
-  /// The agent grid for this step's limits, into w.grid.
+  /// The agent grid for this step's limits, into ctx.scratch.grid, and the
+  /// obstacles' edge grid fitted.
   /// Its shape, for its host and device forms and the host mirror: the
   /// agent grid's columns are as wide as two walkers can close in a step
   /// with their pushes (pushReach), 4 a row; the obstacle grid is fitted to
@@ -36,11 +37,11 @@ class ContinuumModel final : public Model {
     return {cell > 0.0f ? cell : 1.0f, 4};
   }
   static float obstacleReach(const StepReach& r) { return r.largestRadius + r.largestSpeed * r.dt; }
-  static void buildGrid(World& w, const StepReach& r);
+  static void buildGrid(StepContext& ctx, const StepReach& r);
 
  private:
   /// The push's rounds from (qx, qy), the unpushed steps (sx, sy) given.
-  void push(World& w, const ContinuumView& cv, std::vector<float>& qx, std::vector<float>& qy,
+  void push(const World& w, const AgentGrid& grid, const ContinuumView& cv, std::vector<float>& qx, std::vector<float>& qy,
             const std::vector<float>& sx, const std::vector<float>& sy);
   // Scratch, by walker: the unpushed steps, the pushed positions, a round's output.
   std::vector<float> stepX_, stepY_, qx_, qy_, scratchX_, scratchY_;

@@ -5,7 +5,6 @@
 #include <memory>
 
 #include "models/orca/teach.hpp"
-#include "pipeline/registry.hpp"
 
 namespace throng {
 
@@ -25,17 +24,18 @@ SolveParams OrcaReference::solveParams(const Settings& s, float dt) {
 }
 
 void OrcaReference::solve(StepContext& ctx) {
-  World& w = ctx.world;
+  const World& w = ctx.state;
   const Settings& s = ctx.settings;
   const GridSpec spec = grid(s);
-  w.grid.build(w.px.data(), w.py.data(), w.size(), spec.cell, spec.neighbors, w.pool());
-  if (!w.obstacles.vertices.empty() && w.size() > 0) w.obstacles.fitToReach(obstacleReach(w, s));
-  StepBuffers& b = w.buffers;
+  AgentGrid& g = ctx.scratch.grid;
+  g.build(w.px.data(), w.py.data(), w.size(), spec.cell, spec.neighbors, w.pool());
+  if (!w.obstacles.vertices.empty() && w.size() > 0) ctx.obstacles.fitToReach(obstacleReach(w, s));
+  StepBuffers& b = ctx.scratch.buffers;
   SolveParams sp = solveParams(s, ctx.dt);
   sp.wishX = b.wishX.data();  // right of way reads the others' wishes
   sp.wishY = b.wishY.data();
   const AgentsView av = w.view();
-  const AgentGridView gv = w.grid.view();
+  const AgentGridView gv = g.view();
   const ObstacleView ov = w.obstacles.view();
   w.forEach(w.size(), [&](std::size_t first, std::size_t end) {
     const auto ss = std::make_unique<SolveScratch>();  // about 5 KB: off the stack
@@ -51,41 +51,34 @@ void OrcaReference::solve(StepContext& ctx) {
 }
 
 void OrcaReference::explain(StepContext& ctx, std::size_t i, AgentExplain& out) {
-  World& w = ctx.world;
+  const World& w = ctx.state;
   const Settings& s = ctx.settings;
+  AgentGrid& g = ctx.scratch.grid;
   if (explainVersion_ != w.version || explainPerception_ != s.perceptionRadius) {
     const GridSpec spec = grid(s);
-    w.grid.build(w.px.data(), w.py.data(), w.size(), spec.cell, spec.neighbors, w.pool());
+    g.build(w.px.data(), w.py.data(), w.size(), spec.cell, spec.neighbors, w.pool());
     explainVersion_ = w.version;
     explainPerception_ = s.perceptionRadius;
   }
-  if (!w.obstacles.vertices.empty() && w.obstacles.cols == 0) w.obstacles.rebuildGrid();
+  if (!w.obstacles.vertices.empty() && w.obstacles.cols == 0) ctx.obstacles.rebuildGrid();
   const auto ss = std::make_unique<SolveScratch>();
   // Right of way reads the others' wishes of the last step (none before
   // the first).
   SolveParams sp = solveParams(s, ctx.dt);
-  if (w.buffers.wishX.size() == w.size()) {
-    sp.wishX = w.buffers.wishX.data();
-    sp.wishY = w.buffers.wishY.data();
+  const StepBuffers& b = ctx.scratch.buffers;
+  if (b.wishX.size() == w.size()) {
+    sp.wishX = b.wishX.data();
+    sp.wishY = b.wishY.data();
   } else {
     sp.rightOfWay = 0;
   }
-  out.jammed = !solveAgent(w.view(), w.grid.view(), w.obstacles.view(), sp, static_cast<std::int32_t>(i),
+  out.jammed = !solveAgent(w.view(), g.view(), w.obstacles.view(), sp, static_cast<std::int32_t>(i),
                            out.preferred, out.chosen, *ss);
   out.neighbours.assign(ss->neighbors, ss->neighbors + ss->neighborCount);
   const auto half = [](const Line& l) { return HalfPlane{l.point, l.direction}; };
   for (int k = 0; k < ss->lineCount; ++k)
     (k < ss->obstacleLineCount ? out.obstacleLines : out.agentLines).push_back(half(ss->lines[k]));
-  teachOrca(w, s, i, out);
-}
-
-void registerOrcaReference() {
-  const ModelEntry* orca = findModel("orca");
-  ModelEntry e = *orca;
-  e.name = OrcaReference::kName;
-  e.help = "ORCA one walker at a time, scalar: the reference the shipped model is held to (tests only)";
-  e.make = [] { return std::unique_ptr<Model>(new OrcaReference()); };
-  registerModel(std::move(e));
+  teachOrca(w, ctx.scratch, s, i, out);
 }
 
 }  // namespace throng

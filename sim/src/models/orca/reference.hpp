@@ -24,7 +24,8 @@ namespace throng {
 
 class OrcaReference final : public Model {
  public:
-  /// Its name in the registry where tests register it (registerOrcaReference).
+  /// Its name where tests register it (tests/sim/test_orca_reference.cpp);
+  /// the shipped registry holds the fast model alone.
   static constexpr const char* kName = "orca-reference";
   std::string_view name() const override { return kName; }
   void solve(StepContext& ctx) override;
@@ -45,9 +46,5 @@ class OrcaReference final : public Model {
   std::uint64_t explainVersion_ = ~0ull;
   float explainPerception_ = -1;
 };
-
-/// Registers the reference as "orca-reference" (idempotent): tests step
-/// a crowd with it to compare the shipped model against it.
-void registerOrcaReference();
 
 }  // namespace throng

@@ -65,8 +65,8 @@ std::vector<Vec2> velocityObstacle(Vec2 relPos, float combinedRadius, float tau,
   return out;
 }
 
-void teachGridQuery(const World& w, const Settings& s, std::size_t i, TeachingView& view) {
-  const AgentGridView g = w.grid.view();
+void teachGridQuery(const World& w, const AgentGrid& grid, const Settings& s, std::size_t i, TeachingView& view) {
+  const AgentGridView g = grid.view();
   if (g.cols <= 0 || g.rows <= 0 || g.cellStart == nullptr) return;
   const Vec2 p{w.px[i], w.py[i]};
   const float cw = 1 / g.invCell, rh = 1 / g.invRow, reach = s.perceptionRadius;
@@ -87,7 +87,7 @@ void teachGridQuery(const World& w, const Settings& s, std::size_t i, TeachingVi
     }
 }
 
-void teachOrca(const World& w, const Settings& s, std::size_t i, AgentExplain& out) {
+void teachOrca(const World& w, const StepScratch& scratch, const Settings& s, std::size_t i, AgentExplain& out) {
   TeachingView& view = out.teaching;
   const Vec2 p{w.px[i], w.py[i]};
   const float vmax = std::max(w.maxSpeed[i], 1e-6f);
@@ -131,15 +131,16 @@ void teachOrca(const World& w, const Settings& s, std::size_t i, AgentExplain& o
     shadeLine(out.obstacleLines[k], TeachRole::ObstacleLine, k == 0 ? "walls" : "", -1);
   // Each neighbour's line says what share of the pair's change this walker
   // takes (half, unless right of way gives the one behind more).
-  const bool wishes = w.buffers.wishX.size() == w.size();
+  const StepBuffers& b = scratch.buffers;
+  const bool wishes = b.wishX.size() == w.size();
   for (std::size_t k = 0; k < out.agentLines.size(); ++k) {
     std::string label;
     std::int64_t walker = -1;
     if (k < out.neighbours.size()) {
       const std::size_t j = out.neighbours[k];
       // As the solve reads them: both walkers' wishes of the last step.
-      const float share = wishes ? wayShare(Vec2{w.px[j], w.py[j]} - p, Vec2{w.buffers.wishX[i], w.buffers.wishY[i]},
-                                            Vec2{w.buffers.wishX[j], w.buffers.wishY[j]}, s.rightOfWay)
+      const float share = wishes ? wayShare(Vec2{w.px[j], w.py[j]} - p, Vec2{b.wishX[i], b.wishY[i]},
+                                            Vec2{b.wishX[j], b.wishY[j]}, s.rightOfWay)
                                  : 0.5f;
       label = neighbourLabel(j);
       label.append(" takes ");
@@ -165,7 +166,7 @@ void teachOrca(const World& w, const Settings& s, std::size_t i, AgentExplain& o
     view.add(TeachKind::Path, TeachRole::NeighbourLink, TeachFrame::World, {p, q});
   }
   teachWishAndChoice(view, w.maxSpeed[i], out.preferred, out.chosen);
-  teachGridQuery(w, s, i, view);
+  teachGridQuery(w, scratch.grid, s, i, view);
 
   view.note(TeachRole::Text, "neighbours " + std::to_string(out.neighbours.size()) + "   agent lines " +
                                  std::to_string(out.agentLines.size()) + "   obstacle lines " +

@@ -25,10 +25,12 @@ std::vector<Vec2> velocityObstacle(Vec2 relPos, float combinedRadius, float tau,
 /// The neighbour grid's query for walker i (the seed's spatial hash): the
 /// cells it scans, columns perceptionRadius wide, the column on each side
 /// and the rows within reach; and a ring round every walker found in them.
-void teachGridQuery(const World& w, const Settings& s, std::size_t i, TeachingView& view);
+/// `grid`: the agent grid the solve searched.
+void teachGridQuery(const World& w, const AgentGrid& grid, const Settings& s, std::size_t i, TeachingView& view);
 
 /// Adds ORCA's view of walker i to out.teaching, from out's neighbours,
-/// lines, wish and choice and the world's state as it was.
-void teachOrca(const World& w, const Settings& s, std::size_t i, AgentExplain& out);
+/// lines, wish and choice, the world's state as it was, and the step's
+/// scratch (its grid, and the wishes of the last step).
+void teachOrca(const World& w, const StepScratch& scratch, const Settings& s, std::size_t i, AgentExplain& out);
 
 }  // namespace throng

@@ -43,19 +43,19 @@ Vec2 springVelocity(const AgentsView& a, const AgentGridView& g, float largestRa
 
 }  // namespace
 
-void SpringModel::buildGrid(World& w) {
+void SpringModel::buildGrid(const World& w, AgentGrid& g) {
   largestRadius_ = 0;
   for (float r : w.radius) largestRadius_ = std::max(largestRadius_, r);
   const GridSpec spec = grid(largestRadius_);
-  w.grid.build(w.px.data(), w.py.data(), w.size(), spec.cell, spec.neighbors, w.pool());
+  g.build(w.px.data(), w.py.data(), w.size(), spec.cell, spec.neighbors, w.pool());
 }
 
 void SpringModel::solve(StepContext& ctx) {
-  World& w = ctx.world;
-  buildGrid(w);
+  const World& w = ctx.state;
+  buildGrid(w, ctx.scratch.grid);
   const AgentsView a = w.view();
-  const AgentGridView g = w.grid.view();
-  StepBuffers& b = w.buffers;
+  const AgentGridView g = ctx.scratch.grid.view();
+  StepBuffers& b = ctx.scratch.buffers;
   w.forEach(w.size(), [&](std::size_t first, std::size_t end) {
     for (std::size_t i = first; i < end; ++i) {
       const Vec2 v = springVelocity(a, g, largestRadius_, static_cast<std::int32_t>(i), {b.wishX[i], b.wishY[i]});
@@ -67,12 +67,12 @@ void SpringModel::solve(StepContext& ctx) {
 }
 
 void SpringModel::explain(StepContext& ctx, std::size_t i, AgentExplain& out) {
-  World& w = ctx.world;
-  buildGrid(w);
+  const World& w = ctx.state;
+  buildGrid(w, ctx.scratch.grid);
   Vec2 push;
   std::int32_t touching[kNeighbors];
   int count = 0;
-  out.chosen = springVelocity(w.view(), w.grid.view(), largestRadius_, static_cast<std::int32_t>(i), out.preferred,
+  out.chosen = springVelocity(w.view(), ctx.scratch.grid.view(), largestRadius_, static_cast<std::int32_t>(i), out.preferred,
                               &push, touching, &count);
   out.jammed = false;
   for (int k = 0; k < count; ++k) out.neighbours.push_back(static_cast<std::size_t>(touching[k]));

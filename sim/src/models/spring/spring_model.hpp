@@ -32,7 +32,7 @@ class SpringModel final : public Model {
   void explain(StepContext& ctx, std::size_t i, AgentExplain& out) override;
 
  private:
-  void buildGrid(World& w);
+  void buildGrid(const World& w, AgentGrid& grid);
   float largestRadius_ = 0;
 };
 

@@ -62,7 +62,7 @@ bool shapeTiles(OrcaScratch::MotionTiles& t, float minX, float minY, float maxX,
 }  // namespace
 
 void OrcaModel::trackMotion(StepContext& ctx, const ChunkFn& alongside) {
-  trackMotion(ctx.world, nearLists && ctx.settings.maxNeighbors > 0, alongside);
+  trackMotion(ctx.state, nearLists && ctx.settings.maxNeighbors > 0, alongside);
 }
 
 void OrcaModel::resume() {
@@ -80,17 +80,15 @@ SolveParams OrcaModel::solveParams(const Settings& s, float dt) {
   return sp;
 }
 
-void OrcaModel::buildGrid(World& w, const Settings& s) {
+void OrcaModel::buildGrid(const World& w, AgentGrid& g, const Settings& s) {
   const GridSpec spec = OrcaReference::grid(s);
-  w.grid.build(w.px.data(), w.py.data(), w.size(), spec.cell, spec.neighbors, w.pool());
-  const AgentGrid& g = w.grid;
+  g.build(w.px.data(), w.py.data(), w.size(), spec.cell, spec.neighbors, w.pool());
   if (shapeTiles(scratch.tiles, g.minX, g.minY, g.maxX, g.maxY, s.perceptionRadius, w.size())) forgetRelativeMotion();
 }
 
 void OrcaModel::explain(StepContext& ctx, std::size_t i, AgentExplain& out) { plain.explain(ctx, i, out); }
 
-bool OrcaModel::indicesFollowGrid(const World& w) const {
-  const AgentGrid& g = w.grid;
+bool OrcaModel::indicesFollowGrid(const AgentGrid& g) const {
   const std::size_t n = g.cellOf.size();
   const std::int32_t cols = g.shape.cols;
   if (n < 2) return false;
@@ -104,9 +102,8 @@ bool OrcaModel::indicesFollowGrid(const World& w) const {
   return 4 * follow >= 3 * (n - 1);
 }
 
-void OrcaModel::takeOrder(World& w, int split, bool lasting) {
+void OrcaModel::takeOrder(const World& w, const AgentGrid& g, int split, bool lasting) {
   OrcaScratch& sc = scratch;
-  const AgentGrid& g = w.grid;
   ThreadPool* const pool = w.pool();
   const std::size_t n = g.sortedIndex.size();
   ++sc.orderVersion;
@@ -117,7 +114,7 @@ void OrcaModel::takeOrder(World& w, int split, bool lasting) {
   // ring crosses each row of cells in two places, the 100k ring's in runs
   // of about three walkers, a cache miss each), and each thread's share
   // of the order is its share of agent index.
-  if (lasting && indicesFollowGrid(w)) {
+  if (lasting && indicesFollowGrid(g)) {
     sc.order.resize(n);
     std::iota(sc.order.begin(), sc.order.end(), 0);
     return;
@@ -218,7 +215,7 @@ void OrcaModel::tileSpreads(double largestStep, int copies) {
   if (used > 0 && sum > kUselessSpread * 2 * largestStep * static_cast<double>(used)) t.quiet = kQuietSteps;
 }
 
-void OrcaModel::trackMotion(World& w, bool lists, const ChunkFn& alongside) {
+void OrcaModel::trackMotion(const World& w, bool lists, const ChunkFn& alongside) {
   OrcaScratch& sc = scratch;
   const std::size_t n = w.size();
   ThreadPool* const pool = w.pool();
@@ -564,7 +561,7 @@ constexpr OrcaScratch::NearHead kNoList{};
 }
 
 void OrcaModel::refreshIfSpent(const World& w, std::int32_t i, std::int32_t slot, const AgentsView& av,
-                               const AgentGridView& gv, const SolveParams& sp, float dt, float base,
+                               const AgentGrid& grid, const SolveParams& sp, float dt, float base,
                                SolveScratch& spare) {
   OrcaScratch& sc = scratch;
   const OrcaScratch::NearHead& h = sc.nearHead[sc.nearTo][slot];
@@ -576,13 +573,14 @@ void OrcaModel::refreshIfSpent(const World& w, std::int32_t i, std::int32_t slot
   if (!(reach - needed < kSpentSkin * (h.radius - needed))) return;
   std::int32_t hint[kMaxNeighbors + 1] = {-1};
   bool listed;
-  gridNeighbors(w, i, slot, av, gv, sp, dt, hint, spare, base, listed);
+  gridNeighbors(w, i, slot, av, grid, sp, dt, hint, spare, base, listed);
 }
 
 int OrcaModel::gridNeighbors(const World& w, std::int32_t i, std::int32_t slot, const AgentsView& av,
-                             const AgentGridView& gv, const SolveParams& sp, float dt, std::int32_t* hintRow,
+                             const AgentGrid& grid, const SolveParams& sp, float dt, std::int32_t* hintRow,
                              SolveScratch& ss, float base, bool& listed) {
   OrcaScratch& sc = scratch;
+  const AgentGridView gv = grid.view();
   const Vec2 p{w.px[i], w.py[i]};
   const int k = std::min(sp.maxNeighbors, kMaxNeighbors);
   OrcaScratch::NearHead& out = sc.nearHead[sc.nearTo][slot];
@@ -611,7 +609,7 @@ int OrcaModel::gridNeighbors(const World& w, std::int32_t i, std::int32_t slot, 
   }
   listed = false;
   const int got = selectNeighbors(gv, av, p, i, sp.perceptionRadiusSq, sp.maxNeighbors, ss.neighbors,
-                                  ss.neighborDistSq, hintRow + 1, hintRow[0], w.grid.slotOf[i]);
+                                  ss.neighborDistSq, hintRow + 1, hintRow[0], grid.slotOf[i]);
   // The grid scan's hint for next time (the lists need none).
   hintRow[0] = got;
   std::copy(ss.neighbors, ss.neighbors + got, hintRow + 1);
@@ -619,17 +617,18 @@ int OrcaModel::gridNeighbors(const World& w, std::int32_t i, std::int32_t slot, 
 }
 
 void OrcaModel::solve(StepContext& ctx) {
-  World& w = ctx.world;
+  const World& w = ctx.state;
   const Settings& s = ctx.settings;
   const float dt = ctx.dt;
   const std::size_t n = w.size();
   OrcaScratch& sc = scratch;
-  AgentGrid& grid = w.grid;
+  AgentGrid& grid = ctx.scratch.grid;
   ThreadPool& pool = *w.pool();
   const bool lists = nearLists && s.maxNeighbors > 0;
   SolveParams sp = solveParams(s, dt);
-  sp.wishX = w.buffers.wishX.data();
-  sp.wishY = w.buffers.wishY.data();
+  StepBuffers& out = ctx.scratch.buffers;
+  sp.wishX = out.wishX.data();
+  sp.wishY = out.wishY.data();
   const float *const px = w.px.data(), *const py = w.py.data();
   const int want = pool.size();
 
@@ -640,19 +639,18 @@ void OrcaModel::solve(StepContext& ctx) {
   // grid first, in one pass: deferring its failures to a second pass
   // costs it more than it saves.
   const bool gridFresh = !lists || sc.order.size() != n || sc.failingSteps >= 2;
-  if (gridFresh) buildGrid(w, s);
+  if (gridFresh) buildGrid(w, grid, s);
   // The solve's order: split by the threads' shares where the grid lasts
   // (a crowd that builds it every step would pay the split every step),
   // as it may on the first step with lists.
   const bool lasting = lists && (!gridFresh || sc.order.size() != n);
   const int split = lasting ? want : 1;
   if ((sc.orderGrid != grid.version || sc.orderSplit != split) && grid.sortedIndex.size() == n)
-    takeOrder(w, split, lasting);
-  if (!w.obstacles.vertices.empty() && n > 0) w.obstacles.fitToReach(OrcaReference::obstacleReach(w, s));
+    takeOrder(w, grid, split, lasting);
+  if (!w.obstacles.vertices.empty() && n > 0) ctx.obstacles.fitToReach(OrcaReference::obstacleReach(w, s));
 
   // Neighbours, then ORCA, in the grid's order for locality; writes the
   // new velocities by agent.
-  StepBuffers& out = w.buffers;
   AgentsView av = w.view();
   av.kin = sc.kin.data();  // filled by trackMotion
   const ObstacleView ov = w.obstacles.view();
@@ -735,7 +733,7 @@ void OrcaModel::solve(StepContext& ctx) {
       if (got < 0) {
         ++failed;
         if (!gridFresh) continue;  // after the grid is built
-        got = gridNeighbors(w, i, at, av, gv, sp, dt, row, ss, base, listed);
+        got = gridNeighbors(w, i, at, av, grid, sp, dt, row, ss, base, listed);
       }
       ss.neighborCount = got;
       fromLists += listed;
@@ -749,8 +747,7 @@ void OrcaModel::solve(StepContext& ctx) {
   }, lookForFree ? kLightChunks : 8);
   sc.failingSteps = failing > n / 64 ? sc.failingSteps + 1 : 0;
   if (!gridFresh && failing > 0) {
-    buildGrid(w, s);
-    const AgentGridView fresh = grid.view();
+    buildGrid(w, grid, s);
     // Lists that fail at their own pace (a ring's, with relative motion)
     // would build the grid every step: those about to are rebuilt with
     // the ones that failed, so the next build waits for most of a list's
@@ -768,7 +765,7 @@ void OrcaModel::solve(StepContext& ctx) {
       for (std::size_t slot = b; slot < e; ++slot) {
         if (!deferred[slot]) {
           if (refresh) {
-            refreshIfSpent(w, order[slot], static_cast<std::int32_t>(slot), av, fresh, sp, dt, deferBase[slot],
+            refreshIfSpent(w, order[slot], static_cast<std::int32_t>(slot), av, grid, sp, dt, deferBase[slot],
                            batch.next());
           }
           continue;
@@ -776,7 +773,7 @@ void OrcaModel::solve(StepContext& ctx) {
         const std::int32_t i = order[slot];
         SolveScratch& ss = batch.next();
         bool listed;
-        ss.neighborCount = gridNeighbors(w, i, static_cast<std::int32_t>(slot), av, fresh, sp, dt, hintHere(i), ss,
+        ss.neighborCount = gridNeighbors(w, i, static_cast<std::int32_t>(slot), av, grid, sp, dt, hintHere(i), ss,
                                          deferBase[slot], listed);
         fromLists += listed;
         batch.add(i, wishHere(i));

@@ -34,7 +34,7 @@
 namespace throng {
 
 /// What ORCA keeps across steps on the CPU, beside the world's agent grid
-/// (World::grid, which it builds only when a walker's list fails).
+/// (StepScratch::grid, which it builds only when a walker's list fails).
 struct OrcaScratch {
   // The order the solve runs in and its results are kept by: the grid's
   // slots when it was last built (a step with candidate lists builds the
@@ -122,12 +122,12 @@ class OrcaModel final : public Model {
   /// the CPU has them.
   static SolveParams solveParams(const Settings& s, float dt);
 
-  /// Builds w.grid for this step (and refits the motion tiles to it).
-  void buildGrid(World& w, const Settings& s);
+  /// Builds the step's agent grid `grid` over w (and refits the motion tiles to it).
+  void buildGrid(const World& w, AgentGrid& grid, const Settings& s);
   /// The first pass: how far agents moved since the last step (for the candidate
   /// lists; resets them when the agent count changed). Calls `alongside`
   /// (if any) over every agent once, in the same pass, chunk by chunk.
-  void trackMotion(World& w, bool lists, const ChunkFn& alongside);
+  void trackMotion(const World& w, bool lists, const ChunkFn& alongside);
   /// trackMotion's relative part (OrcaScratch::MotionTiles), once the
   /// boxes are filled: the spreads, given the step's largest displacement.
   void tileSpreads(double largestStep, int copies);
@@ -136,11 +136,11 @@ class OrcaModel final : public Model {
   /// holds the agents of its share of agent index, in grid order. For a
   /// grid that lasts (`lasting`) whose agents mostly follow each other in
   /// index order (indicesFollowGrid), agent index order itself.
-  void takeOrder(World& w, int split, bool lasting);
+  void takeOrder(const World& w, const AgentGrid& grid, int split, bool lasting);
   /// Whether at least three in four agents are in the same grid cell as
   /// the agent before by index, or in a cell next to it (a ring's walkers
   /// added in turn around it, a block's row by row).
-  bool indicesFollowGrid(const World& w) const;
+  bool indicesFollowGrid(const AgentGrid& grid) const;
   /// Makes every list's relative sum unknown (its steps were not counted).
   void forgetRelativeMotion();
   /// The solve phase, first half: walker i's neighbours into ss from its candidate
@@ -156,12 +156,12 @@ class OrcaModel final : public Model {
   /// walker i's list too when it is nearly spent (`base`: the bound its
   /// answer this step gave), so lists fail together. Never changes a result.
   void refreshIfSpent(const World& w, std::int32_t i, std::int32_t slot, const AgentsView& av,
-                      const AgentGridView& gv, const SolveParams& sp, float dt, float base, SolveScratch& spare);
+                      const AgentGrid& grid, const SolveParams& sp, float dt, float base, SolveScratch& spare);
   /// The second half, after listNeighbors returned -1: rebuilds the list
   /// from the grid (fresh: built from this step's positions), or scans it
   /// (`listed` says which), and keeps the scan's hint. Together, the same
   /// answer as selectNeighbors.
-  int gridNeighbors(const World& w, std::int32_t i, std::int32_t slot, const AgentsView& av, const AgentGridView& gv,
+  int gridNeighbors(const World& w, std::int32_t i, std::int32_t slot, const AgentsView& av, const AgentGrid& grid,
                     const SolveParams& sp, float dt, std::int32_t* hintRow, SolveScratch& ss, float base,
                     bool& listed);
 
