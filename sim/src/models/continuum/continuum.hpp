@@ -61,8 +61,13 @@ struct ContinuumView {
 };
 
 /// The speed factor of the field at p along unit direction dir: the
-/// cell's four speeds weighed by the squared components of dir, over f_max
-/// (1 off the grid or with no fields).
+/// cell's speeds through its open faces (a closed face's is 0, an open
+/// one's never is) weighed by the squared components of dir, over f_max;
+/// 1 off the grid, with no fields, or heading only into closed faces.
+/// The closed faces are left out because a walker along a wall that the
+/// cells draw as a staircase (any wall not along the grid) heads partly
+/// into them: counted, they would slow it to a crawl in an empty corridor.
+/// Walls are the push's to keep (continuumStep), not the speed's.
 THRONG_HD float cellPace(const FieldRouting& f, Vec2 p, Vec2 dir) {
   if (f.grid.cols == 0 || !(f.fmax > 0.0f)) return 1.0f;
   const std::int32_t c = fieldCellAt(f.grid, p);
@@ -70,7 +75,15 @@ THRONG_HD float cellPace(const FieldRouting& f, Vec2 p, Vec2 dir) {
   const float* sp = f.speed + 4 * c;
   const float ex = dir.x > 0.0f ? dir.x : 0.0f, wx = dir.x < 0.0f ? -dir.x : 0.0f;
   const float ny = dir.y > 0.0f ? dir.y : 0.0f, sy = dir.y < 0.0f ? -dir.y : 0.0f;
-  const float pace = (ex * ex * sp[0] + ny * ny * sp[1] + wx * wx * sp[2] + sy * sy * sp[3]) / f.fmax;
+  const float weight[4] = {ex * ex, ny * ny, wx * wx, sy * sy};
+  float sum = 0.0f, open = 0.0f;
+  for (int d = 0; d < 4; ++d) {
+    if (!(sp[d] > 0.0f)) continue;
+    sum += weight[d] * sp[d];
+    open += weight[d];
+  }
+  if (!(open > 0.0f)) return 1.0f;
+  const float pace = sum / (open * f.fmax);
   return pace < 1.0f ? pace : 1.0f;
 }
 
@@ -81,9 +94,9 @@ struct ContinuumMotion {
 };
 
 /// Pass 1: walker i at p, with its wish (landing: it lands exactly on its
-/// goal this step), desires its wish at the field's pace: |v_field| / f_max
-/// on its potential, else its cell's speed along the wish; under the
-/// envelope, that velocity brought into it.
+/// goal this step), desires its wish, at most at the field's speed there:
+/// |v_field| on its potential, else its cell's speed along the wish; under
+/// the envelope, that velocity brought into it.
 THRONG_HD Vec2 continuumDesired(const ContinuumView& cv, std::int32_t i, Vec2 p, Vec2 wish, bool landing,
                                 ContinuumMotion* motion = nullptr) {
   float pace = 1.0f;
@@ -103,7 +116,15 @@ THRONG_HD Vec2 continuumDesired(const ContinuumView& cv, std::int32_t i, Vec2 p,
     pace = cellPace(cv.field, p, wish / want);
   }
   if (motion) *motion = {flow, pace};
-  return cv.envelope.into(i, wish * pace);
+  // The field gives the speed the crowd and the ground allow, pace * fmax
+  // (units/s): the walker walks at its wish, at most that. Scaling the
+  // wish by the pace instead would count the crowd twice for a wish the
+  // pace phase has already slowed to the room ahead.
+  // A wish at f_max or faster is scaled by the pace itself: the same
+  // velocity, in the bits it always had.
+  if (!(pace < 1.0f) || !(want < cv.field.fmax)) return cv.envelope.into(i, wish * pace);
+  const float allowed = pace * cv.field.fmax;
+  return cv.envelope.into(i, want > allowed ? wish * (allowed / want) : wish);
 }
 
 /// The overlap the push leaves, as a fraction of r_A + r_B, which the
