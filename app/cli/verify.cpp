@@ -28,6 +28,7 @@
 #include "cli.hpp"
 #include "run_core.hpp"
 #include "signals.hpp"
+#include "throng/diagram.hpp"
 #include "throng/scene.hpp"
 #include "throng/measure.hpp"
 #include "throng/output_file.hpp"
@@ -143,6 +144,31 @@ std::string bounds(const VerifyCheck& c) {
 
 /// The door widths the report's flow against width runs `door` at, m.
 constexpr double kReportWidths[] = {0.6, 0.8, 1.0, 1.2, 1.6, 2.0, 2.4};
+/// The densities the report's fundamental diagram runs the ring corridor
+/// at (throng/diagram.hpp), per m².
+constexpr double kReportDensities[] = {0.5, 1, 2, 3, 4, 5};
+
+/// Each model's fundamental diagram in the ring corridor under
+/// Settings::pedestrian(): {model: [{density, speed, weidmann}]}, the
+/// density as placed. Empty (null) when stopped.
+nlohmann::json fundamentalDiagram(const VerifyOptions& o) {
+  nlohmann::json out = nlohmann::json::object();
+  for (const std::string& model : o.models) {
+    Settings s = Settings::pedestrian();
+    s.model = model;
+    if (o.threads) s.threads = static_cast<int>(*o.threads);
+    nlohmann::json points = nlohmann::json::array();
+    for (const double asked : kReportDensities) {
+      if (stopRequested()) return nullptr;
+      const double density = RingCorridor::density(asked);
+      points.push_back({{"density", density},
+                        {"speed", RingCorridor::meanSpeed(asked, s)},
+                        {"weidmann", weidmannSpeed(density)}});
+    }
+    out[model] = points;
+  }
+  return out;
+}
 
 /// What a report is made of, gathered while the suite runs.
 struct ReportData {
@@ -217,8 +243,11 @@ bool writeReport(const VerifyOptions& o, ReportData& data, Runner& runner, const
       widths[model] = points;
     }
   }
+  // The fundamental diagram: the ring corridor at each density.
+  const nlohmann::json diagram = fundamentalDiagram(o);
+  if (diagram.is_null()) return false;
   const nlohmann::json results = {{"command", command}, {"models", o.models}, {"tests", data.tests},
-                                  {"rows", data.rows}, {"flowWidth", widths}};
+                                  {"rows", data.rows}, {"flowWidth", widths}, {"fundamentalDiagram", diagram}};
   std::string err;
   const std::string resultsPath = (fs::path(o.report) / "results.json").string();
   if (!writeFileWhole(resultsPath, results.dump(1) + "\n", &err)) {
@@ -254,6 +283,31 @@ bool writeReport(const VerifyOptions& o, ReportData& data, Runner& runner, const
           "over the width (walkers per metre per second), against 1.6 to 2.0 per m per s for people "
           "(docs/walking.md).\n";
     if (have("flow-width.png")) md += "\n![specific flow against the door's width](img/flow-width.png)\n";
+  }
+  if (!diagram.empty()) {
+    md += "\n## The fundamental diagram\n\nThe mean speed in a closed ring corridor 2 m wide (RiMEA test 4's "
+          "set-up; walkers of 0.2 m wishing 1.34 m/s, Settings::pedestrian()) against Weidmann's (1993), m/s, "
+          "at the density placed, per m² (docs/walking.md).\n\n| density | Weidmann |";
+    for (const auto& [model, points] : diagram.items()) md += " " + cell(model) + " |";
+    md += "\n| --- | --- |";
+    for (std::size_t k = 0; k < diagram.size(); ++k) md += " --- |";
+    md += "\n";
+    for (std::size_t k = 0; k < std::size(kReportDensities); ++k) {
+      const nlohmann::json& first = diagram.begin().value()[k];
+      char line[64];
+      std::snprintf(line, sizeof line, "| %.2f | %.2f |", first["density"].get<double>(),
+                    first["weidmann"].get<double>());
+      md += line;
+      for (const auto& [model, points] : diagram.items()) {
+        const double v = points[k]["speed"], w = points[k]["weidmann"];
+        if (w > 0) std::snprintf(line, sizeof line, " %.2f (%+.0f%%) |", v, 100 * (v / w - 1));
+        else std::snprintf(line, sizeof line, " %.2f |", v);
+        md += line;
+      }
+      md += "\n";
+    }
+    if (have("fundamental-diagram.png"))
+      md += "\n![each model's mean speed against Weidmann's](img/fundamental-diagram.png)\n";
   }
   if (figures != 0)
     md += "\nNo figures: the Python that makes them (matplotlib) did not run; `results.json` holds every value.\n";

@@ -153,11 +153,4 @@ std::string PlotHistory::csv() const {
   return out;
 }
 
-double weidmannSpeed(double rho) {
-  constexpr double v0 = 1.34, gamma = 1.913, jam = 5.4;
-  if (!(rho > 0)) return v0;
-  if (rho >= jam) return 0;
-  return v0 * (1 - std::exp(-gamma * (1 / rho - 1 / jam)));
-}
-
 }  // namespace throng::app

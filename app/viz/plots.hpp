@@ -83,8 +83,5 @@ class PlotHistory {
   double lastNow_ = -1;   ///< Crowd::time at the last sample, s
 };
 
-/// Weidmann's (1993) walking speed at density rho (per m²), for
-/// free speed v0 = 1.34 m/s and jam density 5.4 per m²; 0 at and past it.
-double weidmannSpeed(double rho);
 
 }  // namespace throng::app

@@ -22,6 +22,7 @@
 #include <string_view>
 
 #include "cli/preset.hpp"
+#include "throng/diagram.hpp"
 #include "viz/ui_help.hpp"
 #include "viz/viz_app.hpp"
 

@@ -6,7 +6,9 @@
 - TEST-curves.png: for a test with measurement lines, the walkers past each
   line over time (N(t), the evacuation curve), one panel a model;
 - flow-width.png: the shipped door's specific flow against its width, per
-  model, against people's 1.6 to 2.0 per m per s.
+  model, against people's 1.6 to 2.0 per m per s;
+- fundamental-diagram.png: each model's mean speed in the ring corridor
+  against its density, over Weidmann's (1993) curve.
 
 Image names come from results.json, where throng made them safe. Each image
 is written whole (to a temporary beside it, then renamed). Exit status 0,
@@ -100,6 +102,32 @@ def _flow_width_figure(plt, flow_width):
     return fig
 
 
+def _weidmann(density):
+    """Weidmann (1993), m/s at density per m² (throng/diagram.hpp's)."""
+    if density <= 0:
+        return 1.34
+    if density >= 5.4:
+        return 0.0
+    return 1.34 * (1 - math.exp(-1.913 * (1 / density - 1 / 5.4)))
+
+
+def _diagram_figure(plt, diagram):
+    fig, ax = plt.subplots(figsize=(6, 4))
+    ds = [0.3 + 0.05 * k for k in range(103)]
+    ax.plot(ds, [_weidmann(d) for d in ds], "k-", label="Weidmann (1993)")
+    for m, points in diagram.items():
+        if points:
+            ax.plot([p["density"] for p in points], [max(p["speed"], 0) for p in points], "o-", label=m)
+    ax.set_xlabel("density, walkers per m²")
+    ax.set_ylabel("mean speed, m/s")
+    ax.set_xlim(0, 5.5)
+    ax.set_ylim(bottom=0)
+    ax.legend(fontsize=8)
+    ax.set_title("ring corridor 2 m wide: the fundamental diagram")
+    fig.tight_layout()
+    return fig
+
+
 def main(argv):
     if len(argv) != 1:
         sys.stderr.write("usage: python -m throng._report DIR\n")
@@ -130,6 +158,10 @@ def main(argv):
     if results.get("flowWidth"):
         fig = _flow_width_figure(plt, results["flowWidth"])
         _save(fig, os.path.join(img, "flow-width.png"))
+        plt.close(fig)
+    if results.get("fundamentalDiagram"):
+        fig = _diagram_figure(plt, results["fundamentalDiagram"])
+        _save(fig, os.path.join(img, "fundamental-diagram.png"))
         plt.close(fig)
     return 0
 

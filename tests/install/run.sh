@@ -9,7 +9,7 @@ test -f "$work/prefix/lib/cmake/throng/throngConfig.cmake"
 test -f "$work/prefix/include/throng/crowd.hpp"
 # The installed headers are the user's API alone (no step internals), and
 # each stands on its own.
-expected="backend.hpp crowd.hpp fields.hpp hd.hpp measure.hpp output_file.hpp scene.hpp scene_doc.hpp settings.hpp teaching.hpp types.hpp vec2.hpp verify.hpp"
+expected="backend.hpp crowd.hpp diagram.hpp fields.hpp hd.hpp measure.hpp output_file.hpp scene.hpp scene_doc.hpp settings.hpp teaching.hpp types.hpp vec2.hpp verify.hpp"
 got=$(cd "$work/prefix/include/throng" && ls | tr '\n' ' ' | sed 's/ $//')
 if [ "$got" != "$expected" ]; then
   echo "install: the installed headers are '$got', expected '$expected'"

@@ -1053,7 +1053,16 @@ def case_verify_report():
     check([r["verdict"] for r in results["rows"]] == ["pass", "pass"], "results.json: each check's verdict", results)
     check(30 < results["rows"][0]["values"][0] < 31, "results.json: RiMEA 1's time", results["rows"][0])
     check(len(results["flowWidth"]["orca"]) == 7, "the door at seven widths", results["flowWidth"])
-    for image in ("rimea-1.png", "rimea-1-curves.png", "rimea-2.png", "flow-width.png"):
+    # The fundamental diagram: the ring corridor at six densities, ORCA
+    # within 15% of Weidmann's at 2 per m² (docs/walking.md), and slower as
+    # the crowd packs.
+    fd = results["fundamentalDiagram"]["orca"]
+    check(len(fd) == 6 and all(abs(p["density"] - d) < 0.05 for p, d in zip(fd, (0.5, 1, 2, 3, 4, 5))),
+          "the ring at six densities", fd)
+    check(abs(fd[2]["speed"] / fd[2]["weidmann"] - 1) <= 0.15, "ORCA at 2 per m² walks Weidmann's speed", fd[2])
+    check(all(a["speed"] > b["speed"] for a, b in zip(fd, fd[1:])), "slower as it packs", fd)
+    check("## The fundamental diagram" in md and "| 2.00 | 0.61 |" in md, "report.md tabulates it", md)
+    for image in ("rimea-1.png", "rimea-1-curves.png", "rimea-2.png", "flow-width.png", "fundamental-diagram.png"):
         check(f"(img/{image})" in md, f"report.md links {image}", md)
         data = (out / "img" / image).read_bytes()
         check(data[:8] == b"\x89PNG\r\n\x1a\n", f"{image} is a PNG", data[:16])

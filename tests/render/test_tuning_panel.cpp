@@ -22,6 +22,7 @@
 #include "gl_fixture.hpp"
 #include "render/gl_renderer.hpp"
 #include "render/pack.hpp"
+#include "throng/diagram.hpp"
 #include "viz/plots.hpp"
 #include "viz/viz_app.hpp"
 
@@ -234,9 +235,9 @@ TEST_CASE("the plots' history: a clock that runs on across a rebuild, flows over
   CHECK(p.time().back() == doctest::Approx(61.0 / 60));
   CHECK(p.flows()[0].y.back() == 0);
   CHECK(p.out().y.size() == 61);
-  CHECK(app::weidmannSpeed(0) == doctest::Approx(1.34));
-  CHECK(app::weidmannSpeed(1) == doctest::Approx(1.34 * (1 - std::exp(-1.913 * (1 - 1 / 5.4)))));
-  CHECK(app::weidmannSpeed(6) == 0);
+  CHECK(throng::weidmannSpeed(0) == doctest::Approx(1.34));
+  CHECK(throng::weidmannSpeed(1) == doctest::Approx(1.34 * (1 - std::exp(-1.913 * (1 - 1 / 5.4)))));
+  CHECK(throng::weidmannSpeed(6) == 0);
 }
 
 TEST_CASE("the velocity inset: the head-on walker's plane in its own window, a labelled line per neighbour") {

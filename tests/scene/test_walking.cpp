@@ -18,131 +18,30 @@
 
 #include "helpers.hpp"
 #include "throng/crowd.hpp"
+#include "throng/diagram.hpp"
 #include "throng/scene.hpp"
 #include "throng/settings.hpp"
 
 namespace {
 
 using throng::Crowd;
+using throng::RingCorridor;
 using throng::Settings;
 using throng::Vec2;
 
 constexpr double kPi = std::numbers::pi;
 
-/// Weidmann (1993): v(ρ) = 1.34 (1 - exp(-1.913 (1/ρ - 1/5.4))), m/s.
-double weidmann(double density) { return 1.34 * (1.0 - std::exp(-1.913 * (1.0 / density - 1.0 / 5.4))); }
+double weidmann(double density) { return throng::weidmannSpeed(density); }
 
-/// The ring corridor: 2 m wide between circles of 10 m and 12 m, every
-/// walker of radius 0.2 m wishing to walk anticlockwise along it at 1.34
-/// m/s (the preferredVelocity closure), placed in staggered rows at
-/// `density` per m². The measuring area is a sixth of the ring (11.5 m
-/// along its middle); the mean speed along the corridor in it is taken
-/// every 0.5 s from 30 s to 60 s.
-struct RingCorridor {
-  static constexpr double kInner = 10, kOuter = 12, kRadius = 0.2, kSpeed = 1.34;
-  static constexpr int kSides = 128;  // the circles' polygons: 4 mm from the true circle at most
-
-  static double area() { return kPi * (kOuter * kOuter - kInner * kInner); }
-
-  /// The walkers spread at random; if too dense for that, in rows round
-  /// the ring, each row of one count and staggered half a place from the
-  /// next, as many rows as keep them furthest apart. The rows' count is a
-  /// multiple of the rows, so the density is within rows / area (0.04 per
-  /// m²) of the one asked for: placed() gives it.
-  static std::vector<Vec2> layout(double density) {
-    const double n = density * area();
-    // Spread at random (a fixed sequence), each at least 2.05 radii from
-    // the others, as far as that goes; a crowd too dense for it in rows.
-    {
-      std::vector<Vec2> at;
-      std::uint64_t state = 0x9E3779B97F4A7C15ull;
-      const auto uniform = [&state] {
-        state = state * 6364136223846793005ull + 1442695040888963407ull;
-        return static_cast<double>(state >> 11) * 0x1p-53;
-      };
-      const double lo = kInner + kRadius + 0.01, hi = kOuter - kRadius - 0.01;
-      const long want = std::lround(n);
-      for (long tries = 0; tries < 200 * want && static_cast<long>(at.size()) < want; ++tries) {
-        const double r = std::sqrt(lo * lo + (hi * hi - lo * lo) * uniform()), a = 2 * kPi * uniform();
-        const Vec2 p{static_cast<float>(r * std::cos(a)), static_cast<float>(r * std::sin(a))};
-        bool free = true;
-        for (const Vec2 q : at) free &= (p - q).lengthSquared() >= static_cast<float>(4.2 * kRadius * kRadius);
-        if (free) at.push_back(p);
-      }
-      if (static_cast<long>(at.size()) == want) return at;
-    }
-    const double lo = kInner + kRadius + 0.01, hi = kOuter - kRadius - 0.01;
-    std::vector<Vec2> best;
-    double bestGap = -1;
-    for (int rows = 1; rows <= 8; ++rows) {
-      const int inRow = static_cast<int>(std::lround(n / rows));
-      std::vector<Vec2> at;
-      for (int k = 0; k < rows; ++k) {
-        const double radius = rows == 1 ? 0.5 * (lo + hi) : lo + (hi - lo) * k / (rows - 1);
-        for (int m = 0; m < inRow; ++m) {
-          const double a = 2 * kPi * (m + 0.5 * (k % 2)) / inRow;
-          at.push_back(Vec2{static_cast<float>(radius * std::cos(a)), static_cast<float>(radius * std::sin(a))});
-        }
-      }
-      double gap = 1e9;  // the closest pair, centre to centre
-      for (std::size_t i = 0; i < at.size(); ++i)
-        for (std::size_t j = i + 1; j < at.size(); ++j)
-          gap = std::min(gap, static_cast<double>((at[i] - at[j]).length()));
-      if (gap > bestGap) {
-        bestGap = gap;
-        best = at;
-      }
-    }
-    REQUIRE(bestGap > 2 * kRadius);
-    return best;
-  }
-
-  /// The density layout(density) places, per m².
-  static double placed(double density) { return static_cast<double>(layout(density).size()) / area(); }
-
-  static Crowd make(double density, const std::string& model) {
-    Settings s = Settings::pedestrian();
-    s.model = model;
-    Crowd c(s);
-    std::vector<Vec2> inner, outer;
-    for (int k = 0; k < kSides; ++k) {
-      const double a = 2 * kPi * k / kSides;
-      inner.push_back(Vec2{static_cast<float>(kInner * std::cos(a)), static_cast<float>(kInner * std::sin(a))});
-      outer.push_back(Vec2{static_cast<float>(kOuter * std::cos(a)), static_cast<float>(kOuter * std::sin(a))});
-    }
-    outer.push_back(outer.front());
-    c.addObstacle(inner);
-    c.addWall(outer);
-    for (const Vec2 p : layout(density)) c.add(p, std::nullopt, kRadius, kSpeed);
-    c.preferredVelocity = [](const throng::Agent& a) {
-      const float r = a.position.length();
-      return r > 0 ? Vec2{-a.position.y, a.position.x} * static_cast<float>(kSpeed / r) : Vec2{};
-    };
-    return c;
-  }
-
-  /// The mean speed along the corridor in the measuring area, m/s.
-  static double meanSpeed(double density, const std::string& model, bool pace) {
-    Crowd c = make(density, model);
-    if (!pace) c.settings.paceTimeGap = 0;
-    c.advance(30);
-    double sum = 0;
-    long samples = 0;
-    for (int k = 0; k <= 60; ++k) {
-      if (k > 0) c.advance(0.5);
-      const throng::FrameView f = c.frame();
-      for (std::size_t i = 0; i < f.px.size(); ++i) {
-        const double angle = std::atan2(f.py[i], f.px[i]);
-        if (!(angle >= 0 && angle < kPi / 3)) continue;
-        const double r = std::hypot(f.px[i], f.py[i]);
-        sum += (-f.py[i] * f.vx[i] + f.px[i] * f.vy[i]) / r;  // along the corridor
-        ++samples;
-      }
-    }
-    REQUIRE(samples > 0);
-    return sum / static_cast<double>(samples);
-  }
-};
+/// The ring corridor's mean speed (throng/diagram.hpp) at `density` under
+/// `model` with Settings::pedestrian(), the pace on or off.
+double ringSpeed(double density, const std::string& model, bool pace) {
+  Settings s = Settings::pedestrian();
+  s.model = model;
+  if (!pace) s.paceTimeGap = 0;
+  REQUIRE_FALSE(RingCorridor::layout(density).empty());
+  return RingCorridor::meanSpeed(density, s);
+}
 
 /// The diagram of one model at 0.5 to 5 walkers per m², printed beside
 /// Weidmann's.
@@ -152,8 +51,8 @@ std::vector<double> diagram(const std::string& model, bool pace = true) {
   // (BioCrowds leaves the pace whether or not it is set.)
   std::string table = model + (pace ? "" : ", pace off") + ": density (1/m²), mean speed (m/s), Weidmann's, off by\n";
   for (const double asked : densities) {
-    const double d = RingCorridor::placed(asked);
-    v.push_back(RingCorridor::meanSpeed(asked, model, pace));
+    const double d = RingCorridor::density(asked);
+    v.push_back(ringSpeed(asked, model, pace));
     char line[128];
     std::snprintf(line, sizeof line, "  %.2f  %.2f  %.2f  %+.0f%%\n", d, v.back(), weidmann(d),
                   100 * (v.back() / weidmann(d) - 1));
@@ -173,7 +72,7 @@ void checkDiagram(const std::string& model) {
   const std::vector<double> v = diagram(model);
   const double densities[] = {0.5, 1, 2, 3};
   for (int k = 0; k < 4; ++k) {
-    const double d = RingCorridor::placed(densities[k]);
+    const double d = RingCorridor::density(densities[k]);
     INFO(model, " at density ", d, ": ", v[k], " m/s against Weidmann's ", weidmann(d));
     CHECK(std::fabs(v[k] / weidmann(d) - 1) <= 0.15);
   }
