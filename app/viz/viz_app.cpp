@@ -277,7 +277,7 @@ bool VizApp::setScene(std::unique_ptr<SimHost> host) {
   if (editing_) {  // a new scene: its own document, opened when edit mode is entered again
     editing_ = false;
     renderer_.setField({}, 0, 0, {}, 0);
-    fieldKey_ = {};
+    fieldKey_.forget();
   }
   editor_.reset();
   scenePath_.clear();
@@ -463,15 +463,13 @@ void VizApp::buildTeaching() {
   if (explain_.fieldCell >= 0) {
     // The grid the cell counts in, for the costs printed by the cell: read
     // once a step (on CUDA fields() copies back).
-    if (teachingGridStep_ != c.stepCount() || teachingGridGeneration_ != generation_) {
+    if (teachingGridKey_.changed({c.stepCount(), generation_})) {
       const FieldView fv = c.fields(-1);
       teachingGrid_ = FieldView{};
       teachingGrid_.origin = fv.origin;
       teachingGrid_.cell = fv.cell;
       teachingGrid_.cols = fv.cols;
       teachingGrid_.rows = fv.rows;
-      teachingGridStep_ = c.stepCount();
-      teachingGridGeneration_ = generation_;
     }
   }
   if (!showGridQuery) {  // the neighbour grid's cells and candidates only when asked for
@@ -487,15 +485,14 @@ void VizApp::buildTeaching() {
 // the markers' storage.
 void VizApp::updateMarkers() {
   if (!showMarkers_) {
-    if (markerKey_.valid) renderer_.setMarkers({}, 0);
-    markerKey_ = {};
+    if (markerKey_.held()) renderer_.setMarkers({}, 0);
+    markerKey_.forget();
     markerPack_ = {};
     return;
   }
   const Crowd& c = host_->crowd();
   const std::ptrdiff_t sel = teaching_ ? selectedIndex() : -1;
-  const MarkerKey key{true,
-                      c.stepCount(),
+  const MarkerKey key{c.stepCount(),
                       generation_,
                       sel >= 0 ? selectedId_ : ~0ull,
                       camera_.center,
@@ -505,8 +502,7 @@ void VizApp::updateMarkers() {
                       camera_.width,
                       camera_.height,
                       c.settings.model};
-  if (key == markerKey_) return;
-  markerKey_ = key;
+  if (!markerKey_.changed(key)) return;
   markerPack_ = render::packMarkers(c.markers(), c.frame().id, camera_, key.spacing, markerPoints_);
   renderer_.setMarkers(markerPoints_, markerPack_.dotPx);
 }
@@ -517,12 +513,12 @@ void VizApp::updateMarkers() {
 void VizApp::updateField() {
   const FieldOverlay& o = fieldOverlay_;
   if (o.layer == render::FieldLayer::None && !o.shading && !o.arrows) {
-    if (fieldKey_.valid) {
+    if (fieldKey_.held()) {
       renderer_.setField({}, 0, 0, {}, 0);
       renderer_.setFieldMesh({});
     }
-    fieldKey_ = {};
-    arrowKey_ = {};
+    fieldKey_.forget();
+    arrowKey_.forget();
     fieldImage_ = {};
     fieldArrows_ = {};
     fieldMesh_.clear();
@@ -536,19 +532,18 @@ void VizApp::updateField() {
   constexpr std::size_t kFollowViewCells = std::size_t{1} << 18;  // about 8 ms a pack
   const bool followView = o.rangeInView && o.layer != render::FieldLayer::None;
   const bool moveWithView = followView && fieldImage_.cells() <= kFollowViewCells;
-  const FieldKey key{true,
-                     c.stepCount(),
+  const FieldKey key{c.stepCount(),
                      generation_,
                      o,
                      moveWithView ? camera_.center : glm::vec2{},
                      moveWithView ? camera_.zoom : 0,
                      moveWithView ? camera_.width : 0,
                      moveWithView ? camera_.height : 0};
-  if (!(key == fieldKey_)) {
-    const bool fresh = !fieldKey_.valid || !(fieldKey_.overlay == o) || fieldImageGeneration_ != generation_ ||
-                       fieldKey_.center != key.center || fieldKey_.zoom != key.zoom || fieldKey_.width != key.width ||
-                       fieldKey_.height != key.height;
-    fieldKey_ = key;
+  // Packed again whatever the fields when anything but the step changed.
+  const FieldKey* was = fieldKey_.last();
+  const bool fresh = !was || !(was->overlay == o) || fieldImageGeneration_ != generation_ || was->center != key.center ||
+                     was->zoom != key.zoom || was->width != key.width || was->height != key.height;
+  if (fieldKey_.changed(key)) {
     const FieldView f = c.fields(o.target);
     if (fresh || f.refreshStep != fieldImage_.refreshStep || f.cols != fieldImage_.cols || f.rows != fieldImage_.rows ||
         f.cell != fieldImage_.cell || !(f.origin == fieldImage_.origin)) {
@@ -559,10 +554,9 @@ void VizApp::updateField() {
                                            fieldImage_.cell);
     }
   }
-  const ArrowKey ak{true, fieldImages_, camera_.center, camera_.zoom, camera_.width, camera_.height,
+  const ArrowKey ak{fieldImages_, camera_.center, camera_.zoom, camera_.width, camera_.height,
                     o.arrows ? o.arrowEvery : 0};
-  if (!(ak == arrowKey_)) {
-    arrowKey_ = ak;
+  if (arrowKey_.changed(ak)) {
     fieldMesh_.clear();
     fieldArrows_ = o.arrows ? render::buildFieldArrows(fieldImage_, camera_, o.arrowEvery, fieldMesh_) : render::FieldArrows{};
     renderer_.setFieldMesh(fieldMesh_);

@@ -33,6 +33,7 @@
 #include "render/gl_renderer.hpp"
 #include "render/markers.hpp"
 #include "render/overlay.hpp"
+#include "viz/cache_key.hpp"
 #include "viz/editor/editor.hpp"
 #include "viz/editor/recent.hpp"
 #include "viz/editor/terrain.hpp"
@@ -337,7 +338,6 @@ class VizApp {
   // view, the selection, the model's settings), so a paused crowd costs
   // nothing per frame, on any backend.
   struct MarkerKey {
-    bool valid = false;
     std::uint64_t step = 0, generation = 0;
     std::uint64_t selected = ~0ull;  ///< the teaching view's walker: its explain may find the owners anew
     glm::vec2 center{};
@@ -349,14 +349,13 @@ class VizApp {
   bool showMarkers_ = true;
   std::vector<render::Vertex> markerPoints_;
   render::MarkerPack markerPack_;
-  MarkerKey markerKey_;
+  CacheKey<MarkerKey> markerKey_;
   std::uint64_t generation_ = 0;  ///< counts rebuilds (a new crowd may reuse the old one's memory)
 
   // The field overlay: fieldImage_ is rebuilt when FieldKey changes (a
   // step, a rebuild, the overlay's options) and the fields were refreshed
   // since; the arrows when the image or the view changes.
   struct FieldKey {
-    bool valid = false;
     std::uint64_t step = 0, generation = 0;
     FieldOverlay overlay;
     glm::vec2 center{};  ///< the view, while the range follows it
@@ -365,7 +364,6 @@ class VizApp {
     bool operator==(const FieldKey&) const = default;
   };
   struct ArrowKey {
-    bool valid = false;
     std::uint64_t image = 0;  ///< counts images built
     glm::vec2 center{};
     float zoom = 0;
@@ -373,15 +371,20 @@ class VizApp {
     bool operator==(const ArrowKey&) const = default;
   };
   FieldOverlay fieldOverlay_;
-  FieldKey fieldKey_;
-  ArrowKey arrowKey_;
+  CacheKey<FieldKey> fieldKey_;
+  CacheKey<ArrowKey> arrowKey_;
   std::uint64_t fieldImages_ = 0, fieldImageGeneration_ = ~0ull;
   render::FieldLayerImage fieldImage_;
   render::FieldArrows fieldArrows_;
   render::Mesh fieldMesh_;
   bool fieldTooLarge_ = false;
-  // The field grid the teaching view's cell counts in (read at most once a step).
-  std::uint64_t teachingGridStep_ = ~0ull, teachingGridGeneration_ = ~0ull;
+  // The field grid the teaching view's cell counts in (read at most once a
+  // step): keyed by the step and the rebuild.
+  struct TeachingGridKey {
+    std::uint64_t step = 0, generation = 0;
+    bool operator==(const TeachingGridKey&) const = default;
+  };
+  CacheKey<TeachingGridKey> teachingGridKey_;
   FieldView teachingGrid_;  ///< origin, cell, cols only (its spans are not kept)
 
   bool fitPending_ = true;

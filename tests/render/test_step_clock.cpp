@@ -1,6 +1,7 @@
-// The visualizer's fixed-step accumulator (app/viz/step_clock.hpp): pure.
+// The visualizer's fixed-step accumulator (app/viz/step_clock.hpp) and its cache keys (app/viz/cache_key.hpp): pure.
 #include <doctest/doctest.h>
 
+#include "viz/cache_key.hpp"
 #include "viz/step_clock.hpp"
 
 using throng::app::StepClock;
@@ -52,4 +53,26 @@ TEST_CASE("recorded frames are fixed slices of sim time") {
   total = 0;
   for (int f = 0; f < 60; ++f) total += c.recorded(30, 1.0 / 60);
   CHECK(total == 240);
+}
+
+// The app's cache keys (viz/cache_key.hpp): a thing is made again exactly
+// when what it is made from changed, or after it was forgotten.
+TEST_CASE("a cache key asks for the thing again only when its key changes or it was forgotten") {
+  struct Key {
+    int step = 0;
+    float zoom = 1;
+    bool operator==(const Key&) const = default;
+  };
+  throng::app::CacheKey<Key> k;
+  CHECK_FALSE(k.held());
+  CHECK(k.changed({0, 1}));        // nothing made yet
+  CHECK_FALSE(k.changed({0, 1}));  // a paused crowd: nothing to make
+  CHECK(k.changed({1, 1}));        // a step
+  CHECK(k.changed({1, 2}));        // the view
+  REQUIRE(k.last() != nullptr);
+  CHECK(k.last()->zoom == 2);
+  k.forget();
+  CHECK_FALSE(k.held());
+  CHECK(k.last() == nullptr);
+  CHECK(k.changed({1, 2}));  // forgotten: made again from the same key
 }

@@ -73,8 +73,8 @@ bool VizApp::setEditing(bool on) {
     hasSelection_ = false;
     editMeshZoom_ = -1;
     editFieldRevision_ = 0;
-    fieldKey_ = {};
-    arrowKey_ = {};
+    fieldKey_.forget();
+    arrowKey_.forget();
     renderer_.setFieldMesh({});
     renderer_.clearTrails();
     return true;
@@ -124,9 +124,9 @@ bool VizApp::setEditing(bool on) {
   sceneMeshZoom_ = -1;  // the run's scene mesh again
   renderer_.setField({}, 0, 0, {}, 0);
   fieldImage_ = {};
-  fieldKey_ = {};
-  arrowKey_ = {};
-  markerKey_ = {};
+  fieldKey_.forget();
+  arrowKey_.forget();
+  markerKey_.forget();
   return true;
 }
 
@@ -316,9 +316,9 @@ void VizApp::drawEditCanvas() {
   editOverlay_.clear();
   edit::buildEditOverlay(in, px, editOverlay_);
   updateEditField();
-  if (markerKey_.valid || renderer_.markerCount() > 0) {
+  if (markerKey_.held() || renderer_.markerCount() > 0) {
     renderer_.setMarkers({}, 0);
-    markerKey_ = {};
+    markerKey_.forget();
   }
   renderer_.useInstanceBuffer(0, maxRadius_);  // the walkers wait for run mode
   render::RenderOptions o = options_;
