@@ -160,10 +160,8 @@ nlohmann::json fundamentalDiagram(const VerifyOptions& o) {
     nlohmann::json points = nlohmann::json::array();
     for (const double asked : kReportDensities) {
       if (stopRequested()) return nullptr;
-      const double density = RingCorridor::density(asked);
-      points.push_back({{"density", density},
-                        {"speed", RingCorridor::meanSpeed(asked, s)},
-                        {"weidmann", weidmannSpeed(density)}});
+      const RingCorridor::Sample p = RingCorridor::measure(asked, s);
+      points.push_back({{"density", p.density}, {"speed", p.speed}, {"weidmann", weidmannSpeed(p.density)}});
     }
     out[model] = points;
   }

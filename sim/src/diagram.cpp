@@ -72,9 +72,7 @@ std::vector<Vec2> RingCorridor::layout(double density) {
 }
 
 
-double RingCorridor::density(double asked) { return static_cast<double>(layout(asked).size()) / area(); }
-
-Crowd RingCorridor::crowd(double density, const Settings& settings) {
+Crowd RingCorridor::crowd(const std::vector<Vec2>& at, const Settings& settings) {
   Crowd c(settings);
   std::vector<Vec2> inner, outer;
   for (int k = 0; k < kSides; ++k) {
@@ -85,7 +83,7 @@ Crowd RingCorridor::crowd(double density, const Settings& settings) {
   outer.push_back(outer.front());
   c.addObstacle(inner);
   c.addWall(outer);
-  for (const Vec2 p : layout(density)) c.add(p, std::nullopt, static_cast<float>(kRadius), static_cast<float>(kSpeed));
+  for (const Vec2 p : at) c.add(p, std::nullopt, static_cast<float>(kRadius), static_cast<float>(kSpeed));
   c.preferredVelocity = [](const Agent& a) {
     const float r = a.position.length();
     return r > 0 ? Vec2{-a.position.y, a.position.x} * static_cast<float>(kSpeed / r) : Vec2{};
@@ -93,11 +91,12 @@ Crowd RingCorridor::crowd(double density, const Settings& settings) {
   return c;
 }
 
-double RingCorridor::meanSpeed(double density, const Settings& settings) {
-  if (layout(density).empty())
-    throw std::invalid_argument("RingCorridor::meanSpeed: " + std::to_string(density) +
+RingCorridor::Sample RingCorridor::measure(double density, const Settings& settings) {
+  const std::vector<Vec2> at = layout(density);
+  if (at.empty())
+    throw std::invalid_argument("RingCorridor::measure: " + std::to_string(density) +
                                 " per m² is more than the ring corridor holds apart");
-  Crowd c = crowd(density, settings);
+  Crowd c = crowd(at, settings);
   c.advance(30);
   double sum = 0;
   long samples = 0;
@@ -112,7 +111,7 @@ double RingCorridor::meanSpeed(double density, const Settings& settings) {
       ++samples;
     }
   }
-  return samples > 0 ? sum / static_cast<double>(samples) : 0.0;
+  return {static_cast<double>(at.size()) / area(), samples > 0 ? sum / static_cast<double>(samples) : 0.0};
 }
 
 }  // namespace throng

@@ -12,7 +12,6 @@
 #include <cstdio>
 #include <limits>
 #include <map>
-#include <numbers>
 #include <string>
 #include <vector>
 
@@ -29,33 +28,25 @@ using throng::RingCorridor;
 using throng::Settings;
 using throng::Vec2;
 
-constexpr double kPi = std::numbers::pi;
-
 double weidmann(double density) { return throng::weidmannSpeed(density); }
 
-/// The ring corridor's mean speed (throng/diagram.hpp) at `density` under
-/// `model` with Settings::pedestrian(), the pace on or off.
-double ringSpeed(double density, const std::string& model, bool pace) {
+/// The diagram (throng/diagram.hpp) of one model at 0.5 to 5 walkers per
+/// m² with Settings::pedestrian(), the pace on or off, printed beside
+/// Weidmann's.
+std::vector<RingCorridor::Sample> diagram(const std::string& model, bool pace = true) {
+  const double densities[] = {0.5, 1, 2, 3, 4, 5};
   Settings s = Settings::pedestrian();
   s.model = model;
   if (!pace) s.paceTimeGap = 0;
-  REQUIRE_FALSE(RingCorridor::layout(density).empty());
-  return RingCorridor::meanSpeed(density, s);
-}
-
-/// The diagram of one model at 0.5 to 5 walkers per m², printed beside
-/// Weidmann's.
-std::vector<double> diagram(const std::string& model, bool pace = true) {
-  const double densities[] = {0.5, 1, 2, 3, 4, 5};
-  std::vector<double> v;
+  std::vector<RingCorridor::Sample> v;
   // (BioCrowds leaves the pace whether or not it is set.)
   std::string table = model + (pace ? "" : ", pace off") + ": density (1/m²), mean speed (m/s), Weidmann's, off by\n";
   for (const double asked : densities) {
-    const double d = RingCorridor::density(asked);
-    v.push_back(ringSpeed(asked, model, pace));
+    REQUIRE_NOTHROW(v.push_back(RingCorridor::measure(asked, s)));
+    const RingCorridor::Sample& p = v.back();
     char line[128];
-    std::snprintf(line, sizeof line, "  %.2f  %.2f  %.2f  %+.0f%%\n", d, v.back(), weidmann(d),
-                  100 * (v.back() / weidmann(d) - 1));
+    std::snprintf(line, sizeof line, "  %.2f  %.2f  %.2f  %+.0f%%\n", p.density, p.speed, weidmann(p.density),
+                  100 * (p.speed / weidmann(p.density) - 1));
     table += line;
   }
   MESSAGE(table);
@@ -69,14 +60,13 @@ namespace {
 /// A model's diagram against Weidmann's: within 15% from 0.5 to 3 walkers
 /// per m², and slower as the crowd packs, to 5 per m².
 void checkDiagram(const std::string& model) {
-  const std::vector<double> v = diagram(model);
-  const double densities[] = {0.5, 1, 2, 3};
-  for (int k = 0; k < 4; ++k) {
-    const double d = RingCorridor::density(densities[k]);
-    INFO(model, " at density ", d, ": ", v[k], " m/s against Weidmann's ", weidmann(d));
-    CHECK(std::fabs(v[k] / weidmann(d) - 1) <= 0.15);
+  const std::vector<RingCorridor::Sample> v = diagram(model);
+  for (int k = 0; k < 4; ++k) {  // 0.5 to 3 per m²
+    const double d = v[k].density;
+    INFO(model, " at density ", d, ": ", v[k].speed, " m/s against Weidmann's ", weidmann(d));
+    CHECK(std::fabs(v[k].speed / weidmann(d) - 1) <= 0.15);
   }
-  for (std::size_t k = 1; k < v.size(); ++k) CHECK(v[k] < v[k - 1]);
+  for (std::size_t k = 1; k < v.size(); ++k) CHECK(v[k].speed < v[k - 1].speed);
 }
 
 }  // namespace

@@ -32,18 +32,22 @@ struct RingCorridor {
   /// sequence), each at least 2.05 radii from the others, as far as that
   /// goes; a crowd too dense for it in staggered rows round the ring, as
   /// many rows as keep them furthest apart (so the density is within rows /
-  /// area, 0.04 per m², of the one asked for: density() gives it). Empty
-  /// when even rows cannot hold the walkers apart (past about 5.5 per m²).
+  /// area, 0.04 per m², of the one asked for). Empty when even rows cannot
+  /// hold the walkers apart (past about 5.5 per m²). Tens of milliseconds
+  /// from 4 per m².
   static std::vector<Vec2> layout(double density);
-  /// The density layout(density) places, per m².
-  static double density(double asked);
-  /// The crowd of layout(density) in the ring under `settings` (its model
+  /// The walkers at `at` (a layout) in the ring under `settings` (its model
   /// and the rest; Settings::pedestrian() is the one the figures use).
-  static Crowd crowd(double density, const Settings& settings);
-  /// The mean speed along the corridor in the measuring area, m/s, of
-  /// crowd(density, settings) from 30 s to 60 s. Throws
-  /// std::invalid_argument for a density layout() cannot place.
-  static double meanSpeed(double density, const Settings& settings);
+  static Crowd crowd(const std::vector<Vec2>& at, const Settings& settings);
+
+  /// One point of the diagram: the density placed, per m², and the mean
+  /// speed along the corridor in the measuring area, m/s.
+  struct Sample {
+    double density = 0, speed = 0;
+  };
+  /// The crowd of layout(density) under `settings`, measured from 30 s to
+  /// 60 s. Throws std::invalid_argument for a density layout() cannot place.
+  static Sample measure(double density, const Settings& settings);
 };
 
 }  // namespace throng

@@ -1,7 +1,6 @@
 // OrcaReference (reference.hpp): ORCA one walker at a time.
 #include "models/orca/reference.hpp"
 
-#include <cmath>
 #include <memory>
 
 #include "models/orca/teach.hpp"
@@ -23,12 +22,16 @@ SolveParams OrcaReference::solveParams(const Settings& s, float dt) {
   return sp;
 }
 
+void OrcaReference::buildGrid(const World& w, AgentGrid& g, const Settings& s) {
+  const GridSpec spec = grid(s);
+  g.build(w.px.data(), w.py.data(), w.size(), spec.cell, spec.neighbors, w.pool());
+}
+
 void OrcaReference::solve(StepContext& ctx) {
   const World& w = ctx.state;
   const Settings& s = ctx.settings;
-  const GridSpec spec = grid(s);
   AgentGrid& g = ctx.scratch.grid;
-  g.build(w.px.data(), w.py.data(), w.size(), spec.cell, spec.neighbors, w.pool());
+  buildGrid(w, g, s);
   if (!w.obstacles.vertices.empty() && w.size() > 0) ctx.obstacles.fitToReach(obstacleReach(w, s));
   StepBuffers& b = ctx.scratch.buffers;
   SolveParams sp = solveParams(s, ctx.dt);
@@ -55,8 +58,7 @@ void OrcaReference::explain(StepContext& ctx, std::size_t i, AgentExplain& out) 
   const Settings& s = ctx.settings;
   AgentGrid& g = ctx.scratch.grid;
   if (explainVersion_ != w.version || explainPerception_ != s.perceptionRadius) {
-    const GridSpec spec = grid(s);
-    g.build(w.px.data(), w.py.data(), w.size(), spec.cell, spec.neighbors, w.pool());
+    buildGrid(w, g, s);
     explainVersion_ = w.version;
     explainPerception_ = s.perceptionRadius;
   }

@@ -38,6 +38,8 @@ class OrcaReference final : public Model {
   /// sized for maxNeighbors a row; the obstacle grid is fitted to the
   /// farthest any walker looks for an edge (World::obstacleReach).
   static GridSpec grid(const Settings& s) { return {s.perceptionRadius, s.maxNeighbors}; }
+  /// That grid over w's walkers, into `g` (the step's, StepScratch::grid).
+  static void buildGrid(const World& w, AgentGrid& g, const Settings& s);
   static float obstacleReach(const World& w, const Settings& s) { return w.obstacleReach(s); }
 
  private:

@@ -81,8 +81,7 @@ SolveParams OrcaModel::solveParams(const Settings& s, float dt) {
 }
 
 void OrcaModel::buildGrid(const World& w, AgentGrid& g, const Settings& s) {
-  const GridSpec spec = OrcaReference::grid(s);
-  g.build(w.px.data(), w.py.data(), w.size(), spec.cell, spec.neighbors, w.pool());
+  OrcaReference::buildGrid(w, g, s);
   if (shapeTiles(scratch.tiles, g.minX, g.minY, g.maxX, g.maxY, s.perceptionRadius, w.size())) forgetRelativeMotion();
 }
 
