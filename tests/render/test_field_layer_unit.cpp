@@ -130,7 +130,7 @@ TEST_CASE("a range places values between min and max and colours a non-finite on
   CHECK(flat.position(3) == 0.5f);
 }
 
-TEST_CASE("speed and cost show one direction, or the mean of the open ones; a closed face has no value") {
+TEST_CASE("speed and cost show one direction, or the mean of the open ones, a closed face has no value") {
   TestField t(3, 2);
   const std::size_t c = t.at(1, 1);
   const float sp[4] = {1, 2, 0, 4}, co[4] = {3, 1, kInf, 5};
@@ -248,7 +248,7 @@ TEST_CASE("a layer reports nothing asked, no field and no potential") {
   CHECK(im.result == FieldLayerImage::Result::NoPotential);
 }
 
-TEST_CASE("the height layer and the shading light the slopes; the shading alone is clear on flat ground") {
+TEST_CASE("the height layer and the shading light the slopes, the shading alone is clear on flat ground") {
   TestField t(6, 6);
   // A ramp rising to the east: faces west, lit a little less than flat... and
   // a ridge's north-west face lit more.

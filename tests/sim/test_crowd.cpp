@@ -307,7 +307,7 @@ TEST_CASE("setAgent shoves a walker, which then corrects") {
   CHECK(c.agent(0).position == Vec2{0, 0});
 }
 
-TEST_CASE("preferredVelocity replaces goals; empty returns to goals") {
+TEST_CASE("preferredVelocity replaces goals, empty returns to goals") {
   Settings s;
   s.jitter = 0;
   Crowd c(s);
@@ -614,7 +614,7 @@ TEST_CASE("profile: the last step's phases, by the plan's names, timed") {
   CHECK(a.stateHash() == b.stateHash());
 }
 
-TEST_CASE("detachFrame: views taken before keep their buffers and values; the run goes on unchanged") {
+TEST_CASE("detachFrame: views taken before keep their buffers and values, the run goes on unchanged") {
   Crowd a = ring(60), b = ring(60);
   for (int k = 0; k < 10; ++k) {
     a.advance();

@@ -181,7 +181,7 @@ TEST_CASE("eikonal: a 1-D corridor of varying speed sums h / f exactly") {
   }
 }
 
-TEST_CASE("eikonal: the tiled solve is a fixed point, the same on 1 and 2 threads; fast marching agrees to rounding") {
+TEST_CASE("eikonal: the tiled solve is a fixed point, the same on 1 and 2 threads, fast marching agrees to rounding") {
   std::mt19937 rng(11);
   ThreadPool two(2);
   std::size_t cellsCompared = 0, cellsEqual = 0;
@@ -256,7 +256,7 @@ TEST_CASE("density: each walker adds at least (1/2)^λ to its own cell and its f
   }
 }
 
-TEST_CASE("speed: the ground, the crowd's flow and their blend; the cost is (αf + β + γg) / f") {
+TEST_CASE("speed: the ground, the crowd's flow and their blend, the cost is (αf + β + γg) / f") {
   FieldParams fp;
   fp.fmax = 1.5f;
   fp.densityMin = 0.5f;

@@ -148,7 +148,7 @@ TEST_CASE("BioCrowds' view: a dot per owned marker weighted against the heaviest
   CHECK(first(v, TeachRole::AgentLine) == nullptr);
 }
 
-TEST_CASE("Continuum's view: the wish, the choice and the push; the fields' part under every model that reads them") {
+TEST_CASE("Continuum's view: the wish, the choice and the push, the fields' part under every model that reads them") {
   Settings s;
   s.model = "continuum";
   s.jitter = 0;

@@ -44,7 +44,7 @@ TEST_CASE("an overlap inherited from a jam and being undone is not a new violati
   CHECK(rep.unjammedOverlaps == 0);
 }
 
-TEST_CASE("walkers in contact may close to ORCA's contact overlap and no further; apart stays apart") {
+TEST_CASE("walkers in contact may close to ORCA's contact overlap and no further, apart stays apart") {
   // r_A + r_B = 16: the contact overlap is 0.101% of it, 0.01616.
   const std::vector<float> r = {8, 8};
   const std::vector<std::uint8_t> free = {0, 0};
