@@ -316,7 +316,7 @@ class CudaBackend final : public Backend {
     const cudaStream_t st = stream_;
     bool ok = px_.upload(w.px, st) && py_.upload(w.py, st) && vx_.upload(w.vx, st) && vy_.upload(w.vy, st) &&
               radius_.upload(w.radius, st) && maxSpeed_.upload(w.maxSpeed, st) && prefSpeed_.upload(w.prefSpeed, st) &&
-              jammed_.upload(w.jammed, st) && hasGoal_.upload(w.hasGoal, st) && gx_.upload(w.gx, st) &&
+              maxAccel_.upload(w.maxAccel, st) && maxDecel_.upload(w.maxDecel, st) && jammed_.upload(w.jammed, st) && hasGoal_.upload(w.hasGoal, st) && gx_.upload(w.gx, st) &&
               gy_.upload(w.gy, st) && group_.upload(w.group, st) && route_.upload(w.route, st) &&
               gate_.upload(w.gate, st) && id_.upload(w.id, st);
     // Routes as CSR (World keeps them so), streams as sorted arrays.
@@ -580,6 +580,7 @@ class CudaBackend final : public Backend {
     AgentsView av = r.w.view();
     av.px = px_.get(); av.py = py_.get(); av.vx = vx_.get(); av.vy = vy_.get();
     av.radius = radius_.get(); av.maxSpeed = maxSpeed_.get(); av.id = id_.get();
+    av.maxAccel = maxAccel_.get(); av.maxDecel = maxDecel_.get();
     av.count = r.n;
     av.kin = nullptr;  // the host step's records; the kernels build their lines one at a time
     return av;
@@ -677,7 +678,7 @@ class CudaBackend final : public Backend {
   DeviceMeasure measure_;
 
   // the SoA mirror of World
-  DeviceBuffer<float> px_, py_, vx_, vy_, radius_, maxSpeed_, prefSpeed_, gx_, gy_;
+  DeviceBuffer<float> px_, py_, vx_, vy_, radius_, maxSpeed_, prefSpeed_, maxAccel_, maxDecel_, gx_, gy_;
   DeviceBuffer<std::uint8_t> jammed_, hasGoal_;
   DeviceBuffer<std::int32_t> group_, route_, gate_;
   DeviceBuffer<std::uint64_t> id_;

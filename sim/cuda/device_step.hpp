@@ -44,7 +44,7 @@ namespace throng::cudastep {
 // of them must be filled here (and in the kernels' setup) too: these
 // asserts fail so that it cannot be missed.
 static_assert(sizeof(AgentGridView) == 56, "AgentGridView changed: update gridViewOf (agent_step.hpp)");
-static_assert(sizeof(AgentsView) == 72, "AgentsView changed: update the CUDA backend's AgentsView setup");
+static_assert(sizeof(AgentsView) == 88, "AgentsView changed: update the CUDA backend's AgentsView setup");
 static_assert(sizeof(ObstacleView) == 48, "ObstacleView changed: update the CUDA backend's ObstacleView setup");
 
 /// An unsigned key with the order of the float (for atomicMin/atomicMax).

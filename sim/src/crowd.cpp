@@ -90,6 +90,7 @@ std::size_t Crowd::add(Vec2 at, std::optional<Vec2> goal, float radius, float ma
   w.radius[i] = radius;
   w.maxSpeed[i] = maxSpeed;
   w.prefSpeed[i] = 0;
+  w.maxAccel[i] = w.maxDecel[i] = 0;
   w.hasGoal[i] = goal.has_value();
   w.gx[i] = w.hasGoal[i] ? goal->x : 0;
   w.gy[i] = w.hasGoal[i] ? goal->y : 0;
@@ -129,6 +130,10 @@ void Crowd::setAgent(std::size_t i, const Agent& a) {
   if (!finite(a.velocity)) invalid("setAgent", "velocity " + pt(a.velocity) + " is not finite");
   if (a.goal) checkPoint("setAgent", "goal", *a.goal);
   checkBody("setAgent", a.radius, a.maxSpeed);
+  if (!(std::isfinite(a.maxAccel) && a.maxAccel >= 0))
+    invalid("setAgent", "maxAccel " + num(a.maxAccel) + " is not a finite number >= 0");
+  if (!(std::isfinite(a.maxDecel) && a.maxDecel >= 0))
+    invalid("setAgent", "maxDecel " + num(a.maxDecel) + " is not a finite number >= 0");
   World& w = edit();
   w.px[i] = a.position.x;
   w.py[i] = a.position.y;
@@ -141,6 +146,8 @@ void Crowd::setAgent(std::size_t i, const Agent& a) {
   w.maxSpeed[i] = a.maxSpeed;
   w.group[i] = a.group;
   w.jammed[i] = a.isJammed;
+  w.maxAccel[i] = a.maxAccel;
+  w.maxDecel[i] = a.maxDecel;
 }
 
 void Crowd::removeAgents(const std::function<bool(const Agent&)>& pick) {

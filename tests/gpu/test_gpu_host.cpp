@@ -436,11 +436,13 @@ void mirrorModelPhase(const World& w, ObstacleSet& o, ThreadPool* pool, const Se
     mb.lagSteps += uploaded ? 0 : 1;
     // The parameters are the CPU's, bit for bit.
     const BioParams want = BioCrowdsModel::params(w, s, dt), got = mb.bio->bp;
-    const float a[] = {want.radius,        want.radiusSq,     want.gain,      want.dt,
-                       want.largestRadius, want.largestSpeed, want.accelStep, want.brakeStep};
-    const float b[] = {got.radius,        got.radiusSq,     got.gain,      got.dt,
-                       got.largestRadius, got.largestSpeed, got.accelStep, got.brakeStep};
-    for (int k = 0; k < 8; ++k) REQUIRE(bitsOf(a[k]) == bitsOf(b[k]));
+    const StepEnvelope& we = want.envelope;
+    const StepEnvelope& ge = got.envelope;
+    const float a[] = {want.radius,        want.radiusSq,     want.gain,    want.dt,      want.largestRadius,
+                       want.largestSpeed, we.accelStep, we.brakeStep, we.dt, we.weakestRoom};
+    const float b[] = {got.radius,        got.radiusSq,     got.gain,    got.dt,      got.largestRadius,
+                       got.largestSpeed, ge.accelStep, ge.brakeStep, ge.dt, ge.weakestRoom};
+    for (int k = 0; k < 10; ++k) REQUIRE(bitsOf(a[k]) == bitsOf(b[k]));
   }
   const MirrorGrid g = mirrorGrid(w, bio ? BioCrowdsModel::grid(s) : continuum ? ContinuumModel::grid(reach) : OrcaReference::grid(s));
   if (!(mb.freezeBounds && mb.haveBounds)) {
@@ -465,7 +467,7 @@ void mirrorModelPhase(const World& w, ObstacleSet& o, ThreadPool* pool, const Se
     std::vector<float> sx(n, -1), sy(n, -1), qx[2] = {std::vector<float>(n, -1), std::vector<float>(n, -1)},
                                          qy[2] = {std::vector<float>(n, -1), std::vector<float>(n, -1)};
     ContinuumSolve c;
-    c.cv = continuumViewOf(d, reach, s, dt);
+    c.cv = continuumViewOf(d, reach, w.stepEnvelope(s, dt));
     c.sx = sx.data();
     c.sy = sy.data();
     for (int b = 0; b < 2; ++b) {

@@ -7,11 +7,13 @@
 // (docs/walking.md).
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <limits>
 #include <map>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -23,8 +25,11 @@
 
 namespace {
 
+using throng::Agent;
 using throng::Crowd;
 using throng::RingCorridor;
+using throng::Scene;
+using throng::SceneRun;
 using throng::Settings;
 using throng::Vec2;
 
@@ -156,6 +161,124 @@ TEST_CASE("walking: Settings{} keeps the seed's crowd: no pace, no envelope") {
   c.add(Vec2{0, 0}, Vec2{1000, 0}, 8, 120);
   c.advance();
   CHECK(c.agent(0).velocity.x == doctest::Approx(120));
+}
+
+namespace {
+
+/// Walker i given its own envelope (a group's override).
+void ownEnvelope(Crowd& c, std::size_t i, float maxAccel, float maxDecel) {
+  Agent a = c.agent(i);
+  a.maxAccel = maxAccel;
+  a.maxDecel = maxDecel;
+  c.setAgent(i, a);
+}
+
+}  // namespace
+
+TEST_CASE("walking: a walker's own envelope takes the settings' place: each sets off at its own rate") {
+  for (const char* model : {"orca", "biocrowds"}) {
+    Settings s = Settings::pedestrian();  // 2 m/s² speeding up, 4 braking
+    s.jitter = 0;
+    s.model = model;
+    Crowd c(s);
+    for (int k = 0; k < 3; ++k) c.add(Vec2{0, 6.0f * static_cast<float>(k)}, Vec2{40, 6.0f * static_cast<float>(k)}, 0.2f, 1.34f);
+    ownEnvelope(c, 1, 0.8f, 0);  // slower to set off; brakes at the settings' 4
+    ownEnvelope(c, 2, 4, 6);     // quicker
+    CHECK(c.agent(1).maxAccel == 0.8f);
+    CHECK(c.agent(0).maxAccel == 0);
+    std::vector<std::vector<Vec2>> v(3, std::vector<Vec2>{Vec2{}});
+    for (int k = 0; k < 60; ++k) {
+      c.advance(s.maxStep);
+      for (std::size_t i = 0; i < 3; ++i) v[i].push_back(c.agent(i).velocity);
+    }
+    const double bound[] = {2, 0.8, 4};
+    // The first step at 1 m/s or more: at a m/s² from rest, 1/(a dt) steps.
+    int reached[3] = {-1, -1, -1};
+    for (std::size_t i = 0; i < 3; ++i) {
+      const Envelope e = envelopeOf(v[i], s.maxStep);
+      INFO(model, " walker ", i, ": largest acceleration ", e.accel, " m/s²");
+      CHECK(e.accel <= bound[i] * (1 + 1e-4));
+      CHECK(e.accel >= bound[i] * 0.9);  // and it used it
+      for (std::size_t k = 0; k < v[i].size() && reached[i] < 0; ++k)
+        if (v[i][k].length() >= 1.0f) reached[i] = static_cast<int>(k);
+    }
+    INFO(model, ": 1 m/s reached at steps ", reached[0], ", ", reached[1], ", ", reached[2]);
+    CHECK(reached[2] < reached[0]);
+    CHECK(reached[0] < reached[1]);
+    if (std::string(model) == "orca") {  // exactly v / a: 10, 25 and 5 steps of 0.05 s
+      CHECK(reached[0] == 10);
+      CHECK(reached[1] == 25);
+      CHECK(reached[2] == 5);
+    }
+  }
+  // Under Settings{} (no envelope) only the walker that has its own keeps one.
+  Crowd seed;
+  seed.settings.jitter = 0;
+  seed.add(Vec2{0, 0}, Vec2{1000, 0}, 8, 120);
+  seed.add(Vec2{0, 100}, Vec2{1000, 100}, 8, 120);
+  ownEnvelope(seed, 1, 1200, 0);  // 120 units/s in 0.1 s
+  seed.advance();
+  CHECK(seed.agent(0).velocity.x == doctest::Approx(120));
+  CHECK(seed.agent(1).velocity.x == doctest::Approx(20));
+  Agent bad = seed.agent(0);
+  bad.maxDecel = -1;
+  CHECK_THROWS_AS(seed.setAgent(0, bad), std::invalid_argument);
+}
+
+TEST_CASE("walking: in a packed ring corridor each walker keeps its own envelope, under every model") {
+  for (const char* model : {"orca", "biocrowds", "continuum"}) {
+    Settings s = Settings::pedestrian();
+    s.model = model;
+    Crowd c = RingCorridor::crowd(RingCorridor::layout(1.5), s);
+    // Every third walker slow to set off and to brake, every third quick.
+    for (std::size_t i = 0; i < c.count(); ++i) {
+      if (i % 3 == 1) ownEnvelope(c, i, 0.8f, 1.5f);
+      if (i % 3 == 2) ownEnvelope(c, i, 3, 5);
+    }
+    std::vector<std::vector<Vec2>> v(c.count());
+    for (std::size_t i = 0; i < c.count(); ++i) v[i].push_back(c.agent(i).velocity);
+    for (int k = 0; k < 200; ++k) {  // 10 s, from rest
+      c.advance(s.maxStep);
+      for (std::size_t i = 0; i < c.count(); ++i) v[i].push_back(c.agent(i).velocity);
+    }
+    const double accel[] = {2, 0.8, 3}, decel[] = {4, 1.5, 5};
+    double mostAccel[3] = {}, mostDecel[3] = {};
+    for (std::size_t i = 0; i < c.count(); ++i) {
+      const Envelope e = envelopeOf(v[i], s.maxStep);
+      mostAccel[i % 3] = std::max(mostAccel[i % 3], e.accel);
+      mostDecel[i % 3] = std::max(mostDecel[i % 3], e.decel);
+    }
+    for (int g = 0; g < 3; ++g) {
+      INFO(model, " group ", g, ": largest acceleration ", mostAccel[g], " m/s², braking ", mostDecel[g]);
+      CHECK(mostAccel[g] <= accel[g] * (1 + 1e-3));
+      CHECK(mostDecel[g] <= decel[g] * (1 + 1e-3));
+    }
+    INFO(model);
+    CHECK(mostAccel[2] > 2.05);  // the quick ones use more than the settings allow
+  }
+}
+
+TEST_CASE("walking: a scene gives a group its own envelope, and refuses a bad one with its file, line and place") {
+  const std::string text =
+      "{\"units\": \"m\", \"settings\": {\"maxAccel\": 2, \"maxStep\": 0.05},\n"
+      " \"agentDefaults\": {\"radius\": 0.2, \"maxSpeed\": 1.34},\n"
+      " \"agents\": [{\"at\": [0, 0], \"goal\": [30, 0]},\n"
+      "            {\"at\": [0, 5], \"goal\": [30, 5], \"maxAccel\": 0.5, \"maxDecel\": 1}]}\n";
+  std::string err;
+  const auto scene = Scene::parse(text, "groups.json", &err);
+  REQUIRE_MESSAGE(scene, err);
+  CHECK(scene->spec().agents[0].maxAccel == 0);
+  CHECK(scene->spec().agents[1].maxAccel == 0.5f);
+  CHECK(scene->spec().agents[1].maxDecel == 1);
+  SceneRun run(*scene, SceneRun::Options{});
+  for (int k = 0; k < 10; ++k) run.step();  // 0.5 s
+  CHECK(run.crowd().agent(0).velocity.x == doctest::Approx(1.0).epsilon(0.02));
+  CHECK(run.crowd().agent(1).velocity.x == doctest::Approx(0.25).epsilon(0.02));
+  std::string bad;
+  std::string negative = text;
+  negative.replace(negative.find("0.5"), 3, "-0.5");
+  CHECK_FALSE(Scene::parse(negative, "groups.json", &bad));
+  CHECK(bad.find("groups.json:4: /agents/1/maxAccel: expected a number >= 0") == 0);
 }
 
 /// The flow through the shipped door scene's door (x = 10 m) at `width`,

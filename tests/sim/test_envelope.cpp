@@ -78,7 +78,8 @@ TEST_CASE("envelope: a step cut by a limit is kept within the envelope and the l
   // limit that lets it move 0.0505 m east this step (1.01 m/s).
   const float dt = 0.05f;
   const float vx[] = {1.2f}, vy[] = {0.0f};
-  const StepEnvelope e{0.1f, 0.2f, vx, vy};
+  StepEnvelope e;
+  e.accelStep = 0.1f, e.brakeStep = 0.2f, e.dt = dt, e.vx = vx, e.vy = vy;
   const StepLimit wall{Vec2{-1, 0}, 0.0505f};  // s.x <= 0.0505: 1.01 m/s
   const Vec2 s = slideWithinEnvelope(&wall, 1, Vec2{1.2f * dt, 0}, e, 0, dt);
   CHECK(dot(s, wall.normal) >= -wall.room - 1e-7f);

@@ -121,11 +121,14 @@
 //                                // cost (throng/fields.hpp)
 // }
 // PROPS (agents, generators, sources): "radius", "maxSpeed", "premovement",
-// "group" (an int,
+// "maxAccel", "maxDecel", "group" (an int,
 // or an array cycled through), "goal" [x, y], "goalOffset" [dx, dy] (goal =
 // start + offset), "goalRegion" [x, y, w, h] (a hashed point in it), "route"
 // (a route name, or an array of names: the one whose first gate is nearest).
 // A routed agent without its own goal takes the route's goal.
+// "maxAccel" and "maxDecel" (units/s², >= 0) are the group's own kinematic
+// envelope, in place of the settings' for its walkers (0, the default:
+// the settings'; throng/types.hpp's Agent::maxAccel).
 // "maxSpeed" (units/s) and "premovement" (s a walker stands before it sets
 // out, RiMEA 5's pre-movement time; 0 by default) are each a number or a
 // distribution every walker draws from the seed:
@@ -208,6 +211,7 @@ struct SceneAgent {
   int group = 0;
   int route = -1;                         ///< index into SceneSpec::routes
   double premovement = 0;                 ///< s it stands before setting out (as drawn)
+  float maxAccel = 0, maxDecel = 0;       ///< its own envelope, units/s² (Agent::maxAccel); 0: the settings'
 };
 
 struct SceneRoute {
@@ -223,6 +227,7 @@ struct SceneSource {
   std::int64_t max = -1;            ///< -1: no limit
   float radius = 0.25f, maxSpeed = 1.3f;  ///< maxSpeed: the largest speedDraw gives
   SceneDraw speedDraw, premovement;       ///< drawn by each walker it emits
+  float maxAccel = 0, maxDecel = 0;       ///< each walker's own envelope (SceneAgent's)
   std::vector<int> groups{0};       ///< cycled through by emission count
   std::optional<Vec2> goal, goalOffset;
   std::optional<Rect> goalRegion;
@@ -439,6 +444,8 @@ class SceneRun {
  private:
   void emit();
   bool place(const SceneSource& src, std::size_t sourceIndex, std::int64_t serial);
+  /// Walker i's own envelope (SceneAgent::maxAccel, maxDecel), where it has one.
+  void ownEnvelope(std::size_t i, float maxAccel, float maxDecel);
   void release();
 
   /// A walker standing out its pre-movement time, and the speed it sets out at.

@@ -52,7 +52,8 @@ struct Settings {
   /// 0 walks at full speed onto the goal. [Limit: [0, 1e30]]
   float slowingRadius = 0;
   // The kinematic envelope (every model: ORCA's models/orca/envelope.hpp,
-  // the others' core/envelope.hpp). maxAccel 0: none, as in the seed.
+  // the others' core/envelope.hpp). maxAccel 0: none, as in the seed. A
+  // walker's own bounds (Agent::maxAccel, maxDecel) take their place.
   /// The largest acceleration speeding up or turning, |v - v_prev| / dt
   /// off the braking direction, world units/s²; 0: no limit. [Limit: [0, 1e30]]
   float maxAccel = 0;

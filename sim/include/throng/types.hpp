@@ -20,6 +20,10 @@ struct Agent {
   float maxSpeed = 120;       ///< world units per second [Limit: >= 0]
   int group = 0;              ///< carried untouched; picks a stream velocity
   bool isJammed = false;      ///< no permitted velocity on the last step
+  /// The walker's own kinematic envelope, world units/s² (a group's
+  /// override of Settings::maxAccel and maxDecel, core/envelope.hpp): 0
+  /// takes the settings'. [Limit: finite, >= 0]
+  float maxAccel = 0, maxDecel = 0;
 };
 
 /// A gate a routed walker heads for, then counts as passed once its centre

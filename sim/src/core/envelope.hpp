@@ -15,6 +15,7 @@
 // rectangle. Together they are one convex set. intoEnvelope maps a wanted velocity into it: the half-disc's
 // part scaled back to its rim, the rectangle's clamped along and across,
 // so a velocity inside is kept bit for bit.
+#include <cstddef>
 #include <cstdint>
 
 #include "throng/hd.hpp"
@@ -48,30 +49,71 @@ THRONG_HD Vec2 intoEnvelope(Vec2 velocity, Vec2 wanted, float accelStep, float b
   return velocity + ahead * keptAlong + keptAcross;
 }
 
-/// The envelope of a step as the per-walker passes read it: its bounds
-/// (accelStep 0: none) and the velocities as the step began.
+/// The envelope of a step as the per-walker passes read it: the settings'
+/// bounds, each walker's own where it has one (Agent::maxAccel, maxDecel:
+/// a group's override, > 0), and the velocities as the step began. Walker
+/// i's bounds: a_i its own maxAccel or else Settings::maxAccel; b_i its own
+/// maxDecel, else Settings::maxDecel, else a_i; none when a_i is 0.
 struct StepEnvelope {
-  float accelStep = 0, brakeStep = 0;  ///< a·dt and b·dt, units/s
+  float accelStep = 0;  ///< Settings::maxAccel * dt, units/s; 0: none but the walkers' own
+  float brakeStep = 0;  ///< Settings::maxDecel * dt, units/s; 0 takes the walker's a·dt
+  float dt = 0;         ///< s: the walkers' own bounds are per second
+  /// The smallest b_i·dt² of any walker under an envelope, world units (how
+  /// far the keep-apart limits look for the others' stopping distances); 0:
+  /// no walker is under one.
+  float weakestRoom = 0;
   const float *vx = nullptr, *vy = nullptr;
-  THRONG_HD bool on() const { return accelStep > 0.0f; }
-  /// b·dt² for a step of dt seconds, world units (the keep-apart limits'
-  /// StepReach::brakeRoom); 0 without an envelope.
-  THRONG_HD float brakeRoom(float dt) const { return on() ? brakeStep * dt : 0.0f; }
+  const float *ownAccel = nullptr, *ownDecel = nullptr;  ///< per walker, 0: the settings'; null: none own one
+  /// Whether any walker is under an envelope this step.
+  THRONG_HD bool on() const { return weakestRoom > 0.0f; }
+  /// a_i·dt, units/s; 0: walker i is under none.
+  THRONG_HD float accelOf(std::int32_t i) const {
+    const float own = ownAccel ? ownAccel[i] : 0.0f;
+    return own > 0.0f ? own * dt : accelStep;
+  }
+  /// b_i·dt for a walker whose a_i·dt is `accel`, units/s.
+  THRONG_HD float brakeOf(std::int32_t i, float accel) const {
+    const float own = ownDecel ? ownDecel[i] : 0.0f;
+    return own > 0.0f ? own * dt : (brakeStep > 0.0f ? brakeStep : accel);
+  }
+  THRONG_HD bool onFor(std::int32_t i) const { return accelOf(i) > 0.0f; }
+  /// b_i·dt² for walker i, world units (the keep-apart limits'
+  /// brakingRoom); 0 when it is under no envelope.
+  THRONG_HD float brakeRoom(std::int32_t i) const {
+    const float a = accelOf(i);
+    return a > 0.0f ? brakeOf(i, a) * dt : 0.0f;
+  }
   /// Walker i's `wanted` velocity brought into its envelope (itself with none).
   THRONG_HD Vec2 into(std::int32_t i, Vec2 wanted) const {
-    return on() ? intoEnvelope(Vec2{vx[i], vy[i]}, wanted, accelStep, brakeStep) : wanted;
+    const float a = accelOf(i);
+    return a > 0.0f ? intoEnvelope(Vec2{vx[i], vy[i]}, wanted, a, brakeOf(i, a)) : wanted;
   }
 };
 
-/// The envelope's bounds for a step of dt seconds under s (maxDecel 0
-/// takes maxAccel's); none when maxAccel is 0. The velocities are the
-/// caller's to point at.
-inline StepEnvelope stepEnvelope(const Settings& s, float dt) {
+/// The envelope's bounds for a step of dt seconds under s and the walkers'
+/// own (ownAccel, ownDecel over n walkers, either null: none), with
+/// weakestRoom found over them; the pointers are the caller's to set to
+/// the arrays its pass reads (the host's or the device's).
+inline StepEnvelope stepEnvelope(const Settings& s, float dt, const float* ownAccel = nullptr,
+                                 const float* ownDecel = nullptr, std::size_t n = 0) {
   StepEnvelope e;
-  if (s.maxAccel > 0) {
-    e.accelStep = s.maxAccel * dt;
-    e.brakeStep = (s.maxDecel > 0 ? s.maxDecel : s.maxAccel) * dt;
+  e.accelStep = s.maxAccel > 0 ? s.maxAccel * dt : 0.0f;
+  e.brakeStep = s.maxDecel > 0 ? s.maxDecel * dt : 0.0f;
+  e.dt = dt;
+  e.ownAccel = ownAccel;
+  e.ownDecel = ownDecel;
+  const bool own = ownAccel != nullptr && n > 0;
+  if (!own) {
+    e.weakestRoom = e.accelStep > 0.0f ? e.brakeOf(0, e.accelStep) * dt : 0.0f;
+    e.ownAccel = e.ownDecel = nullptr;
+    return e;
   }
+  float weakest = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const float room = e.brakeRoom(static_cast<std::int32_t>(i));
+    if (room > 0.0f && (weakest == 0.0f || room < weakest)) weakest = room;
+  }
+  e.weakestRoom = weakest;
   return e;
 }
 

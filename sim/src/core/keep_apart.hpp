@@ -58,15 +58,15 @@ inline constexpr int kSlides = 3;
 /// origin, with a margin.
 inline constexpr float kKeepApartOverlap = 1e-4f;
 
-/// What the limits read besides the walkers: the step and the largest
-/// radius and top speed over the walkers (how far to look).
+/// What the limits read besides the walkers: the step, the largest radius
+/// and top speed over the walkers (how far to look), and the kinematic
+/// envelope (core/envelope.hpp): a walker under one keeps walls and others
+/// at braking distance, b_i·dt² (its brakeRoom); none by default.
 struct StepReach {
   float dt = 1.0f / 60;     ///< s
   float largestRadius = 0;  ///< world units
   float largestSpeed = 0;   ///< units/s
-  /// Under a kinematic envelope, b·dt² (maxDecel dt², world units): the
-  /// walls are kept at braking distance (wallLimits); 0: none.
-  float brakeRoom = 0;
+  StepEnvelope envelope;
 };
 
 /// The most a step may close on a wall `room` away and still stop short
@@ -89,6 +89,13 @@ struct MovingWalkers {
   const float *px = nullptr, *py = nullptr, *radius = nullptr, *maxSpeed = nullptr;
   const float *wishX = nullptr, *wishY = nullptr;  ///< the step's wishes
   const float *vx = nullptr, *vy = nullptr;  ///< velocities as the step began (read under an envelope only)
+  /// The walkers' own envelopes (AgentsView::maxAccel, maxDecel), or null.
+  const float *maxAccel = nullptr, *maxDecel = nullptr;
+  /// `e` reading these walkers' velocities and own bounds.
+  THRONG_HD StepEnvelope envelopeOver(StepEnvelope e) const {
+    e.vx = vx, e.vy = vy, e.ownAccel = maxAccel, e.ownDecel = maxDecel;
+    return e;
+  }
 };
 
 /// Whether the walker at p with wish g has the walker at q ahead of it
@@ -150,10 +157,12 @@ THRONG_HD int stepLimits(const AgentGridView& g, const ObstacleView& ov, const M
                          std::int32_t i, StepLimit* out, int* firstWall = nullptr, bool crossingOnly = false) {
   const Vec2 p{a.px[i], a.py[i]};
   const float ri = a.radius[i], vi = a.maxSpeed[i];
+  const StepEnvelope& e = bp.envelope;
+  const float brakeRoom = e.brakeRoom(i);  // 0: i is under no envelope
   std::uint64_t keys[kKeepApartNeighbors];
   float reach = ri + bp.largestRadius + (vi + bp.largestSpeed) * bp.dt;
-  if (bp.brakeRoom > 0.0f)  // under an envelope: as far as both can take to stop
-    reach += stoppingReach(vi, bp.dt, bp.brakeRoom) + stoppingReach(bp.largestSpeed, bp.dt, bp.brakeRoom);
+  if (e.on())  // under an envelope: as far as both can take to stop
+    reach += stoppingReach(vi, bp.dt, brakeRoom) + stoppingReach(bp.largestSpeed, bp.dt, e.weakestRoom);
   const int found = gatherNear(g, p, i, reach, keys, kKeepApartNeighbors);
   if (found < 0) return -1;
   int count = 0;
@@ -162,8 +171,8 @@ THRONG_HD int stepLimits(const AgentGridView& g, const ObstacleView& ov, const M
     const float dSq = floatFromBits(static_cast<std::uint32_t>(keys[k] >> 32));
     const float sum = ri + a.radius[j];
     float touch = sum + (vi + a.maxSpeed[j]) * bp.dt;  // the same from either side
-    if (bp.brakeRoom > 0.0f)  // one sum, the same bits from either side
-      touch += (stoppingReach(vi, bp.dt, bp.brakeRoom) + stoppingReach(a.maxSpeed[j], bp.dt, bp.brakeRoom));
+    if (e.on())  // one sum, the same bits from either side
+      touch += (stoppingReach(vi, bp.dt, brakeRoom) + stoppingReach(a.maxSpeed[j], bp.dt, e.brakeRoom(j)));
     if (!(dSq < touch * touch)) continue;
     if (crossingOnly) {
       const Vec2 wi{a.wishX[i], a.wishY[i]}, wj{a.wishX[j], a.wishY[j]};
@@ -184,11 +193,11 @@ THRONG_HD int stepLimits(const AgentGridView& g, const ObstacleView& ov, const M
     const bool iYields = jAhead && !(iAhead && i < j);
     const bool jYields = iAhead && !(jAhead && j < i);
     const float share = iYields ? 0.0f : (jYields ? 1.0f : ri / sum);
-    const float room = d > sum ? brakingRoom(kGapShare * (d - sum) * share, bp.brakeRoom) : 0.0f;
+    const float room = d > sum ? brakingRoom(kGapShare * (d - sum) * share, brakeRoom) : 0.0f;
     out[count++] = {u, room, iYields};
   }
   if (firstWall) *firstWall = count;
-  return wallLimits(ov, p, ri, ri + vi * bp.dt + stoppingReach(vi, bp.dt, bp.brakeRoom), out, count, bp.brakeRoom);
+  return wallLimits(ov, p, ri, ri + vi * bp.dt + stoppingReach(vi, bp.dt, brakeRoom), out, count, brakeRoom);
 }
 
 /// The step s made to keep within the limits: taken as far as they allow,
@@ -259,7 +268,7 @@ THRONG_HD bool nearestWithin(const StepLimit* limits, int count, Vec2 from, Vec2
 THRONG_HD Vec2 slideWithinEnvelope(const StepLimit* limits, int count, Vec2 s, const StepEnvelope& envelope,
                                    std::int32_t i, float dt) {
   Vec2 taken = slideWithin(limits, count, s);
-  if (!envelope.on()) return taken;
+  if (!envelope.onFor(i)) return taken;
   const float perStep = 1.0f / dt;
   Vec2 kept = envelope.into(i, taken * perStep) * dt;
   for (int turn = 0; turn < kEnvelopeTurns && !(kept == taken); ++turn) {
@@ -280,7 +289,7 @@ THRONG_HD Vec2 slideWithinEnvelope(const StepLimit* limits, int count, Vec2 s, c
     if (room < deepest) deepest = room, worst = k;
   }
   if (worst >= 0) {
-    const Vec2 away = envelope.into(i, before + limits[worst].normal * envelope.accelStep) * dt;
+    const Vec2 away = envelope.into(i, before + limits[worst].normal * envelope.accelOf(i)) * dt;
     if (nearestWithin(limits, count, kept, away, found)) return found;
   }
   return taken;

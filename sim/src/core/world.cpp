@@ -23,7 +23,7 @@ void StepBuffers::resize(std::size_t n) {
 
 void World::resize(std::size_t n) {
   px.resize(n); py.resize(n); vx.resize(n); vy.resize(n);
-  radius.resize(n, 8); maxSpeed.resize(n, 120); prefSpeed.resize(n);
+  radius.resize(n, 8); maxSpeed.resize(n, 120); prefSpeed.resize(n); maxAccel.resize(n); maxDecel.resize(n);
   jammed.resize(n); hasGoal.resize(n); gx.resize(n); gy.resize(n);
   group.resize(n); route.resize(n, -1); gate.resize(n); id.resize(n);
 }
@@ -39,6 +39,7 @@ static void eraseMarked(std::vector<T>& v, const std::vector<std::uint8_t>& remo
 void World::erase(const std::vector<std::uint8_t>& remove) {
   eraseMarked(px, remove); eraseMarked(py, remove); eraseMarked(vx, remove); eraseMarked(vy, remove);
   eraseMarked(radius, remove); eraseMarked(maxSpeed, remove); eraseMarked(prefSpeed, remove); eraseMarked(jammed, remove);
+  eraseMarked(maxAccel, remove); eraseMarked(maxDecel, remove);
   eraseMarked(hasGoal, remove); eraseMarked(gx, remove); eraseMarked(gy, remove);
   eraseMarked(group, remove); eraseMarked(route, remove); eraseMarked(gate, remove); eraseMarked(id, remove);
 }
@@ -66,6 +67,7 @@ AgentsView World::view() const {
   AgentsView v;
   v.px = px.data(); v.py = py.data(); v.vx = vx.data(); v.vy = vy.data();
   v.radius = radius.data(); v.maxSpeed = maxSpeed.data(); v.id = id.data();
+  v.maxAccel = maxAccel.data(); v.maxDecel = maxDecel.data();
   v.count = static_cast<std::int32_t>(px.size());
   return v;
 }
@@ -94,6 +96,8 @@ Agent World::agentAt(std::size_t i) const {
   a.maxSpeed = maxSpeed[i];
   a.group = group[i];
   a.isJammed = jammed[i] != 0;
+  a.maxAccel = maxAccel[i];
+  a.maxDecel = maxDecel[i];
   return a;
 }
 
@@ -135,6 +139,18 @@ PaceParams World::paceGridFor(const Settings& s) {
   // columns as wide as the farthest look ahead, rows split finely.
   scratch.paceGrid.build(px.data(), py.data(), size(), paceReach(p, topSpeed), 2, pool());
   return p;
+}
+
+MovingWalkers World::movingWalkers(const float* wishX, const float* wishY) const {
+  return MovingWalkers{px.data(), py.data(), radius.data(), maxSpeed.data(), wishX,
+                       wishY,     vx.data(), vy.data(),     maxAccel.data(), maxDecel.data()};
+}
+
+StepEnvelope World::stepEnvelope(const Settings& s, float dt) const {
+  StepEnvelope e = throng::stepEnvelope(s, dt, maxAccel.data(), maxDecel.data(), size());
+  e.vx = vx.data();
+  e.vy = vy.data();
+  return e;
 }
 
 float World::obstacleReach(const Settings& s) const {

@@ -17,6 +17,8 @@
 #include <vector>
 
 #include "geometry/ground.hpp"
+#include "core/envelope.hpp"
+#include "core/keep_apart.hpp"
 #include "core/measure.hpp"
 #include "core/pace.hpp"
 #include "core/wish.hpp"
@@ -68,6 +70,8 @@ class World {
   std::vector<float> px, py, vx, vy, radius, maxSpeed;
   // warm
   std::vector<float> prefSpeed;  ///< wish speed; <= 0: maxSpeed
+  /// The walker's own envelope (Agent::maxAccel, maxDecel); 0: the settings'.
+  std::vector<float> maxAccel, maxDecel;
   std::vector<std::uint8_t> jammed, hasGoal;
   std::vector<float> gx, gy;
   std::vector<std::int32_t> group, route, gate;
@@ -129,6 +133,11 @@ class World {
   /// paceGrid built over the walkers as they are now; returns
   /// paceParamsFor(s).
   PaceParams paceGridFor(const Settings& s);
+  /// The walkers as the keep-apart limits read them, with these wishes.
+  MovingWalkers movingWalkers(const float* wishX, const float* wishY) const;
+  /// The kinematic envelope of a step of dt seconds (core/envelope.hpp):
+  /// the settings' bounds and the walkers' own, over the host's arrays.
+  StepEnvelope stepEnvelope(const Settings& s, float dt) const;
   /// The farthest any walker looks for an obstacle edge: the largest
   /// maxSpeed * obstacleTimeHorizon + radius (0 with no walkers).
   float obstacleReach(const Settings& s) const;

@@ -19,6 +19,9 @@ struct AgentsView {
   const float *px = nullptr, *py = nullptr, *vx = nullptr, *vy = nullptr;
   const float *radius = nullptr, *maxSpeed = nullptr;
   const std::uint64_t* id = nullptr;
+  /// Each walker's own kinematic envelope (Agent::maxAccel, maxDecel), 0
+  /// for the settings'; null: every walker's is the settings'.
+  const float *maxAccel = nullptr, *maxDecel = nullptr;
   std::int32_t count = 0;
   /// The same values as AgentKin records, or null (the CPU step fills them
   /// at its start; everyone else leaves it null).

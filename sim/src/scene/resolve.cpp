@@ -82,6 +82,7 @@ using detail::unit01;
 struct Props {
   float radius = 0.25f;
   SceneDraw maxSpeed{SceneDraw::Kind::Fixed, 1.3}, premovement;
+  float maxAccel = 0, maxDecel = 0;  // the group's own envelope; 0: the settings'
   std::vector<int> groups{0};
   std::optional<Vec2> goal, goalOffset;
   std::optional<Rect> goalRegion;
@@ -120,6 +121,13 @@ class Resolver {
     const double v = number(j, p);
     if (!(v >= 0)) fail(p, "expected a number >= 0, got " + fmt(v));
     return v;
+  }
+  /// A walker's own maxAccel or maxDecel, world units/s²: within the
+  /// settings' limits (settingsTable()), 0 taking the settings'.
+  float envelopeBound(const Json& j, const Path& p) const {
+    const double v = nonNegative(j, p);
+    if (!(v <= 1e30)) fail(p, "expected at most 1e30 world units/s², got " + fmt(v));
+    return static_cast<float>(v);
   }
   std::int64_t integer(const Json& j, const Path& p) const {
     if (j.is_number() && !j.is_number_integer()) {
@@ -628,6 +636,8 @@ Props Resolver::props(const Json& j, const Path& p, const Props& base) const {
   if (j.contains("radius")) pr.radius = static_cast<float>(positive(j["radius"], p / "radius"));
   if (j.contains("maxSpeed")) pr.maxSpeed = drawOf(j["maxSpeed"], p / "maxSpeed");
   if (j.contains("premovement")) pr.premovement = drawOf(j["premovement"], p / "premovement");
+  if (j.contains("maxAccel")) pr.maxAccel = envelopeBound(j["maxAccel"], p / "maxAccel");
+  if (j.contains("maxDecel")) pr.maxDecel = envelopeBound(j["maxDecel"], p / "maxDecel");
   if (j.contains("group")) {
     const Json& g = j["group"];
     pr.groups.clear();
@@ -674,6 +684,8 @@ SceneAgent Resolver::makeAgent(Vec2 at, const Props& pr, std::size_t serial, std
   const std::uint64_t who = what << 32 ^ which;
   a.maxSpeed = static_cast<float>(pr.maxSpeed.draw(spec_.settings.seed, 9101, who));
   a.premovement = pr.premovement.draw(spec_.settings.seed, 9102, who);
+  a.maxAccel = pr.maxAccel;
+  a.maxDecel = pr.maxDecel;
   a.group = pr.groups[serial % pr.groups.size()];
   if (!pr.routes.empty()) {
     a.route = pr.routes[0];
@@ -829,6 +841,8 @@ void Resolver::sources(const Json& j, const Path& p) {
     s.speedDraw = pr.maxSpeed;
     s.maxSpeed = static_cast<float>(pr.maxSpeed.largest());
     s.premovement = pr.premovement;
+    s.maxAccel = pr.maxAccel;
+    s.maxDecel = pr.maxDecel;
     s.groups = pr.groups;
     s.goal = pr.goal;
     s.goalOffset = pr.goalOffset;

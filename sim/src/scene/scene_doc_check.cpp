@@ -430,6 +430,7 @@ namespace {
 
 constexpr const char* kLength = "world units";
 constexpr const char* kSpeed = "world units/s";
+constexpr const char* kAccel = "world units/s²";
 
 class FieldList {
  public:
@@ -496,6 +497,8 @@ class FieldList {
     };
     number("radius", p + "/radius", kLength, 0, 1e12, false, fromDefaults("radius", 0.25));
     number("maxSpeed", p + "/maxSpeed", kSpeed, 0, 1e12, false, fromDefaults("maxSpeed", 1.3));
+    if (elem.find("maxAccel")) number("maxAccel", p + "/maxAccel", kAccel, 0, 1e30);
+    if (elem.find("maxDecel")) number("maxDecel", p + "/maxDecel", kAccel, 0, 1e30);
     const DocValue* g = elem.find("group");
     if (g && g->kind() == DocValue::Kind::array) {
       for (std::size_t k = 0; k < g->items().size(); ++k)
@@ -577,6 +580,8 @@ std::vector<DocField> fieldsOf(const SceneDoc& doc, std::string_view pointer) {
   } else if (pattern == "/agentDefaults") {
     f.number("radius", p + "/radius", kLength, 0, 1e12, false, 0.25);
     f.number("maxSpeed", p + "/maxSpeed", kSpeed, 0, 1e12, false, 1.3);
+    if (v->find("maxAccel")) f.number("maxAccel", p + "/maxAccel", kAccel, 0, 1e30);
+    if (v->find("maxDecel")) f.number("maxDecel", p + "/maxDecel", kAccel, 0, 1e30);
     f.number("group", p + "/group", "", -2147483648.0, 2147483647.0, true, 0.0);
   } else if (pattern == "/agents/#") {
     f.point("at", p + "/at");

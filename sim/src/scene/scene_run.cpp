@@ -25,12 +25,21 @@ SceneRun::SceneRun(const SceneSpec& spec, Options o) : spec_(spec), options_(o),
     const bool waits = a.premovement > 0;
     const std::size_t i = crowd_.add(a.at, a.goal, a.radius, waits ? 0.0f : a.maxSpeed, a.group);
     if (a.route >= 0) crowd_.setRoute(i, a.route);
+    ownEnvelope(i, a.maxAccel, a.maxDecel);
     if (waits) waiting_.push_back({crowd_.id(i), a.premovement, a.maxSpeed});
   }
   arrivedById_.assign(std::as_const(crowd_).world().nextId, 0);
   sourceDebt_.assign(spec_.sources.size(), 0.0);
   sourceEmitted_.assign(spec_.sources.size(), 0);
   sourceAttempts_.assign(spec_.sources.size(), 0);
+}
+
+void SceneRun::ownEnvelope(std::size_t i, float maxAccel, float maxDecel) {
+  if (!(maxAccel > 0) && !(maxDecel > 0)) return;
+  Agent a = crowd_.agent(i);
+  a.maxAccel = maxAccel;
+  a.maxDecel = maxDecel;
+  crowd_.setAgent(i, a);
 }
 
 bool SceneRun::sourcesExhausted() const {
@@ -69,6 +78,7 @@ bool SceneRun::place(const SceneSource& src, std::size_t k, std::int64_t serial)
     const double delay = src.premovement.draw(seed, 9201 + 2 * k, n);
     const std::size_t i = crowd_.add(at, goal, r, delay > 0 ? 0.0f : speed, group);
     if (src.route >= 0) crowd_.setRoute(i, src.route);
+    ownEnvelope(i, src.maxAccel, src.maxDecel);
     if (delay > 0) waiting_.push_back({crowd_.id(i), time() + delay, speed});
     return true;
   }

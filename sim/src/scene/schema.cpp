@@ -12,7 +12,8 @@ namespace {
 using Keys = std::vector<std::string_view>;
 
 /// What every agent-making object takes (PROPS in scene.hpp).
-const Keys kProps{"radius", "maxSpeed", "premovement", "group", "goal", "goalOffset", "goalRegion", "route"};
+const Keys kProps{"radius",     "maxSpeed",   "premovement", "maxAccel", "maxDecel",
+                  "group",      "goal",       "goalOffset",  "goalRegion", "route"};
 
 Keys join(std::initializer_list<Keys> parts) {
   Keys out;
@@ -40,7 +41,7 @@ std::span<const std::string_view> sceneKeys(std::string_view p) {
                          "routes", "streams",     "routing", "targets", "discomfort", "hills", "heightMap",
                          "discomfortMap", "speedZones", "stairs", "measurements", "verify"};
   static const Keys knob{"min", "max", "default", "help", "integer"};
-  static const Keys defaults{"radius", "maxSpeed", "premovement", "group"};
+  static const Keys defaults{"radius", "maxSpeed", "premovement", "maxAccel", "maxDecel", "group"};
   static const Keys draw{"distribution", "mean", "sd", "min", "max", "ages"};
   static const Keys agent = join({{"at"}, kProps});
   // Every type's keys, each once, in the order the types list them.

@@ -100,9 +100,9 @@ struct BioParams {
   float dt = 1.0f / 60;  ///< s
   float largestRadius = 0;  ///< over the walkers, world units
   float largestSpeed = 0;   ///< top speed over the walkers, units/s
-  /// The kinematic envelope (core/envelope.hpp): maxAccel * dt and
-  /// maxDecel * dt, units/s; accelStep 0: none.
-  float accelStep = 0, brakeStep = 0;
+  /// The kinematic envelope (core/envelope.hpp), its bounds only: the
+  /// walkers' view (BioWalkers::envelopeOver) gives it their arrays.
+  StepEnvelope envelope;
 };
 
 
@@ -215,9 +215,8 @@ THRONG_HD void ownersOfCell(const MarkerGridView& mg, const AgentGridView& g, co
 /// Walker i's limits (stepLimits) with BioCrowds' step and reach.
 THRONG_HD int bioLimits(const AgentGridView& g, const ObstacleView& ov, const BioWalkers& a, const BioParams& bp,
                         std::int32_t i, BioLimit* out, int* firstWall = nullptr) {
-  const StepEnvelope e{bp.accelStep, bp.brakeStep};
-  return stepLimits(g, ov, a, StepReach{bp.dt, bp.largestRadius, bp.largestSpeed, e.brakeRoom(bp.dt)}, i, out,
-                    firstWall);
+  return stepLimits(g, ov, a, StepReach{bp.dt, bp.largestRadius, bp.largestSpeed, a.envelopeOver(bp.envelope)}, i,
+                    out, firstWall);
 }
 
 /// Calls visit(k, offset, weight, usable) for every marker k owned by
@@ -286,8 +285,8 @@ THRONG_HD bool bioVelocity(const MarkerGridView& mg, const std::int32_t* owner, 
   // A cut step that leaves the envelope (braking harder than it may) is
   // brought back into it, and the walker is jammed for the step: the
   // envelope wins, as ORCA's does.
-  const StepEnvelope e{bp.accelStep, bp.brakeStep, a.vx, a.vy};
-  const bool envelope = e.on();
+  const StepEnvelope e = a.envelopeOver(bp.envelope);
+  const bool envelope = e.onFor(i);
   const float want = wish.length();
   if (want == 0.0f && !(envelope && (a.vx[i] != 0.0f || a.vy[i] != 0.0f)))
     return true;  // standing by choice is not stuck

@@ -8,7 +8,8 @@
 
 namespace throng {
 
-BioParams BioCrowdsModel::params(const Settings& s, float dt, float largestRadius, float largestSpeed) {
+BioParams BioCrowdsModel::params(const Settings& s, float dt, float largestRadius, float largestSpeed,
+                                 const StepEnvelope& envelope) {
   BioParams p;
   p.radius = s.personalSpace;
   p.radiusSq = s.personalSpace * s.personalSpace;
@@ -16,9 +17,8 @@ BioParams BioCrowdsModel::params(const Settings& s, float dt, float largestRadiu
   p.dt = dt;
   p.largestRadius = largestRadius;
   p.largestSpeed = largestSpeed;
-  const StepEnvelope e = stepEnvelope(s, dt);
-  p.accelStep = e.accelStep;
-  p.brakeStep = e.brakeStep;
+  p.envelope = envelope;
+  p.envelope.vx = p.envelope.vy = p.envelope.ownAccel = p.envelope.ownDecel = nullptr;
   return p;
 }
 
@@ -28,7 +28,7 @@ BioParams BioCrowdsModel::params(const World& w, const Settings& s, float dt) {
     radius = std::max(radius, w.radius[i]);
     speed = std::max(speed, w.maxSpeed[i]);
   }
-  return params(s, dt, radius, speed);
+  return params(s, dt, radius, speed, w.stepEnvelope(s, dt));
 }
 
 bool BioCrowdsModel::fitField(MarkerField& field, const World& w, const Settings& s, Vec2 lo, Vec2 hi,
@@ -86,8 +86,7 @@ void BioCrowdsModel::solve(StepContext& ctx) {
   const AgentGridView gv = ctx.scratch.grid.view();
   const ObstacleView ov = w.obstacles.view();
   StepBuffers& b = ctx.scratch.buffers;
-  const BioWalkers a{w.px.data(),     w.py.data(),     w.radius.data(), w.maxSpeed.data(),
-                     b.wishX.data(),  b.wishY.data(),  w.vx.data(),     w.vy.data()};
+  const BioWalkers a = w.movingWalkers(b.wishX.data(), b.wishY.data());
   const std::int32_t* const own = owner.data();
   w.forEach(w.size(), [&](std::size_t first, std::size_t end) {
     for (std::size_t i = first; i < end; ++i) {
@@ -127,8 +126,7 @@ void BioCrowdsModel::explain(StepContext& ctx, std::size_t i, AgentExplain& out)
   const MarkerGridView mg = field.view();
   const AgentGridView gv = ctx.scratch.grid.view();
   const ObstacleView ov = w.obstacles.view();
-  const BioWalkers a{w.px.data(),          w.py.data(),          w.radius.data(), w.maxSpeed.data(),
-                     explainWishX_.data(), explainWishY_.data(), w.vx.data(),     w.vy.data()};
+  const BioWalkers a = w.movingWalkers(explainWishX_.data(), explainWishY_.data());
   const auto self = static_cast<std::int32_t>(i);
   BioMotion motion;
   out.jammed = !bioVelocity(mg, owner.data(), gv, ov, a, bp, self, out.preferred, false, out.chosen, &motion);

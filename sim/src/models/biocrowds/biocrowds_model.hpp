@@ -37,8 +37,10 @@ class BioCrowdsModel final : public Model {
   static GridSpec grid(const Settings& s) { return {s.personalSpace, 4}; }
   static float obstacleReach(const Settings& s) { return s.personalSpace; }
   static BioParams params(const World& w, const Settings& s, float dt);
-  /// The same given the walkers' largest radius and top speed.
-  static BioParams params(const Settings& s, float dt, float largestRadius, float largestSpeed);
+  /// The same given the walkers' largest radius and top speed and the
+  /// step's envelope (World::stepEnvelope; its bounds are kept).
+  static BioParams params(const Settings& s, float dt, float largestRadius, float largestSpeed,
+                          const StepEnvelope& envelope);
   /// Fits `field` (MarkerField::fit) to the walkers' box [lo, hi] and the
   /// ground they head for: their goals and their routes' gates. The CPU
   /// step and the device form's host side both fit it here.

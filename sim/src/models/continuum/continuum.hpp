@@ -167,7 +167,7 @@ inline constexpr float kHeadOnSine = 0.1f;
 THRONG_HD Vec2 offWalls(const ObstacleView& ov, Vec2 p, float ri, float stepLength, Vec2 move, bool& blocked,
                         const StepEnvelope& envelope = {}, float dt = 0.0f, std::int32_t i = 0) {
   StepLimit limits[kKeepApartLimits];
-  const float brakeRoom = envelope.brakeRoom(dt);
+  const float brakeRoom = envelope.brakeRoom(i);
   float reach = ri + stepLength + kMostPush * ri;
   if (brakeRoom > 0.0f) reach += stoppingReach(stepLength / dt, dt, brakeRoom);
   const int count = wallLimits(ov, p, ri, reach, limits, 0, brakeRoom);
@@ -185,7 +185,7 @@ THRONG_HD Vec2 offWalls(const ObstacleView& ov, Vec2 p, float ri, float stepLeng
 THRONG_HD Vec2 keptApartMove(const AgentGridView& g, const ObstacleView& ov, const MovingWalkers& a,
                              const ContinuumView& cv, std::int32_t i, Vec2 s) {
   StepReach reach = cv.reach;
-  reach.brakeRoom = cv.envelope.brakeRoom(reach.dt);
+  reach.envelope = cv.envelope;
   StepLimit limits[kKeepApartLimits];
   const int count = stepLimits(g, ov, a, reach, i, limits, nullptr, true);
   if (count < 0) return cv.envelope.into(i, Vec2{}) * reach.dt;
@@ -197,7 +197,7 @@ THRONG_HD Vec2 keptApartMove(const AgentGridView& g, const ObstacleView& ov, con
 /// kept off the walls (offWalls).
 THRONG_HD Vec2 firstMove(const AgentGridView& g, const ObstacleView& ov, const MovingWalkers& a,
                          const ContinuumView& cv, std::int32_t i, Vec2 s, float stepLength) {
-  if (cv.envelope.on()) return keptApartMove(g, ov, a, cv, i, s);
+  if (cv.envelope.onFor(i)) return keptApartMove(g, ov, a, cv, i, s);
   bool blocked;
   return offWalls(ov, Vec2{a.px[i], a.py[i]}, a.radius[i], stepLength, s, blocked);
 }
@@ -233,7 +233,7 @@ THRONG_HD Vec2 pushRound(const AgentGridView& g, const ObstacleView& ov, const C
   const float most = kMostPush * ri, length = pushed.length();
   if (length > most) pushed = pushed * (most / length);
   Vec2 move = s + pushed;
-  if (envelope.on()) move = envelope.into(i, move * (1.0f / r.dt)) * r.dt;
+  if (envelope.onFor(i)) move = envelope.into(i, move * (1.0f / r.dt)) * r.dt;
   bool blocked;
   return p + offWalls(ov, p, ri, s.length(), move, blocked, envelope, r.dt, i);
 }

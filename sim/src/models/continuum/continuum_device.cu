@@ -36,17 +36,19 @@ class ContinuumDevice final : public DeviceModel {
     reach_ = host_.reach(w, walkersChanged, dt);
     return ContinuumModel::obstacleReach(reach_);
   }
-  bool prepare(const DeviceHost& h, const Settings&, float dt, cudaStream_t) override {
+  bool prepare(const DeviceHost& h, const Settings& s, float dt, cudaStream_t) override {
     reach_ = host_.reach(*h.world, h.uploaded, dt);
+    // The walkers' own envelopes, like their radii, change only with edits.
+    envelope_ = h.world->stepEnvelope(s, dt);
     return true;
   }
-  bool solve(const DeviceSolve& d, const Settings& s, float dt, cudaStream_t stream) override {
+  bool solve(const DeviceSolve& d, const Settings&, float, cudaStream_t stream) override {
     const auto n = static_cast<std::size_t>(d.n);
     if (!(sx_.reserve(n) && sy_.reserve(n) && qx_[0].reserve(n) && qy_[0].reserve(n) && qx_[1].reserve(n) &&
           qy_[1].reserve(n)))
       return false;
     ContinuumSolve c;
-    c.cv = continuumViewOf(d, reach_, s, dt);
+    c.cv = continuumViewOf(d, reach_, envelope_);
     c.sx = sx_.get();
     c.sy = sy_.get();
     for (int b = 0; b < 2; ++b) {
@@ -63,7 +65,8 @@ class ContinuumDevice final : public DeviceModel {
 
  private:
   ContinuumDeviceHost host_;
-  StepReach reach_;  ///< this step's, from prepare
+  StepReach reach_;         ///< this step's, from prepare
+  StepEnvelope envelope_;   ///< this step's bounds, from prepare
   DeviceBuffer<float> sx_, sy_, qx_[2], qy_[2];
 };
 

@@ -26,9 +26,7 @@ ContinuumView ContinuumModel::view(const World& w, const Settings& s, float dt) 
   v.group = w.group.data();
   v.route = w.route.data();
   v.reach = reach(w, dt);
-  v.envelope = stepEnvelope(s, dt);
-  v.envelope.vx = w.vx.data();
-  v.envelope.vy = w.vy.data();
+  v.envelope = w.stepEnvelope(s, dt);
   return v;
 }
 
@@ -74,8 +72,7 @@ void ContinuumModel::solve(StepContext& ctx) {
   qx_.resize(n);
   qy_.resize(n);
   const AgentGridView gv = ctx.scratch.grid.view();
-  const MovingWalkers walkers{w.px.data(), w.py.data(), w.radius.data(), w.maxSpeed.data(),
-                              b.wishX.data(), b.wishY.data(), w.vx.data(), w.vy.data()};
+  const MovingWalkers walkers = w.movingWalkers(b.wishX.data(), b.wishY.data());
   w.forEach(n, [&](std::size_t first, std::size_t end) {
     for (std::size_t i = first; i < end; ++i) {
       const Vec2 d = continuumDesired(cv, static_cast<std::int32_t>(i), Vec2{w.px[i], w.py[i]},
@@ -96,7 +93,7 @@ void ContinuumModel::solve(StepContext& ctx) {
     for (std::size_t i = first; i < end; ++i) {
       Vec2 v;
       const bool moved = continuumStep(gv, a, cv.reach, static_cast<std::int32_t>(i), Vec2{stepX_[i], stepY_[i]},
-                                       b.landing[i] != 0, v, cv.envelope.on());
+                                       b.landing[i] != 0, v, cv.envelope.onFor(static_cast<std::int32_t>(i)));
       b.nvx[i] = v.x;
       b.nvy[i] = v.y;
       b.njammed[i] = !moved;
@@ -124,8 +121,7 @@ void ContinuumModel::explain(StepContext& ctx, std::size_t i, AgentExplain& out)
     sx[k] = desired[k].x * ctx.dt;
     sy[k] = desired[k].y * ctx.dt;
   }
-  const MovingWalkers walkers{w.px.data(), w.py.data(), w.radius.data(), w.maxSpeed.data(),
-                              wx.data(),   wy.data(),   w.vx.data(),     w.vy.data()};
+  const MovingWalkers walkers = w.movingWalkers(wx.data(), wy.data());
   for (std::size_t k = 0; k < n; ++k) {
     const Vec2 p{w.px[k], w.py[k]};
     const Vec2 q = p + firstMove(ctx.scratch.grid.view(), w.obstacles.view(), walkers, cv, static_cast<std::int32_t>(k),
@@ -137,7 +133,7 @@ void ContinuumModel::explain(StepContext& ctx, std::size_t i, AgentExplain& out)
   const ContinuumWalkers a{w.px.data(), w.py.data(), w.radius.data(), sx.data(), sy.data(), qx.data(), qy.data()};
   const Vec2 s{sx[i], sy[i]};
   out.jammed = !continuumStep(ctx.scratch.grid.view(), a, cv.reach, static_cast<std::int32_t>(i), s, false, out.chosen,
-                              cv.envelope.on());
+                              cv.envelope.onFor(static_cast<std::int32_t>(i)));
   out.motion = Vec2{qx[i] - w.px[i] - s.x, qy[i] - w.py[i] - s.y};  // the push
   // No velocity program, so no lines and no feasible region: the wish, the
   // field's choice, and the push (a displacement, world units, at most half

@@ -54,8 +54,8 @@ THRONG_HD void continuumDesiredSlot(const DeviceSolve& d, const ContinuumSolve& 
   c.sx[i] = v.x * dt;
   c.sy[i] = v.y * dt;
   const AgentGridView g = gridViewOf(*d.shape, d.cellStart, d.sortedIndex, d.sx, d.sy);
-  const MovingWalkers a{d.agents.px, d.agents.py, d.agents.radius, d.agents.maxSpeed,
-                        d.wishX,     d.wishY,     d.agents.vx,     d.agents.vy};
+  const MovingWalkers a{d.agents.px, d.agents.py, d.agents.radius,   d.agents.maxSpeed, d.wishX,
+                        d.wishY,     d.agents.vx, d.agents.vy, d.agents.maxAccel, d.agents.maxDecel};
   const Vec2 q = p + firstMove(g, d.obstacles, a, c.cv, i, Vec2{c.sx[i], c.sy[i]}, v.length() * dt);
   c.qx[0][i] = q.x;
   c.qy[0][i] = q.y;
@@ -81,23 +81,26 @@ THRONG_HD void continuumStepSlot(const DeviceSolve& d, const ContinuumSolve& c, 
   const ContinuumWalkers a{d.agents.px, d.agents.py, d.agents.radius, c.sx, c.sy,
                            c.qx[kContinuumFinalBuffer], c.qy[kContinuumFinalBuffer]};
   Vec2 v;
-  const bool moved = continuumStep(g, a, c.cv.reach, i, Vec2{c.sx[i], c.sy[i]}, d.landing[i] != 0, v, c.cv.envelope.on());
+  const bool moved = continuumStep(g, a, c.cv.reach, i, Vec2{c.sx[i], c.sy[i]}, d.landing[i] != 0, v, c.cv.envelope.onFor(i));
   d.nvx[i] = v.x;
   d.nvy[i] = v.y;
   d.njammed[i] = moved ? 0 : 1;
 }
 
-/// What the passes read of a step's arrays, reach and envelope (the
-/// scratch arrays are the caller's to set).
-inline ContinuumView continuumViewOf(const DeviceSolve& d, const StepReach& reach, const Settings& s, float dt) {
+/// What the passes read of a step's arrays, reach and envelope (its bounds
+/// as World::stepEnvelope finds them; the scratch arrays are the caller's
+/// to set).
+inline ContinuumView continuumViewOf(const DeviceSolve& d, const StepReach& reach, const StepEnvelope& envelope) {
   ContinuumView cv;
   cv.field = d.field;
   cv.group = d.group;
   cv.route = d.route;
   cv.reach = reach;
-  cv.envelope = stepEnvelope(s, dt);
+  cv.envelope = envelope;
   cv.envelope.vx = d.agents.vx;
   cv.envelope.vy = d.agents.vy;
+  cv.envelope.ownAccel = d.agents.maxAccel;
+  cv.envelope.ownDecel = d.agents.maxDecel;
   return cv;
 }
 

@@ -14,10 +14,9 @@ SolveParams OrcaReference::solveParams(const Settings& s, float dt) {
   sp.invDt = 1.0f / dt;
   sp.perceptionRadiusSq = s.perceptionRadius * s.perceptionRadius;
   sp.maxNeighbors = s.maxNeighbors;
-  if (s.maxAccel > 0) {
-    sp.accelStep = s.maxAccel * dt;
-    sp.brakeStep = s.maxDecel * dt;  // 0: envelopeLines takes accelStep
-  }
+  sp.dt = dt;
+  if (s.maxAccel > 0) sp.accelStep = s.maxAccel * dt;
+  sp.brakeStep = s.maxDecel * dt;  // 0: envelopeLines takes the walker's accelStep
   sp.rightOfWay = s.rightOfWay;  // the wishes are the caller's to point at
   return sp;
 }

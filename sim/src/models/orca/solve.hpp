@@ -45,9 +45,11 @@ struct SolveParams {
   std::int32_t maxNeighbors = 10;
   /// The kinematic envelope (envelope.hpp): the most the velocity may
   /// change in this step speeding up or turning (maxAccel * dt) and braking
-  /// (maxDecel * dt; 0 takes accelStep), world units/s; accelStep 0: no
-  /// envelope.
+  /// (maxDecel * dt; 0 takes accelStep), world units/s, as the settings
+  /// give them; accelStep 0: none. A walker's own bounds
+  /// (AgentsView::maxAccel, maxDecel) take their place (envelopeOf).
   float accelStep = 0, brakeStep = 0;
+  float dt = 1.0f / 60;  ///< s, for the walkers' own bounds
   /// Right of way (Settings::rightOfWay, in [0, 1]; 0: RVO2's even
   /// halves): the share of a pair's change moved from the walker ahead to
   /// the walker behind (giveWay), with every walker's wish for this step
@@ -146,6 +148,16 @@ THRONG_HD void agentLinesAfter(const AgentsView& a, const SolveParams& sp, std::
   if (sp.rightOfWay > 0.0f) giveWay(a, sp, i, s.neighbors, s.neighborCount, out);
 }
 
+/// Walker i's envelope for the step: a·dt and b·dt (0 takes a·dt), its
+/// own where it has them, else the settings'; accel 0: none.
+struct EnvelopeSteps {
+  float accel = 0, brake = 0;
+};
+THRONG_HD EnvelopeSteps envelopeOf(const AgentsView& a, const SolveParams& sp, std::int32_t i) {
+  const float ownAccel = a.maxAccel ? a.maxAccel[i] : 0.0f, ownDecel = a.maxDecel ? a.maxDecel[i] : 0.0f;
+  return {ownAccel > 0.0f ? ownAccel * sp.dt : sp.accelStep, ownDecel > 0.0f ? ownDecel * sp.dt : sp.brakeStep};
+}
+
 /// ORCA for agent i once its neighbours are in s.neighbors[0,
 /// s.neighborCount), as selectNeighbors or nearestFromList chose them:
 /// solveAgent's second half.
@@ -166,7 +178,8 @@ THRONG_HD bool envelopeSolve(const AgentsView& a, const ObstacleView& ov, const 
                              Vec2 preferred, Vec2& out, SolveScratch& s) {
   obstacleLinesOf(a, ov, sp, i, s);
   const int walls = s.obstacleLineCount;
-  envelopeLines(Vec2{a.vx[i], a.vy[i]}, sp.accelStep, sp.brakeStep, s.lines + walls);
+  const EnvelopeSteps e = envelopeOf(a, sp, i);
+  envelopeLines(Vec2{a.vx[i], a.vy[i]}, e.accel, e.brake, s.lines + walls);
   const int hard = walls + kEnvelopeLines;
   Vec2 probe;
   if (linearProgram2(s.lines, hard, a.maxSpeed[i], preferred, false, probe) < hard)
@@ -176,10 +189,12 @@ THRONG_HD bool envelopeSolve(const AgentsView& a, const ObstacleView& ov, const 
   return solveWithLines(a, sp, i, preferred, out, s);
 }
 
-/// Whether v lies in agent i's kinematic envelope for this step.
+/// Whether v lies in agent i's kinematic envelope for this step (one it
+/// is under: envelopeOf's accel > 0).
 THRONG_HD bool withinEnvelope(const AgentsView& a, const SolveParams& sp, std::int32_t i, Vec2 v) {
   Line envelope[kEnvelopeLines];
-  envelopeLines(Vec2{a.vx[i], a.vy[i]}, sp.accelStep, sp.brakeStep, envelope);
+  const EnvelopeSteps e = envelopeOf(a, sp, i);
+  envelopeLines(Vec2{a.vx[i], a.vy[i]}, e.accel, e.brake, envelope);
   return permittedByAll(envelope, kEnvelopeLines, v);
 }
 
@@ -192,7 +207,7 @@ THRONG_HD bool withinEnvelope(const AgentsView& a, const SolveParams& sp, std::i
 /// when jammed.
 THRONG_HD bool solveWithinEnvelope(const AgentsView& a, const ObstacleView& ov, const SolveParams& sp,
                                    std::int32_t i, Vec2 preferred, Vec2& out, SolveScratch& s) {
-  if (!(sp.accelStep > 0.0f)) return solveWithNeighbors(a, ov, sp, i, preferred, out, s);
+  if (!(envelopeOf(a, sp, i).accel > 0.0f)) return solveWithNeighbors(a, ov, sp, i, preferred, out, s);
   if (!withinEnvelope(a, sp, i, preferred)) return envelopeSolve(a, ov, sp, i, preferred, out, s);
   const bool ok = solveWithNeighbors(a, ov, sp, i, preferred, out, s);
   return withinEnvelope(a, sp, i, out) ? ok : envelopeSolve(a, ov, sp, i, preferred, out, s);

@@ -307,7 +307,7 @@ class SolveBatch {
     SolveScratch& s = ss_[fill_];
     // One at a time: without lanes, and under the envelope a wish outside
     // it (solved with it at once, solveWithinEnvelope).
-    if (!sp_.lineLanes || sp_.rightOfWay > 0.0f || (sp_.accelStep > 0.0f && !withinEnvelope(a_, sp_, i, wish))) {
+    if (!sp_.lineLanes || sp_.rightOfWay > 0.0f || (envelopeOf(a_, sp_, i).accel > 0.0f && !withinEnvelope(a_, sp_, i, wish))) {
       who_[fill_] = i;
       if (s.fromList) orderListed(fill_);
       Vec2 out;
@@ -410,7 +410,7 @@ class SolveBatch {
   /// stands in for its neighbours (a free batch's).
   void keepWithin(int w, Vec2 velocity, bool ok, bool unfiltered) {
     const std::int32_t i = who_[w];
-    if (sp_.accelStep > 0.0f && !withinEnvelope(a_, sp_, i, velocity)) {
+    if (envelopeOf(a_, sp_, i).accel > 0.0f && !withinEnvelope(a_, sp_, i, velocity)) {
       if (unfiltered) orderListed(w);
       ok = envelopeSolve(a_, ov_, sp_, i, wish_[w], velocity, ss_[w]);
     }
