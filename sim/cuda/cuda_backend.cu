@@ -316,8 +316,8 @@ class CudaBackend final : public Backend {
     const cudaStream_t st = stream_;
     bool ok = px_.upload(w.px, st) && py_.upload(w.py, st) && vx_.upload(w.vx, st) && vy_.upload(w.vy, st) &&
               radius_.upload(w.radius, st) && maxSpeed_.upload(w.maxSpeed, st) && prefSpeed_.upload(w.prefSpeed, st) &&
-              maxAccel_.upload(w.maxAccel, st) && maxDecel_.upload(w.maxDecel, st) && jammed_.upload(w.jammed, st) && hasGoal_.upload(w.hasGoal, st) && gx_.upload(w.gx, st) &&
-              gy_.upload(w.gy, st) && group_.upload(w.group, st) && route_.upload(w.route, st) &&
+              maxAccel_.upload(w.maxAccel, st) && maxDecel_.upload(w.maxDecel, st) && jammed_.upload(w.jammed, st) &&
+              hasGoal_.upload(w.hasGoal, st) && gx_.upload(w.gx, st) && gy_.upload(w.gy, st) && group_.upload(w.group, st) && route_.upload(w.route, st) &&
               gate_.upload(w.gate, st) && id_.upload(w.id, st);
     // Routes as CSR (World keeps them so), streams as sorted arrays.
     ok = ok && dRouteStart_.upload(w.routeStart, st) && dWaypoints_.upload(w.waypoints, st) &&

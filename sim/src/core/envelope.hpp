@@ -90,24 +90,26 @@ struct StepEnvelope {
   }
 };
 
-/// The envelope's bounds for a step of dt seconds under s and the walkers'
-/// own (ownAccel, ownDecel over n walkers, either null: none), with
-/// weakestRoom found over them; the pointers are the caller's to set to
-/// the arrays its pass reads (the host's or the device's).
-inline StepEnvelope stepEnvelope(const Settings& s, float dt, const float* ownAccel = nullptr,
-                                 const float* ownDecel = nullptr, std::size_t n = 0) {
+/// The settings' bounds for a step of dt seconds (accelStep, brakeStep,
+/// dt); no walker's own, and weakestRoom left 0.
+inline StepEnvelope settingsEnvelope(const Settings& s, float dt) {
   StepEnvelope e;
   e.accelStep = s.maxAccel > 0 ? s.maxAccel * dt : 0.0f;
   e.brakeStep = s.maxDecel > 0 ? s.maxDecel * dt : 0.0f;
   e.dt = dt;
+  return e;
+}
+
+/// The envelope's bounds for a step of dt seconds under s and the walkers'
+/// own (ownAccel, ownDecel over n walkers; null: none own one), with
+/// weakestRoom found over them; the velocities are the caller's to point
+/// at, and the pointers its to set to the arrays its pass reads (the
+/// host's or the device's).
+inline StepEnvelope stepEnvelope(const Settings& s, float dt, const float* ownAccel, const float* ownDecel,
+                                 std::size_t n) {
+  StepEnvelope e = settingsEnvelope(s, dt);
   e.ownAccel = ownAccel;
   e.ownDecel = ownDecel;
-  const bool own = ownAccel != nullptr && n > 0;
-  if (!own) {
-    e.weakestRoom = e.accelStep > 0.0f ? e.brakeOf(0, e.accelStep) * dt : 0.0f;
-    e.ownAccel = e.ownDecel = nullptr;
-    return e;
-  }
   float weakest = 0;
   for (std::size_t i = 0; i < n; ++i) {
     const float room = e.brakeRoom(static_cast<std::int32_t>(i));

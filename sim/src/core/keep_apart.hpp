@@ -28,6 +28,7 @@
 #include "core/envelope.hpp"
 #include "geometry/obstacles.hpp"
 #include "neighbors/agent_grid.hpp"
+#include "neighbors/agents_view.hpp"
 #include "neighbors/near_lists.hpp"
 #include "throng/hd.hpp"
 #include "throng/vec2.hpp"
@@ -97,6 +98,12 @@ struct MovingWalkers {
     return e;
   }
 };
+
+/// The walkers of `a` (the host's or the device's arrays) with the step's
+/// wishes, as the limits read them.
+THRONG_HD MovingWalkers movingWalkers(const AgentsView& a, const float* wishX, const float* wishY) {
+  return MovingWalkers{a.px, a.py, a.radius, a.maxSpeed, wishX, wishY, a.vx, a.vy, a.maxAccel, a.maxDecel};
+}
 
 /// Whether the walker at p with wish g has the walker at q ahead of it
 /// (the same bits whichever of the two asks).

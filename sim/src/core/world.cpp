@@ -142,8 +142,7 @@ PaceParams World::paceGridFor(const Settings& s) {
 }
 
 MovingWalkers World::movingWalkers(const float* wishX, const float* wishY) const {
-  return MovingWalkers{px.data(), py.data(), radius.data(), maxSpeed.data(), wishX,
-                       wishY,     vx.data(), vy.data(),     maxAccel.data(), maxDecel.data()};
+  return throng::movingWalkers(view(), wishX, wishY);
 }
 
 StepEnvelope World::stepEnvelope(const Settings& s, float dt) const {

@@ -66,8 +66,7 @@ THRONG_HD void bioOwnersCell(const DeviceSolve& d, const BioSolve& b, std::int32
 THRONG_HD void bioVelocitySlot(const DeviceSolve& d, const BioSolve& b, std::int32_t slot) {
   const AgentGridView g = gridViewOf(*d.shape, d.cellStart, d.sortedIndex, d.sx, d.sy);
   const std::int32_t i = d.sortedIndex[slot];
-  const BioWalkers a{d.agents.px, d.agents.py, d.agents.radius,   d.agents.maxSpeed, d.wishX,
-                     d.wishY,     d.agents.vx, d.agents.vy, d.agents.maxAccel, d.agents.maxDecel};
+  const BioWalkers a = movingWalkers(d.agents, d.wishX, d.wishY);
   Vec2 v;
   const bool moved = bioVelocity(b.markers, b.owner, g, d.obstacles, a, b.bp, i, Vec2{d.wishX[i], d.wishY[i]},
                                  d.landing[i] != 0, v);

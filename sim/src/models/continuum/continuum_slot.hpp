@@ -54,8 +54,7 @@ THRONG_HD void continuumDesiredSlot(const DeviceSolve& d, const ContinuumSolve& 
   c.sx[i] = v.x * dt;
   c.sy[i] = v.y * dt;
   const AgentGridView g = gridViewOf(*d.shape, d.cellStart, d.sortedIndex, d.sx, d.sy);
-  const MovingWalkers a{d.agents.px, d.agents.py, d.agents.radius,   d.agents.maxSpeed, d.wishX,
-                        d.wishY,     d.agents.vx, d.agents.vy, d.agents.maxAccel, d.agents.maxDecel};
+  const MovingWalkers a = movingWalkers(d.agents, d.wishX, d.wishY);
   const Vec2 q = p + firstMove(g, d.obstacles, a, c.cv, i, Vec2{c.sx[i], c.sy[i]}, v.length() * dt);
   c.qx[0][i] = q.x;
   c.qy[0][i] = q.y;

@@ -14,9 +14,10 @@ SolveParams OrcaReference::solveParams(const Settings& s, float dt) {
   sp.invDt = 1.0f / dt;
   sp.perceptionRadiusSq = s.perceptionRadius * s.perceptionRadius;
   sp.maxNeighbors = s.maxNeighbors;
-  sp.dt = dt;
-  if (s.maxAccel > 0) sp.accelStep = s.maxAccel * dt;
-  sp.brakeStep = s.maxDecel * dt;  // 0: envelopeLines takes the walker's accelStep
+  const StepEnvelope e = settingsEnvelope(s, dt);
+  sp.accelStep = e.accelStep;
+  sp.brakeStep = e.brakeStep;
+  sp.dt = e.dt;
   sp.rightOfWay = s.rightOfWay;  // the wishes are the caller's to point at
   return sp;
 }

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "core/envelope.hpp"
 #include "geometry/obstacles.hpp"
 #include "models/orca/envelope.hpp"
 #include "models/orca/obstacle_lines.hpp"
@@ -148,14 +149,17 @@ THRONG_HD void agentLinesAfter(const AgentsView& a, const SolveParams& sp, std::
   if (sp.rightOfWay > 0.0f) giveWay(a, sp, i, s.neighbors, s.neighborCount, out);
 }
 
-/// Walker i's envelope for the step: a·dt and b·dt (0 takes a·dt), its
-/// own where it has them, else the settings'; accel 0: none.
+/// Walker i's envelope for the step: a·dt and b·dt, its own where it has
+/// them, else the settings' (StepEnvelope's rule); accel 0: none.
 struct EnvelopeSteps {
   float accel = 0, brake = 0;
 };
 THRONG_HD EnvelopeSteps envelopeOf(const AgentsView& a, const SolveParams& sp, std::int32_t i) {
-  const float ownAccel = a.maxAccel ? a.maxAccel[i] : 0.0f, ownDecel = a.maxDecel ? a.maxDecel[i] : 0.0f;
-  return {ownAccel > 0.0f ? ownAccel * sp.dt : sp.accelStep, ownDecel > 0.0f ? ownDecel * sp.dt : sp.brakeStep};
+  StepEnvelope e;
+  e.accelStep = sp.accelStep, e.brakeStep = sp.brakeStep, e.dt = sp.dt;
+  e.ownAccel = a.maxAccel, e.ownDecel = a.maxDecel;
+  const float accel = e.accelOf(i);
+  return {accel, e.brakeOf(i, accel)};
 }
 
 /// ORCA for agent i once its neighbours are in s.neighbors[0,
