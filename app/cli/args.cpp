@@ -377,13 +377,52 @@ Parsed<ScenesOptions> parseScenes(int argc, const char* const* argv) {
   return parse(app, "throng scenes", argc, argv, o, kNoCheck);
 }
 
+std::vector<std::string> DaskOptions::args() const {
+  std::vector<std::string> out;
+  if (!scheduler.empty()) out.insert(out.end(), {"--scheduler", scheduler});
+  if (workers > 0) out.insert(out.end(), {"--workers", std::to_string(workers)});
+  if (!tlsCaFile.empty()) out.insert(out.end(), {"--tls-ca-file", tlsCaFile});
+  if (!tlsCert.empty()) out.insert(out.end(), {"--tls-cert", tlsCert});
+  if (!tlsKey.empty()) out.insert(out.end(), {"--tls-key", tlsKey});
+  return out;
+}
+
+namespace {
+
+/// --scheduler, the --tls-* files and --workers (whose default `workersDefault` says).
+void daskOptions(CLI::App& app, DaskOptions& o, const std::string& workersDefault) {
+  placeholder(app.add_option("--scheduler", o.scheduler,
+                             "a Dask scheduler's address, e.g. tls://10.0.0.1:8786 with the --tls-* files\n"
+                             "(default: a LocalCluster). A plain tcp:// scheduler runs whatever any client\n"
+                             "that reaches it sends: on a shared machine or network, use tls://"),
+              "ADDRESS");
+  placeholder(app.add_option("--tls-ca-file", o.tlsCaFile, "the certificate authority of a tls:// scheduler"), "PEM");
+  placeholder(app.add_option("--tls-cert", o.tlsCert, "this client's certificate, for a tls:// scheduler"), "PEM");
+  placeholder(app.add_option("--tls-key", o.tlsKey, "this client's private key (default: in --tls-cert)"), "PEM");
+  number(app, "--workers", o.workers, Bounds<int>{1, 1024}, "N",
+         "the LocalCluster's worker processes, N in {} " + workersDefault);
+}
+
+/// What is wrong with a set of Dask flags, or empty.
+std::string daskProblem(const DaskOptions& o) {
+  if (!o.scheduler.empty() && o.workers != 0) return "--workers is for the LocalCluster; a --scheduler has its own";
+  const bool tls = !o.tlsCaFile.empty() || !o.tlsCert.empty() || !o.tlsKey.empty();
+  if (o.scheduler.rfind("tls://", 0) == 0 && (o.tlsCaFile.empty() || o.tlsCert.empty()))
+    return "--scheduler tls://...: give --tls-ca-file and --tls-cert";
+  if (tls && o.scheduler.rfind("tls://", 0) != 0) return "--tls-ca-file, --tls-cert and --tls-key are for a --scheduler tls://";
+  return {};
+}
+
+}  // namespace
+
 Parsed<VerifyOptions> parseVerify(int argc, const char* const* argv) {
   VerifyOptions o;
   CLI::App app{"Runs the verification suite: every shipped scene with a \"verify\" (the RiMEA guideline's tests\n"
                "that a 2-D crowd can hold), under each model and seed, and prints a table of each test's figures\n"
                "against its bounds. Exits 1 when a test fails.",
                "throng verify"};
-  setUp(app, "usage: throng verify [TESTS...] [--models M,...] [--seeds N] [--threads N] [--report DIR]\n", "");
+  setUp(app, "usage: throng verify [TESTS...] [--models M,...] [--seeds N] [--threads N] [--report DIR]\n"
+             "                     [--workers N | --scheduler ADDRESS]\n", "");
   app.add_option("TESTS", o.tests, "the tests to run, by name (rimea-1, ...); default: all");
   app.add_option_function<std::string>(
          "--models",
@@ -405,7 +444,10 @@ Parsed<VerifyOptions> parseVerify(int argc, const char* const* argv) {
                              "write a report to the folder DIR (made if missing): report.md, results.json, and with "
                              "matplotlib in $THRONG_PYTHON (default python3) the figures in DIR/img"),
               "DIR");
-  return parse(app, "throng verify", argc, argv, o, kNoCheck);
+  daskOptions(app, o.dask,
+              "(default: none; with it or --scheduler, every run goes first to Dask as one campaign,\n"
+              "each on one thread unless --threads says; the figures are the same)");
+  return parse(app, "throng verify", argc, argv, o, [&] { return daskProblem(o.dask); });
 }
 
 Parsed<CampaignOptions> parseCampaign(int argc, const char* const* argv) {
@@ -419,26 +461,10 @@ Parsed<CampaignOptions> parseCampaign(int argc, const char* const* argv) {
   setUp(app, "usage: throng campaign SPEC.json [options]\n",
         "Exit codes: 0 every run done, 1 a run failed or a bad spec, no Python or no dask, 2 usage.");
   app.add_option("SPEC", o.spec, "the campaign, a JSON file (its keys: python -m throng.campaign --help)")->required();
-  placeholder(app.add_option("--scheduler", o.scheduler,
-                             "a Dask scheduler's address, e.g. tls://10.0.0.1:8786 with the --tls-* files\n"
-                             "(default: a LocalCluster). A plain tcp:// scheduler runs whatever any client\n"
-                             "that reaches it sends: on a shared machine or network, use tls://"),
-              "ADDRESS");
-  placeholder(app.add_option("--tls-ca-file", o.tlsCaFile, "the certificate authority of a tls:// scheduler"), "PEM");
-  placeholder(app.add_option("--tls-cert", o.tlsCert, "this client's certificate, for a tls:// scheduler"), "PEM");
-  placeholder(app.add_option("--tls-key", o.tlsKey, "this client's private key (default: in --tls-cert)"), "PEM");
-  number(app, "--workers", o.workers, Bounds<int>{1, 1024}, "N",
-         "the LocalCluster's worker processes, N in {} (default: the spec's, else the cores)");
+  daskOptions(app, o.dask, "(default: the spec's, else the cores)");
   placeholder(app.add_option("--out", o.out, "the output folder (default: the spec's \"out\")"), "DIR");
   app.add_flag("-q,--quiet", o.quiet, "no progress bar");
-  return parse(app, "throng campaign", argc, argv, o, [&]() -> std::string {
-    if (!o.scheduler.empty() && o.workers != 0) return "--workers is for the LocalCluster; a --scheduler has its own";
-    const bool tls = !o.tlsCaFile.empty() || !o.tlsCert.empty() || !o.tlsKey.empty();
-    if (o.scheduler.rfind("tls://", 0) == 0 && (o.tlsCaFile.empty() || o.tlsCert.empty()))
-      return "--scheduler tls://...: give --tls-ca-file and --tls-cert";
-    if (tls && o.scheduler.rfind("tls://", 0) != 0) return "--tls-ca-file, --tls-cert and --tls-key are for a --scheduler tls://";
-    return {};
-  });
+  return parse(app, "throng campaign", argc, argv, o, [&] { return daskProblem(o.dask); });
 }
 
 Parsed<ImportOptions> parseImport(int argc, const char* const* argv) {

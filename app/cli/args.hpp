@@ -65,23 +65,33 @@ struct ScenesOptions {
 };
 
 /// `throng verify [TESTS...] [--models M,...] [--seeds N] [--threads N] [--report DIR]`.
+/// Where runs go on Dask (throng campaign, throng verify): a LocalCluster
+/// here of `workers` processes, or the scheduler at `scheduler`.
+struct DaskOptions {
+  std::string scheduler;   ///< a Dask scheduler's address; empty: a LocalCluster here
+  int workers = 0;         ///< the LocalCluster's workers, [1, 1024]; 0: the spec's, else the cores
+  std::string tlsCaFile, tlsCert, tlsKey;  ///< PEM files for a tls:// scheduler
+  bool given() const { return !scheduler.empty() || workers > 0; }
+  /// The flags that pass these to Python's throng._campaign main.
+  std::vector<std::string> args() const;
+};
+
 struct VerifyOptions {
   std::vector<std::string> tests;  ///< test names (scene file stems); empty: every one
   std::vector<std::string> models{"orca", "biocrowds", "continuum"};
   int seeds = 0;                   ///< runs per test and model, [1, 1000]; 0: each test's own
   std::optional<std::uint64_t> threads;  ///< in threads' limits, 0 = every core
   std::string report;              ///< a folder for the report (report.md, results.json, img/); empty: none
+  DaskOptions dask;                ///< given: the runs go to Dask first, as one campaign
 };
 
 /// `throng campaign SPEC.json [options]`: many runs on Dask, through the
 /// Python package's throng.campaign (app/cli/campaign.cpp starts it).
 struct CampaignOptions {
   std::string spec;        ///< the campaign's JSON file
-  std::string scheduler;   ///< a Dask scheduler's address; empty: a LocalCluster here
-  int workers = 0;         ///< the LocalCluster's workers, [1, 1024]; 0: the spec's, else the cores
+  DaskOptions dask;
   std::string out;         ///< the output folder; empty: the spec's
   bool quiet = false;      ///< no progress bar
-  std::string tlsCaFile, tlsCert, tlsKey;  ///< PEM files for a tls:// scheduler
 };
 
 /// `throng import PLAN.dxf --walls LAYER... --out SCENE.json [options]`: a

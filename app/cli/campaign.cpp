@@ -18,13 +18,10 @@ int runCampaign(int argc, char** argv) {
   const CampaignOptions& o = *p.options;
 
   std::vector<std::string> args = {o.spec};
-  if (!o.scheduler.empty()) args.insert(args.end(), {"--scheduler", o.scheduler});
-  if (o.workers > 0) args.insert(args.end(), {"--workers", std::to_string(o.workers)});
+  const std::vector<std::string> dask = o.dask.args();
+  args.insert(args.end(), dask.begin(), dask.end());
   if (!o.out.empty()) args.insert(args.end(), {"--out", o.out});
   if (o.quiet) args.emplace_back("--quiet");
-  if (!o.tlsCaFile.empty()) args.insert(args.end(), {"--tls-ca-file", o.tlsCaFile});
-  if (!o.tlsCert.empty()) args.insert(args.end(), {"--tls-cert", o.tlsCert});
-  if (!o.tlsKey.empty()) args.insert(args.end(), {"--tls-key", o.tlsKey});
   return execPythonMain("throng campaign", "_campaign", args,
                         "campaigns need Python 3 with the throng package and dask");
 }

@@ -26,6 +26,11 @@ void preferBuildTreePackage();
 /// Python 3 with the throng package and dask").
 int execPythonMain(const std::string& command, const std::string& module, const std::vector<std::string>& args,
                    const std::string& needs);
+/// execPythonMain in a child process, its output on this one's stderr;
+/// waits for it and returns its exit status (128 + the signal that ended
+/// it), or -1 with *why when it could not be started or waited for.
+int runPythonMain(const std::string& command, const std::string& module, const std::vector<std::string>& args,
+                  const std::string& needs, std::string* why);
 
 /// `throng verify`: the verification suite (verify.cpp).
 int runVerify(int argc, char** argv);

@@ -1,7 +1,7 @@
-// What the subcommands that are Python's share (campaign.cpp, import.cpp):
-// exec $THRONG_PYTHON (default python3) on a short bootstrap that imports
-// throng.<module>'s main, saying plainly when the throng package is missing,
-// and runs it on the already-parsed flags. A build tree's package
+// What the subcommands that are Python's share (campaign.cpp, import.cpp,
+// and verify.cpp's runs on Dask): exec $THRONG_PYTHON (default python3) on
+// a short bootstrap that imports throng.<module>'s main, saying plainly when
+// the throng package is missing, and runs it on the already-parsed flags. A build tree's package
 // (build/X/python, beside build/X/app/throng) goes first on PYTHONPATH.
 #include <cerrno>
 #include <cstdio>
@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <string>
 #include <system_error>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <vector>
 
@@ -62,6 +63,27 @@ int execPythonMain(const std::string& command, const std::string& module, const 
   else
     std::fprintf(stderr, "%s: cannot start %s: %s\n", command.c_str(), python.c_str(), std::strerror(e));
   return 1;
+}
+
+int runPythonMain(const std::string& command, const std::string& module, const std::vector<std::string>& args,
+                  const std::string& needs, std::string* why) {
+  std::fflush(nullptr);
+  const pid_t pid = fork();
+  if (pid < 0) {
+    *why = std::string("cannot start Python: ") + std::strerror(errno);
+    return -1;
+  }
+  if (pid == 0) {
+    dup2(STDERR_FILENO, STDOUT_FILENO);  // this process's stdout is its own table
+    _exit(execPythonMain(command, module, args, needs));
+  }
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0)
+    if (errno != EINTR) {
+      *why = std::string("waiting for Python: ") + std::strerror(errno);
+      return -1;
+    }
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
 }  // namespace throng::cli

@@ -131,6 +131,11 @@ std::string summaryJson(const Scene& scene, const SceneRun& run, const std::vect
   j["arrived"] = run.arrived();
   j["allArrivedTime"] =
       run.allArrivedTime() ? nlohmann::ordered_json(*run.allArrivedTime()) : nlohmann::ordered_json(nullptr);
+  // RiMEA 5: how soon after its pre-movement time each walker moved, s.
+  const SceneRun::SetOut& out = run.setOut();
+  j["setOutWalkers"] = out.walkers;
+  j["setOutLagMin"] = out.walkers ? nlohmann::ordered_json(out.minLag) : nlohmann::ordered_json(nullptr);
+  j["setOutLagMax"] = out.walkers ? nlohmann::ordered_json(out.maxLag) : nlohmann::ordered_json(nullptr);
   j["minGap"] = finiteOrNull(g.minGap);
   j["minGapUnjammed"] = finiteOrNull(g.minGapUnjammed);
   j["maxOverlap"] = g.maxOverlap;

@@ -5,7 +5,11 @@
 // (to its duration, or until everyone has arrived), with the gate on, once
 // per model and seed; a check reads a figure of the run's summary (a
 // summary field, or MEASUREMENT.FIGURE) and holds it to its bounds on every
-// seed, or holds the ratio of its mean to another scene's to them.
+// seed, or holds the ratio of its mean to another scene's to them. A test
+// with a "diagram" measures the ring corridor's fundamental diagram instead
+// (RiMEA 4). With --workers or --scheduler the scene runs go first to Dask
+// as campaigns (Python's throng._campaign), and the table is made from
+// their summaries, which are the runs' own, bit for bit.
 #include <algorithm>
 #include <cerrno>
 #include <cinttypes>
@@ -14,15 +18,13 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <tuple>
 #include <vector>
-
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "args.hpp"
 #include "cli.hpp"
@@ -61,9 +63,75 @@ struct Outcome {
   nlohmann::json crossings = nlohmann::json::object();
 };
 
+/// A fundamental diagram's figures as a summary (SceneVerify::diagram):
+/// {"measurements": [{"name": "diagram", "0.5": speed, ..., "falling": 0 or
+/// 1}, {"name": "weidmann", "0.5": speed, ...}, {"name": "placed", "0.5":
+/// the density placed, ...}]}; null when stopped.
+nlohmann::json diagramSummary(const Settings& settings, const std::vector<double>& densities) {
+  nlohmann::json speeds = {{"name", "diagram"}}, people = {{"name", "weidmann"}}, placed = {{"name", "placed"}};
+  bool falling = true;
+  double last = 0;
+  for (std::size_t k = 0; k < densities.size(); ++k) {
+    if (stopRequested()) return nullptr;
+    const RingCorridor::Sample p = RingCorridor::measure(densities[k], settings);
+    const std::string d = diagramFigureName(densities[k]);
+    speeds[d] = p.speed;
+    people[d] = weidmannSpeed(p.density);
+    placed[d] = p.density;
+    if (k > 0 && !(p.speed < last)) falling = false;
+    last = p.speed;
+  }
+  speeds["falling"] = falling ? 1 : 0;
+  return {{"measurements", {speeds, people, placed}}};
+}
+
+/// The file of the scene a check of `test` compares with (VerifyCheck::
+/// ratioTo): the one of that name beside it, else the verification scene of
+/// that name; empty when neither is there.
+std::string ratioFile(const Scene& test, const std::string& name, const std::map<std::string, std::string>& all) {
+  const std::string beside = (fs::path(test.file()).parent_path() / (name + ".json")).string();
+  if (fs::is_regular_file(beside)) return beside;
+  return all.count(name) ? all.at(name) : "";
+}
+
 class Runner {
  public:
   explicit Runner(const VerifyOptions& o) : o_(o) {}
+
+  /// Runs every scene run the tests need (each model and seed, and the
+  /// scenes their ratios name) first, as campaigns on Dask (Python's
+  /// throng._campaign: the runs `throng campaign` makes, in parallel), and
+  /// caches each summary, or the error of a run that failed. The
+  /// fundamental diagrams run here, and with a report so do the first
+  /// seed's runs, whose line crossings the report draws. False, with one
+  /// line on stderr, when a campaign could not run.
+  bool prefetch(const std::vector<std::pair<std::string, Scene>>& tests, const std::map<std::string, std::string>& all) {
+    // The scene files by their first seed and count of seeds: one campaign each.
+    std::map<std::pair<std::uint64_t, int>, std::map<std::string, std::string>> groups;  // canonical -> as given
+    for (const auto& [name, scene] : tests) {
+      const SceneVerify& v = *scene.spec().verify;
+      if (!v.diagram.empty()) continue;
+      const int seeds = o_.seeds > 0 ? o_.seeds : v.seeds;
+      std::vector<std::string> files = {scene.file()};
+      for (const VerifyCheck& c : v.checks)
+        if (!c.ratioTo.empty()) files.push_back(ratioFile(scene, c.ratioTo, all));
+      for (const std::string& f : files) {
+        std::string ignored;  // the table says why
+        std::optional<Scene> s = f.empty() ? std::nullopt : Scene::load(f, &ignored);
+        if (!s) continue;
+        std::error_code ec;
+        const std::string canonical = fs::canonical(f, ec).string();
+        if (!ec) groups[{s->spec().settings.seed, seeds}].emplace(canonical, f);
+      }
+    }
+    const int skip = o_.report.empty() ? 0 : 1;  // the report's seed runs here
+    for (const auto& [group, files] : groups) {
+      const auto [base, seeds] = group;
+      if (seeds <= skip) continue;
+      if (!campaign(files, base, skip, seeds)) return false;
+    }
+    return true;
+  }
 
   /// The summary of `path` under `model` with seed `k` of the scene's and
   /// the knobs `knobs` ("doorWidth=1.2"), cached.
@@ -86,11 +154,17 @@ class Runner {
       out.error = err;
       return cache_[key] = out;
     }
+    if (scene->spec().verify && !scene->spec().verify->diagram.empty()) {
+      out.summary = diagramSummary(scene->spec().settings, scene->spec().verify->diagram);
+      if (out.summary.is_null()) out.error = "interrupted";
+      return cache_[key] = out;
+    }
     const std::optional<std::uint64_t> steps = planSteps(scene->spec(), std::nullopt, std::nullopt, &err);
     if (!steps) {
       out.error = err;
       return cache_[key] = out;
     }
+    ++ranHere_;
     SceneRun r(*scene, SceneRun::Options{.gate = true});
     std::vector<double> ms;
     const LoopEnd end = runLoop(r, *steps, false, nullptr, ms, [] { return stopRequested(); }, {}, &err);
@@ -109,8 +183,87 @@ class Runner {
     return cache_[key] = out;
   }
 
+  /// Scene runs made in this process, and those read back from Dask.
+  std::size_t ranHere() const { return ranHere_; }
+  std::size_t ranOnDask() const { return ranOnDask_; }
+
  private:
+  /// One campaign: `files` (canonical -> as the tests name them) under each
+  /// model, at seeds base + first to base + seeds - 1; each run's summary
+  /// (or error) cached under the file's name as given.
+  bool campaign(const std::map<std::string, std::string>& files, std::uint64_t base, int first, int seeds) {
+    std::string dirTemplate = (fs::temp_directory_path() / "throng-verify-XXXXXX").string();
+    if (!mkdtemp(dirTemplate.data())) {
+      std::fprintf(stderr, "throng verify: cannot make a folder for the campaign in %s: %s\n",
+                   fs::temp_directory_path().c_str(), std::strerror(errno));
+      return false;
+    }
+    const fs::path dir = dirTemplate;
+    struct Cleanup {
+      fs::path dir;
+      ~Cleanup() {
+        std::error_code ec;
+        fs::remove_all(dir, ec);
+      }
+    } cleanup{dir};
+    nlohmann::json scenes = nlohmann::json::array();
+    for (const auto& entry : files) scenes.push_back({{"scene", entry.first}, {"settings", {{"model", o_.models}}}});
+    nlohmann::json spec = {{"name", "throng verify"},
+                                 {"scenes", scenes},
+                                 {"seeds", {{"start", base + static_cast<std::uint64_t>(first)}, {"count", seeds - first}}},
+                                 {"trajectory", "none"},
+                                 {"backend", "cpu"},
+                                 {"out", (dir / "out").string()}};
+    if (o_.threads && *o_.threads > 0) spec["threads"] = *o_.threads;  // else one per run: the workers are the parallelism
+    std::string err;
+    const std::string specPath = (dir / "verify.json").string();
+    if (!writeFileWhole(specPath, spec.dump(1) + "\n", &err)) {
+      std::fprintf(stderr, "throng verify: %s\n", err.c_str());
+      return false;
+    }
+    std::vector<std::string> args = {specPath};
+    const std::vector<std::string> dask = o_.dask.args();
+    args.insert(args.end(), dask.begin(), dask.end());
+    const int status = runPythonMain("throng verify", "_campaign", args,
+                                     "runs on Dask need Python 3 with the throng package and dask", &err);
+    if (status < 0) {
+      std::fprintf(stderr, "throng verify: %s\n", err.c_str());
+      return false;
+    }
+    if (stopRequested()) return false;
+    // Every row, failed ones too (status 1 when any run failed): the table says which.
+    std::ifstream manifest(dir / "out" / "manifest.jsonl");
+    if (!manifest) {
+      std::fprintf(stderr, "throng verify: the campaign on Dask ended (status %d) with no manifest\n", status);
+      return false;
+    }
+    std::size_t rows = 0;
+    for (std::string line; std::getline(manifest, line);) {
+      const nlohmann::json row = nlohmann::json::parse(line, nullptr, false);
+      if (row.is_discarded() || !row.contains("file") || !files.count(row["file"].get<std::string>())) continue;
+      const std::string& path = files.at(row["file"].get<std::string>());
+      const std::string model = row["settings"]["model"];
+      const int k = static_cast<int>(row["seed"].get<std::uint64_t>() - base);
+      Outcome out;
+      if (row["status"] == "ok") {
+        std::ifstream in(dir / "out" / row["summary"].get<std::string>());
+        out.summary = nlohmann::json::parse(in, nullptr, false);
+        if (out.summary.is_discarded()) out.error = "the run's summary on Dask cannot be read";
+      } else {
+        out.error = row.value("error", std::string("failed on Dask"));
+      }
+      cache_[std::make_tuple(path, model, k, std::string())] = out;
+      ++rows, ++ranOnDask_;
+    }
+    if (rows == 0) {
+      std::fprintf(stderr, "throng verify: the campaign on Dask ended (status %d) with no runs\n", status);
+      return false;
+    }
+    return true;
+  }
+
   const VerifyOptions& o_;
+  std::size_t ranHere_ = 0, ranOnDask_ = 0;
   std::map<std::tuple<std::string, std::string, int, std::string>, Outcome> cache_;
 };
 
@@ -144,25 +297,24 @@ std::string bounds(const VerifyCheck& c) {
 
 /// The door widths the report's flow against width runs `door` at, m.
 constexpr double kReportWidths[] = {0.6, 0.8, 1.0, 1.2, 1.6, 2.0, 2.4};
-/// The densities the report's fundamental diagram runs the ring corridor
-/// at (throng/diagram.hpp), per m².
-constexpr double kReportDensities[] = {0.5, 1, 2, 3, 4, 5};
-
-/// Each model's fundamental diagram in the ring corridor under
-/// Settings::pedestrian(): {model: [{density, speed, weidmann}]}, the
-/// density as placed. Empty (null) when stopped.
-nlohmann::json fundamentalDiagram(const VerifyOptions& o) {
+/// Each model's fundamental diagram, as RiMEA 4's test (verify/rimea-4)
+/// measures it: {model: [{density, speed, weidmann}]}, the density as
+/// placed. Empty without that test; null when stopped.
+nlohmann::json fundamentalDiagram(const VerifyOptions& o, Runner& runner, const std::map<std::string, std::string>& all) {
   nlohmann::json out = nlohmann::json::object();
+  const auto test = all.find("rimea-4");
+  if (test == all.end()) return out;
   for (const std::string& model : o.models) {
-    Settings s = Settings::pedestrian();
-    s.model = model;
-    if (o.threads) s.threads = static_cast<int>(*o.threads);
+    const Outcome& run = runner.run(test->second, model, 0);
+    if (stopRequested()) return nullptr;
+    if (!run.error.empty() || !run.summary.contains("measurements")) return nlohmann::json::object();
+    const nlohmann::json& m = run.summary["measurements"];
     nlohmann::json points = nlohmann::json::array();
-    for (const double asked : kReportDensities) {
-      if (stopRequested()) return nullptr;
-      const RingCorridor::Sample p = RingCorridor::measure(asked, s);
-      points.push_back({{"density", p.density}, {"speed", p.speed}, {"weidmann", weidmannSpeed(p.density)}});
-    }
+    for (const auto& [d, speed] : m[0].items())
+      if (d != "name" && d != "falling")
+        points.push_back({{"density", m[2][d]}, {"speed", speed}, {"weidmann", m[1][d]}});
+    std::sort(points.begin(), points.end(),
+              [](const nlohmann::json& a, const nlohmann::json& b) { return a["density"] < b["density"]; });
     out[model] = points;
   }
   return out;
@@ -174,49 +326,18 @@ struct ReportData {
   nlohmann::json rows = nlohmann::json::array();   ///< one per check, model: {test, model, figure, values, value, min, max, verdict}
 };
 
-/// Runs $THRONG_PYTHON (default python3) on throng._report for `dir`, the
-/// build tree's package first on its PYTHONPATH; its exit status, or -1
-/// with *why when it could not start.
+/// Runs throng._report's main on `dir` ($THRONG_PYTHON, the build tree's
+/// package first); its exit status, or -1 with *why when it could not start.
 int reportFigures(const std::string& dir, std::string* why) {
-  static constexpr const char* kBootstrap =
-      "import sys\n"
-      "try:\n"
-      "    from throng._report import main\n"
-      "except ImportError as e:\n"
-      "    sys.stderr.write('throng verify: no figures: the throng Python package is not importable by %s (%s)\\n'"
-      " % (sys.executable, e))\n"
-      "    sys.exit(3)\n"
-      "sys.exit(main(sys.argv[1:]))\n";
-  const char* env = std::getenv("THRONG_PYTHON");
-  const std::string python = env && *env ? env : "python3";
-  std::fflush(nullptr);
-  const pid_t pid = fork();
-  if (pid < 0) {
-    *why = std::string("cannot start ") + python + ": " + std::strerror(errno);
-    return -1;
-  }
-  if (pid == 0) {
-    preferBuildTreePackage();
-    const char* args[] = {python.c_str(), "-c", kBootstrap, dir.c_str(), nullptr};
-    execvp(args[0], const_cast<char* const*>(args));
-    std::fprintf(stderr, "throng verify: no figures: %s: %s%s\n", python.c_str(), std::strerror(errno),
-                 errno == ENOENT ? " (set THRONG_PYTHON to a Python with matplotlib)" : "");
-    _exit(127);
-  }
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0)
-    if (errno != EINTR) {
-      *why = std::string("waiting for ") + python + ": " + std::strerror(errno);
-      return -1;
-    }
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  return runPythonMain("throng verify: no figures", "_report", {dir}, "the figures need matplotlib", why);
 }
 
 /// The report in `dir`: the flow through `door` against its width under each
 /// model, results.json, the figures (Python) and report.md. False with one
 /// line on stderr when a file cannot be written; missing figures are said
 /// and the rest is written.
-bool writeReport(const VerifyOptions& o, ReportData& data, Runner& runner, const std::string& command) {
+bool writeReport(const VerifyOptions& o, ReportData& data, Runner& runner, const std::map<std::string, std::string>& all,
+                 const std::string& command) {
   namespace fs = std::filesystem;
   std::error_code ec;
   fs::create_directories(fs::path(o.report) / "img", ec);
@@ -242,7 +363,7 @@ bool writeReport(const VerifyOptions& o, ReportData& data, Runner& runner, const
     }
   }
   // The fundamental diagram: the ring corridor at each density.
-  const nlohmann::json diagram = fundamentalDiagram(o);
+  const nlohmann::json diagram = fundamentalDiagram(o, runner, all);
   if (diagram.is_null()) return false;
   const nlohmann::json results = {{"command", command}, {"models", o.models}, {"tests", data.tests},
                                   {"rows", data.rows}, {"flowWidth", widths}, {"fundamentalDiagram", diagram}};
@@ -284,13 +405,13 @@ bool writeReport(const VerifyOptions& o, ReportData& data, Runner& runner, const
   }
   if (!diagram.empty()) {
     md += "\n## The fundamental diagram\n\nThe mean speed in a closed ring corridor 2 m wide (RiMEA test 4's "
-          "set-up; walkers of 0.2 m wishing 1.34 m/s, Settings::pedestrian()) against Weidmann's (1993), m/s, "
+          "set-up, as the test verify/rimea-4 runs it: walkers of 0.2 m wishing 1.34 m/s, Settings::pedestrian()) against Weidmann's (1993), m/s, "
           "at the density placed, per m² (docs/walking.md).\n\n| density | Weidmann |";
     for (const auto& [model, points] : diagram.items()) md += " " + cell(model) + " |";
     md += "\n| --- | --- |";
     for (std::size_t k = 0; k < diagram.size(); ++k) md += " --- |";
     md += "\n";
-    for (std::size_t k = 0; k < std::size(kReportDensities); ++k) {
+    for (std::size_t k = 0; k < diagram.begin().value().size(); ++k) {
       const nlohmann::json& first = diagram.begin().value()[k];
       char line[64];
       std::snprintf(line, sizeof line, "| %.2f | %.2f |", first["density"].get<double>(),
@@ -367,6 +488,7 @@ int runVerify(int argc, char** argv) {
   std::stable_sort(tests.begin(), tests.end(), [&](const auto& a, const auto& b) { return key(a.first) < key(b.first); });
   installStopHandlers();
   Runner runner(o);
+  if (o.dask.given() && !runner.prefetch(tests, all)) return stopRequested() ? 130 : 1;
   ReportData report;
   Progress progress(true);
   std::size_t failed = 0, passed = 0, done = 0;
@@ -375,7 +497,6 @@ int runVerify(int argc, char** argv) {
   for (const auto& [name, scene] : tests) {
     const SceneVerify& v = *scene.spec().verify;
     const int seeds = o.seeds > 0 ? o.seeds : v.seeds;
-    const std::string dir = fs::path(scene.file()).parent_path().string();
     nlohmann::json curves = nlohmann::json::object();
     for (const std::string& model : o.models) {
       progress.update(static_cast<double>(done) / static_cast<double>(total), false, name + " under " + model);
@@ -406,8 +527,7 @@ int runVerify(int argc, char** argv) {
         std::vector<double> judged = values;  // what the bounds hold: the values, or the ratio
         bool ok = problem.empty();
         if (ok && !c.ratioTo.empty()) {
-          std::string other = (fs::path(dir) / (c.ratioTo + ".json")).string();
-          if (!fs::is_regular_file(other)) other = all.count(c.ratioTo) ? all.at(c.ratioTo) : "";
+          const std::string other = ratioFile(scene, c.ratioTo, all);
           double theirs = 0;
           int n = 0;
           for (int k = 0; k < seeds && ok && !other.empty(); ++k) {
@@ -483,11 +603,13 @@ int runVerify(int argc, char** argv) {
     }
   }
   progress.clear();
+  if (o.dask.given())
+    std::fprintf(stderr, "throng verify: %zu runs on Dask, %zu here\n", runner.ranOnDask(), runner.ranHere());
   std::printf("%zu checks passed, %zu failed\n", passed, failed);
   if (!o.report.empty()) {
     std::string command = "throng verify";
     for (int k = 1; k < argc; ++k) command.append(" ").append(argv[k]);
-    if (!writeReport(o, report, runner, command)) return stopRequested() ? 130 : 1;
+    if (!writeReport(o, report, runner, all, command)) return stopRequested() ? 130 : 1;
     std::printf("report: %s\n", (std::filesystem::path(o.report) / "report.md").c_str());
   }
   return failed ? 1 : 0;

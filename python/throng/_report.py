@@ -128,9 +128,9 @@ def _diagram_figure(plt, diagram):
     return fig
 
 
-def main(argv):
+def main(argv, prog="python -m throng._report"):
     if len(argv) != 1:
-        sys.stderr.write("usage: python -m throng._report DIR\n")
+        sys.stderr.write(f"usage: {prog} DIR\n")
         return 2
     folder = argv[0]
     try:

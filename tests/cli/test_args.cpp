@@ -181,16 +181,36 @@ TEST_CASE("campaign takes a spec, a scheduler or a worker count, and refuses the
   const auto a = parse(parseCampaign, {"campaign", "s.json", "--workers=3", "--out", "o", "-q"});
   REQUIRE(a.options.has_value());
   CHECK(a.options->spec == "s.json");
-  CHECK(a.options->workers == 3);
-  CHECK(a.options->scheduler.empty());
+  CHECK(a.options->dask.workers == 3);
+  CHECK(a.options->dask.scheduler.empty());
   CHECK(a.options->out == "o");
   CHECK(a.options->quiet);
   const auto b = parse(parseCampaign, {"campaign", "--scheduler", "tcp://h:8786", "s.json"});
   REQUIRE(b.options.has_value());
-  CHECK(b.options->scheduler == "tcp://h:8786");
-  CHECK(b.options->workers == 0);
+  CHECK(b.options->dask.scheduler == "tcp://h:8786");
+  CHECK(b.options->dask.workers == 0);
   helps(parse(parseCampaign, {"campaign", "--help"}), "usage: throng campaign SPEC.json",
         {"--scheduler ADDRESS", "--workers N", "--out DIR", "-q,--quiet"});
+}
+
+TEST_CASE("verify takes tests, models, seeds and where on Dask its runs go, and refuses the rest") {
+  const auto a = parse(parseVerify, {"verify", "rimea-1", "imo-4", "--models", "orca,continuum", "--seeds", "50",
+                                     "--workers", "4"});
+  REQUIRE(a.options.has_value());
+  CHECK(a.options->tests == std::vector<std::string>{"rimea-1", "imo-4"});
+  CHECK(a.options->models == std::vector<std::string>{"orca", "continuum"});
+  CHECK(a.options->seeds == 50);
+  CHECK(a.options->dask.given());
+  CHECK(a.options->dask.args() == std::vector<std::string>{"--workers", "4"});
+  const auto b = parse(parseVerify, {"verify"});
+  REQUIRE(b.options.has_value());
+  CHECK_FALSE(b.options->dask.given());  // the runs stay in this process
+  refused(parse(parseVerify, {"verify", "--scheduler", "tcp://h:8786", "--workers", "2"}), "throng verify",
+          "--workers is for the LocalCluster");
+  refused(parse(parseVerify, {"verify", "--scheduler", "tls://h:8786"}), "throng verify",
+          "--scheduler tls://...: give --tls-ca-file and --tls-cert");
+  refused(parse(parseVerify, {"verify", "--workers", "0"}), "throng verify", "[1, 1024]");
+  helps(parse(parseVerify, {"verify", "--help"}), "usage: throng verify [TESTS...]", {"--scheduler ADDRESS", "--workers N"});
 }
 
 TEST_CASE("import takes a plan, its layers, the units, a density and the output, and refuses the rest") {

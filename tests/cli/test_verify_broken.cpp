@@ -70,3 +70,16 @@ TEST_CASE("a model that avoids nothing fails RiMEA 6's walls and passes free wal
   CHECK(orcaRun.first == 0);
   CHECK(verdictOf(orca, "rimea-6", "maxWallIntrusion") == "pass");
 }
+
+TEST_CASE("a model that walks through the others fails RiMEA 4's fundamental diagram where the crowd is dense") {
+  // The pace still slows its wishes, but walkers that pass through one
+  // another keep lanes open that a crowd would close: 15% and 34% above
+  // Weidmann's at 1 and 2 per m². When sparse it walks as people do.
+  throng::test::registerWalkStraight();
+  const std::pair<int, std::string> ring = verify({"verify", "rimea-4", "--models", "test-walk"});
+  INFO(ring.second);
+  CHECK(ring.first == 1);
+  CHECK(verdictOf(ring.second, "rimea-4", "diagram.0.5") == "pass");
+  CHECK(verdictOf(ring.second, "rimea-4", "diagram.1") == "FAIL");
+  CHECK(verdictOf(ring.second, "rimea-4", "diagram.2") == "FAIL");
+}

@@ -1089,6 +1089,28 @@ def case_verify_report():
     check(p.returncode == 1 and "cannot make" in p.stderr and p.stderr.count("\n") == 1, "an unwritable report", show(p))
 
 
+def case_verify_dask():
+    # `throng verify --workers 2`: the runs go to Dask first (one campaign),
+    # and the table is the one the in-process runs print, seed by seed: RiMEA
+    # 5's ten set-out times, RiMEA 15's ratios to two other scenes, IMO 4's
+    # 95th percentile over three seeds.
+    tests = ("rimea-5", "rimea-15", "imo-4", "--models", "orca,continuum", "--seeds", "3")
+    here = throng_cli("verify", *tests, timeout=600)
+    tmp = work("tmp")
+    tmp.mkdir()
+    dask = throng_cli("verify", *tests, "--workers", "2", timeout=600, env={"TMPDIR": str(tmp)})
+    check(here.returncode == dask.returncode == 1, "both fail IMO 4's cap under ORCA, as documented", show(here), show(dask))
+    check(dask.stdout == here.stdout, "the same table from Dask as from the runs here", here.stdout, dask.stdout)
+    check(re.search(r"throng campaign: 30 points: 30 run, 0 skipped \(done before\), 0 failed", dask.stderr),
+          "every run went to Dask: 5 scenes x 2 models x 3 seeds", show(dask))
+    check("throng verify: 30 runs on Dask, 0 here" in dask.stderr, "and the table is made of them", show(dask))
+    check(re.search(r"^rimea-5 +RiMEA 5 +orca +setOutLagMax +0\.\d+ \(0\.\d+ to 0\.\d+\) +<= 0\.1 +pass$",
+                    dask.stdout, re.M), "RiMEA 5 over three seeds", dask.stdout)
+    check(not list(tmp.glob("throng-verify-*")), "the campaign's folder is removed", list(tmp.iterdir()))
+    bad = throng_cli("verify", "rimea-1", "--workers", "2", "--scheduler", "tcp://127.0.0.1:1")
+    check(bad.returncode == 2 and "--workers is for the LocalCluster" in bad.stderr, "a usage error", show(bad))
+
+
 def case_example():
     # docs/python-example.py runs as a script (its cells in order) and draws its figure.
     src = pathlib.Path(ARGS.source) / "docs" / "python-example.py"

@@ -114,6 +114,22 @@ TEST_CASE("a scene's verify: its checks load, and mistakes name the file, line a
             .find("bad.json:2: /verify/checks/0/percentile: expected a percentile in (0, 100], got 0") == 0);
   CHECK(at2("{\"test\": \"T\", \"checks\": [{\"figure\": \"arrived\", \"min\": 1, \"ratioTo\": \"x\", \"percentile\": 95}]}")
             .find("bad.json:2: /verify/checks/0/percentile: a ratio to another scene is of the means") == 0);
+  // A fundamental diagram (RiMEA 4): densities ascending in (0, 5.4), figures of its own.
+  const Scene rimea4 = load("verify/rimea-4");
+  CHECK(rimea4.spec().verify->diagram == std::vector<double>{0.5, 1, 2, 3, 4, 5});
+  CHECK(rimea4.spec().verify->checks[0].figure == "diagram.0.5");
+  CHECK(rimea4.spec().verify->checks[0].over == "weidmann.0.5");
+  const std::string check = ", \"checks\": [{\"figure\": \"diagram.falling\", \"min\": 1}]}";
+  CHECK(at2("{\"test\": \"T\", \"diagram\": [1, 6]" + check)
+            .find("bad.json:2: /verify/diagram/1: expected a density in (0, 5.4) per m², got 6") == 0);
+  CHECK(at2("{\"test\": \"T\", \"diagram\": [2, 1]" + check)
+            .find("bad.json:2: /verify/diagram/1: expected the densities ascending, got 1 after 2") == 0);
+  CHECK(at2("{\"test\": \"T\", \"diagram\": []" + check).find("bad.json:2: /verify/diagram: expected at least one density") == 0);
+  CHECK(at2("{\"test\": \"T\", \"diagram\": [1, 2], \"checks\": [{\"figure\": \"diagram.3\", \"min\": 1}]}")
+            .find("bad.json:2: /verify/checks/0/figure: no density 3 in \"diagram\"") == 0);
+  CHECK(at2("{\"test\": \"T\", \"diagram\": [1, 2], \"checks\": [{\"figure\": \"end.lastTime\", \"min\": 1}]}")
+            .find("bad.json:2: /verify/checks/0/figure: a fundamental diagram's figures are diagram.D, weidmann.D and "
+                  "diagram.falling, got \"end.lastTime\"") == 0);
 }
 
 TEST_CASE("the nearest-rank percentile: the smallest value at least P% of the runs reach") {

@@ -78,6 +78,13 @@
 //                         {"figure": "foot.meanFlow", "over": "hall.meanFlow",
 //                          "max": 1}],
 //              "verdict": true}   // a test of `throng verify` (SceneVerify)
+//   "verify": {"test": "RiMEA 4", "diagram": [0.5, 1, 2, 3],
+//              "checks": [{"figure": "diagram.1", "over": "weidmann.1",
+//                          "min": 0.85, "max": 1.15},
+//                         {"figure": "diagram.falling", "min": 1}]}
+//                                // a fundamental diagram: the ring corridor
+//                                // (throng/diagram.hpp) at each density under
+//                                // the scene's settings, instead of the scene
 //   "routing": "goals",          // settings.routing, one of routingNames():
 //                                // "field" walks down the targets' potentials
 //   "targets": [ {"name": "exits", "regions": [[x, y, w, h], ...],
@@ -287,7 +294,17 @@ struct SceneVerify {
   std::vector<VerifyCheck> checks;
   int seeds = 1;      ///< runs of the full form
   bool verdict = true;  ///< false: the outcome is shown, never judged (RiMEA 8, 14)
+  /// Densities, per m², ascending in (0, 5.4): the test measures the ring
+  /// corridor's fundamental diagram (throng/diagram.hpp) at each under the
+  /// scene's settings, in place of running the scene. Its figures are
+  /// "diagram.D" (the mean speed at D as written, m/s), "weidmann.D"
+  /// (Weidmann's speed at the density placed) and "diagram.falling" (1 when
+  /// the speed falls from each density to the next, else 0).
+  std::vector<double> diagram;
 };
+
+/// The name a fundamental diagram's figure has for density `d`: "%g" ("0.5").
+std::string diagramFigureName(double d);
 
 /// A scene resolved with its current knobs: plain data, ready to build.
 struct SceneSpec {
@@ -437,6 +454,16 @@ class SceneRun {
   std::uint64_t infeasibleSteps() const { return infeasibleSteps_; }  ///< steps with any jam
   /// Wall-clock milliseconds of the last crowd step alone.
   double lastStepMs() const { return lastStepMs_; }
+  /// The walkers that stood out a pre-movement time and have moved since
+  /// (RiMEA 5's check): how many, and the least and the most lag from each
+  /// one's time to the end of the step in which its position first changed,
+  /// s. A walker that moves in the first step starting at or after its time
+  /// lags by dt to 2 dt; one still held by a neighbour in its way lags more.
+  struct SetOut {
+    std::size_t walkers = 0;
+    double minLag = 0, maxLag = 0;  ///< s; 0 while walkers is 0
+  };
+  const SetOut& setOut() const { return setOut_; }
   /// The crowd's profile (Crowd::profile) averaged over the steps so far,
   /// phase by phase, milliseconds; measured == false before the first.
   StepProfile meanProfile() const;
@@ -455,6 +482,16 @@ class SceneRun {
     float maxSpeed;
   };
   std::vector<Waiting> waiting_;
+  /// Released walkers that have not moved yet: id, their time, where they stood.
+  struct Released {
+    std::uint64_t id;
+    double time;
+    Vec2 at;
+  };
+  std::vector<Released> released_;
+  SetOut setOut_;
+  /// Records the released walkers that moved in the step just taken.
+  void noteSetOut();
 
   SceneSpec spec_;
   Options options_;

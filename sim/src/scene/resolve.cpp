@@ -487,6 +487,18 @@ void Resolver::verify() {
     if (!o["verdict"].is_boolean()) fail(p / "verdict", "expected true or false, got " + describe(o["verdict"]));
     v.verdict = o["verdict"].get<bool>();
   }
+  if (o.contains("diagram")) {
+    const Json& d = array(o["diagram"], p / "diagram");
+    if (d.empty()) fail(p / "diagram", "expected at least one density, per m²");
+    for (std::size_t i = 0; i < d.size(); ++i) {
+      const double rho = number(d[i], p / "diagram" / i);
+      // The ring cannot place walkers of 0.2 m past about 5.5 per m²; Weidmann's jam density is 5.4.
+      if (!(rho > 0 && rho < 5.4)) fail(p / "diagram" / i, "expected a density in (0, 5.4) per m², got " + fmt(rho));
+      if (!v.diagram.empty() && !(rho > v.diagram.back()))
+        fail(p / "diagram" / i, "expected the densities ascending, got " + fmt(rho) + " after " + fmt(v.diagram.back()));
+      v.diagram.push_back(rho);
+    }
+  }
   if (!o.contains("checks")) fail(p, "missing \"checks\"");
   const Json& checks = array(o["checks"], p / "checks");
   if (checks.empty()) fail(p / "checks", "expected at least one check");
@@ -498,7 +510,15 @@ void Resolver::verify() {
     const auto figure = [&](const char* key) {
       std::string f = string(c[key], cp / key);
       const std::size_t dot = f.find('.');
-      if (dot != std::string::npos) {
+      if (dot != std::string::npos && !v.diagram.empty()) {
+        const std::string name = f.substr(0, dot), field = f.substr(dot + 1);
+        const bool known = std::any_of(v.diagram.begin(), v.diagram.end(),
+                                       [&](double d) { return diagramFigureName(d) == field; });
+        if (name != "diagram" && name != "weidmann")
+          fail(cp / key, "a fundamental diagram's figures are diagram.D, weidmann.D and diagram.falling, got \"" + f + "\"");
+        if (!known && !(name == "diagram" && field == "falling"))
+          fail(cp / key, "no density " + field + " in \"diagram\"");
+      } else if (dot != std::string::npos) {
         const std::string name = f.substr(0, dot);
         const bool known = std::any_of(spec_.measurements.begin(), spec_.measurements.end(),
                                        [&](const Measurement& m) { return m.name == name; });

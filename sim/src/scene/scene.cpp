@@ -14,6 +14,7 @@
 #include <cerrno>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <limits>
@@ -142,6 +143,12 @@ double nearestRankPercentile(std::vector<double> values, double p) {
   const double n = static_cast<double>(values.size());
   const std::size_t rank = static_cast<std::size_t>(std::max(1.0, std::ceil(p / 100 * n - 1e-9)));
   return values[std::min(rank, values.size()) - 1];
+}
+
+std::string diagramFigureName(double d) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%g", d);
+  return b;
 }
 
 // ---- Scene ----------------------------------------------------------------------

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <map>
+#include <unordered_map>
 #include <utility>
 
 #include "scene/scene_internal.hpp"
@@ -126,10 +127,29 @@ void SceneRun::release() {
     const auto it = index.find(w.id);
     if (it == index.end()) continue;  // removed while it waited
     Agent a = crowd_.agent(it->second);
+    released_.push_back({w.id, w.release, a.position});
     a.maxSpeed = w.maxSpeed;
     crowd_.setAgent(it->second, a);
   }
   waiting_ = std::move(still);
+}
+
+void SceneRun::noteSetOut() {
+  if (released_.empty()) return;
+  const World& w = std::as_const(crowd_).world();
+  std::unordered_map<std::uint64_t, std::size_t> index;
+  index.reserve(w.size());
+  for (std::size_t i = 0; i < w.size(); ++i) index.emplace(w.id[i], i);
+  std::erase_if(released_, [&](const Released& r) {
+    const auto it = index.find(r.id);
+    if (it == index.end()) return true;  // removed before it moved
+    if (w.px[it->second] == r.at.x && w.py[it->second] == r.at.y) return false;
+    const double lag = time() - r.time;
+    setOut_.minLag = setOut_.walkers ? std::min(setOut_.minLag, lag) : lag;
+    setOut_.maxLag = setOut_.walkers ? std::max(setOut_.maxLag, lag) : lag;
+    ++setOut_.walkers;
+    return true;
+  });
 }
 
 void SceneRun::step() {
@@ -166,6 +186,7 @@ void SceneRun::step() {
     last.step = steps();
     gate_.merge(last);
   }
+  noteSetOut();
   // 4. arrivals
   for (std::size_t i = 0; i < w.size(); ++i) {
     if (w.hasGoal[i] && w.px[i] == w.gx[i] && w.py[i] == w.gy[i] && !arrivedById_[w.id[i]]) {

@@ -56,7 +56,7 @@ std::span<const std::string_view> sceneKeys(std::string_view p) {
   static const Keys route{"gates", "goal", "goalRegion"};
   static const Keys stream{"group", "velocity"};
   static const Keys measurement{"name", "line", "rect", "outline"};
-  static const Keys verify{"test", "says", "checks", "seeds", "verdict"};
+  static const Keys verify{"test", "says", "checks", "seeds", "verdict", "diagram"};
   static const Keys check{"figure", "min", "max", "ratioTo", "over", "percentile"};
   static const Keys target{"name", "region", "regions", "group", "groups", "route"};
   static const Keys hill{"at", "radius", "height"};
