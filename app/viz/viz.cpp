@@ -20,6 +20,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iterator>
 #include <string>
 #include <vector>
@@ -194,6 +195,79 @@ double median(std::vector<double> v) {
   return v[v.size() / 2];
 }
 
+/// How a frame moves the crowd, and what it does at each boundary it times:
+/// the live loop advances by the wall time since the last frame and marks
+/// nothing; a benchmark steps once a frame and lets the GPU finish at each
+/// mark, so the times are the work's and not the queue's.
+struct FramePace {
+  std::function<void()> advance;
+  std::function<void()> mark;
+};
+
+/// Wall times of one frame's parts, ms.
+struct FrameTimes {
+  double step = 0, canvas = 0, render = 0, frame = 0;
+};
+
+/// One frame of the window: events, the crowd moved, the canvas, the UI
+/// over it, the swap. False once the window is closed (or Escape quits).
+bool frame(GlWindow& win, VizApp& app, const FramePace& pace, FrameTimes& t) {
+  const auto t0 = Clock::now();
+  bool running = true;
+  SDL_Event e;
+  while (SDL_PollEvent(&e)) {
+    ImGui_ImplSDL2_ProcessEvent(&e);
+    const ImGuiIO& io = ImGui::GetIO();
+    int ww = 1, wh = 1, dw = 1, dh = 1;
+    SDL_GetWindowSize(win.window(), &ww, &wh);
+    win.drawableSize(dw, dh);
+    if (!app.handleEvent(e, io.WantCaptureMouse, io.WantCaptureKeyboard, static_cast<float>(dw) / std::max(1, ww)))
+      running = false;
+  }
+  pace.advance();
+  const auto t1 = Clock::now();
+  int dw = 1, dh = 1;
+  win.drawableSize(dw, dh);
+  app.drawCanvas(dw, dh);
+  pace.mark();
+  const auto tCanvas = Clock::now();
+  app.renderer().present(dw, dh);
+  ImGui_ImplOpenGL3_NewFrame();
+  ImGui_ImplSDL2_NewFrame();
+  ImGui::NewFrame();
+  app.drawUi();
+  ImGui::Render();
+  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  app.afterFrame();  // reads the canvas (or the window) before the swap
+  pace.mark();
+  SDL_GL_SwapWindow(win.window());
+  const auto t2 = Clock::now();
+  t = {app.lastStepMs(), ms(tCanvas - t1), ms(t2 - t1), ms(t2 - t0)};
+  return running;
+}
+
+/// --bench-frames: `frames` frames with the UI, one step each, and the
+/// medians of each part's time past the first three (the warm-up), printed.
+void benchmark(GlWindow& win, VizApp& app, int frames) {
+  const FramePace bench{[&app] { app.stepOnce(), app.setPlaying(true); }, [] { glFinish(); }};
+  std::vector<double> stepMs, canvasMs, renderMs, frameMs;
+  FrameTimes t;
+  for (int k = 0; k < frames && !gStop && frame(win, app, bench, t); ++k) {
+    app.setFrameMs(t.frame);
+    if (k < 3) continue;
+    stepMs.push_back(t.step);
+    canvasMs.push_back(t.canvas);
+    renderMs.push_back(t.render);
+    frameMs.push_back(t.frame);
+  }
+  const double f = median(frameMs);
+  std::printf(
+      "throng bench: agents %zu  ms/step %.3f  canvas %.3f ms  render+UI+swap %.3f ms  frame %.3f ms  (%.1f fps)  "
+      "[medians; %s, %s]\n",
+      app.host().crowd().count(), median(stepMs), median(canvasMs), median(renderMs), f, f > 0 ? 1000.0 / f : 0.0,
+      app.host().crowd().backendName(), app.lastDrawUsedInterop() ? "drawn from the device" : "uploaded from the host");
+}
+
 }  // namespace
 
 int runVisualizer(int argc, const char* const* argv) {
@@ -242,63 +316,20 @@ int runVisualizer(int argc, const char* const* argv) {
     std::printf("throng bench: %zu agents, %d frames at %dx%d with the UI, one step per frame; GL %s (%s)\n",
                 app.host().crowd().count(), o.benchFrames, o.width, o.height, win.describe().c_str(), win.videoDriver());
 
-  std::vector<double> stepMs, renderMs, frameMs, canvasMs;
-  auto last = Clock::now();
-  bool running = true;
-  for (int frame = 0; running && !gStop; ++frame) {
-    if (bench && frame >= o.benchFrames) break;
-    const auto t0 = Clock::now();
-    SDL_Event e;
-    while (SDL_PollEvent(&e)) {
-      ImGui_ImplSDL2_ProcessEvent(&e);
-      const ImGuiIO& io = ImGui::GetIO();
-      int ww = 1, wh = 1, dw = 1, dh = 1;
-      SDL_GetWindowSize(win.window(), &ww, &wh);
-      win.drawableSize(dw, dh);
-      if (!app.handleEvent(e, io.WantCaptureMouse, io.WantCaptureKeyboard, static_cast<float>(dw) / std::max(1, ww)))
-        running = false;
-    }
-    const auto now = Clock::now();
-    const double frameSeconds = std::chrono::duration<double>(now - last).count();
-    last = now;
-    if (bench) app.stepOnce(), app.setPlaying(true);
-    else app.advance(frameSeconds);
-    const auto t1 = Clock::now();
-
-    int dw = 1, dh = 1;
-    win.drawableSize(dw, dh);
-    app.drawCanvas(dw, dh);
-    if (bench) glFinish();
-    const auto tCanvas = Clock::now();
-    app.renderer().present(dw, dh);
-    ImGui_ImplOpenGL3_NewFrame();
-    ImGui_ImplSDL2_NewFrame();
-    ImGui::NewFrame();
-    app.drawUi();
-    ImGui::Render();
-    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
-    app.afterFrame();  // reads the canvas (or the window) before the swap
-    if (bench) glFinish();
-    SDL_GL_SwapWindow(win.window());
-    const auto t2 = Clock::now();
-    app.setFrameMs(ms(t2 - t0));
-    if (bench && frame >= 3) {  // skip warm-up frames
-      stepMs.push_back(app.lastStepMs());
-      renderMs.push_back(ms(t2 - t1));
-      canvasMs.push_back(ms(tCanvas - t1));
-      frameMs.push_back(ms(t2 - t0));
-    }
+  if (bench) {
+    benchmark(win, app, o.benchFrames);
+  } else {
+    auto last = Clock::now();
+    const FramePace live{[&app, &last] {
+                           const auto now = Clock::now();
+                           app.advance(std::chrono::duration<double>(now - last).count());
+                           last = now;
+                         },
+                         [] {}};
+    for (FrameTimes t; !gStop && frame(win, app, live, t);) app.setFrameMs(t.frame);
   }
   app.stopRecording();  // quit, close or Ctrl-C: the file is always finished
   if (!app.status().empty() && app.recorder().frames() > 0) std::printf("throng: %s\n", app.status().c_str());
-  if (bench) {
-    const double f = median(frameMs);
-    std::printf(
-        "throng bench: agents %zu  ms/step %.3f  canvas %.3f ms  render+UI+swap %.3f ms  frame %.3f ms  (%.1f fps)  "
-        "[medians; %s, %s]\n",
-        app.host().crowd().count(), median(stepMs), median(canvasMs), median(renderMs), f, f > 0 ? 1000.0 / f : 0.0,
-        app.host().crowd().backendName(), app.lastDrawUsedInterop() ? "drawn from the device" : "uploaded from the host");
-  }
   return gStop ? 130 : 0;
 }
 
