@@ -218,7 +218,7 @@ void GlRenderer::resize(int w, int h) {
   target(trailFbo_[0], trailTex_[0], GL_RGBA8, GL_UNSIGNED_BYTE);
   target(trailFbo_[1], trailTex_[1], GL_RGBA8, GL_UNSIGNED_BYTE);
   glBindFramebuffer(GL_FRAMEBUFFER, 0);
-  trailsValid_ = false;
+  trailColumns_.clear();
 }
 
 void GlRenderer::setSceneMesh(const Mesh& mesh) {
@@ -405,39 +405,39 @@ void GlRenderer::draw(const Camera2D& cam, std::span<const AgentInstance> agents
     glEnable(GL_SCISSOR_TEST);
   }
 
-  if (opt.trails && !part) {
-    if (!trailsValid_ || !sameView(cam, trailCamera_)) {
-      glBindFramebuffer(GL_FRAMEBUFFER, trailFbo_[trailCur_]);
+  // The column drawn: the whole canvas, or one side by side (the scissor keeps every pass in it).
+  const int colX = part ? std::clamp(opt.viewportX, 0, width_) : 0;
+  const int colW = part ? std::clamp(opt.viewportWidth, 0, width_ - colX) : width_;
+  if (opt.trails) {
+    bool fresh = false;
+    TrailColumn& col = trailColumn(colX, colW, fresh);
+    if (fresh || !sameView(cam, col.camera)) {
+      glBindFramebuffer(GL_FRAMEBUFFER, trailFbo_[col.cur]);
       glClearColor(bg[0], bg[1], bg[2], 1);
       glClear(GL_COLOR_BUFFER_BIT);
-      trailsValid_ = true;
-      trailCamera_ = cam;
+      col.camera = cam;
     }
     // Fade cur into next, then stamp the dots on next.
-    const int next = 1 - trailCur_;
+    const int next = 1 - col.cur;
     glBindFramebuffer(GL_FRAMEBUFFER, trailFbo_[next]);
     glDisable(GL_BLEND);
     glUseProgram(fadeProg_);
     glActiveTexture(GL_TEXTURE0);
-    glBindTexture(GL_TEXTURE_2D, trailTex_[trailCur_]);
+    glBindTexture(GL_TEXTURE_2D, trailTex_[col.cur]);
     glUniform1i(glGetUniformLocation(fadeProg_, "uTex"), 0);
     glUniform4f(glGetUniformLocation(fadeProg_, "uColor"), bg[0], bg[1], bg[2], std::clamp(opt.trailFade, 0.0f, 1.0f));
     glBindVertexArray(emptyVao_);
     glDrawArrays(GL_TRIANGLES, 0, 3);
     glEnable(GL_BLEND);
     drawDots(cam, instanceCount_, opt.trailDotScale);
-    trailCur_ = next;
-  } else {
-    trailsValid_ = false;
-  }
-
-  if (opt.trails && !part) {
-    // A framebuffer blit (a copy; cheaper than a shader pass on llvmpipe).
-    glBindFramebuffer(GL_READ_FRAMEBUFFER, trailFbo_[trailCur_]);
+    col.cur = next;
+    // A framebuffer blit of the column (a copy; cheaper than a shader pass on llvmpipe).
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, trailFbo_[col.cur]);
     glBindFramebuffer(GL_DRAW_FRAMEBUFFER, canvasFbo_);
-    glBlitFramebuffer(0, 0, width_, height_, 0, 0, width_, height_, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+    glBlitFramebuffer(colX, 0, colX + colW, height_, colX, 0, colX + colW, height_, GL_COLOR_BUFFER_BIT, GL_NEAREST);
     glBindFramebuffer(GL_FRAMEBUFFER, canvasFbo_);
   } else {
+    std::erase_if(trailColumns_, [&](const TrailColumn& c) { return c.x == colX && c.width == colW; });
     glBindFramebuffer(GL_FRAMEBUFFER, canvasFbo_);
     glClearColor(bg[0], bg[1], bg[2], 1);
     glClear(GL_COLOR_BUFFER_BIT);
@@ -459,6 +459,18 @@ void GlRenderer::draw(const Camera2D& cam, std::span<const AgentInstance> agents
   glDisable(GL_SCISSOR_TEST);
   glViewport(0, 0, width_, height_);
   glBindFramebuffer(GL_FRAMEBUFFER, 0);
+}
+
+GlRenderer::TrailColumn& GlRenderer::trailColumn(int x, int width, bool& fresh) {
+  for (TrailColumn& c : trailColumns_)
+    if (c.x == x && c.width == width) {
+      fresh = false;
+      return c;
+    }
+  // Columns this one overlaps hold pixels it is about to draw over.
+  std::erase_if(trailColumns_, [&](const TrailColumn& c) { return c.x < x + width && x < c.x + c.width; });
+  fresh = true;
+  return trailColumns_.emplace_back(TrailColumn{x, width, 0, {}});
 }
 
 void GlRenderer::bindCanvas() const {

@@ -36,8 +36,9 @@ struct RenderOptions {
   /// Opacity of the field overlay over the ground and trails [Limit: 0..1].
   float fieldOpacity = 0.8f;
   /// Side by side: draw into the canvas's columns [viewportX, viewportX +
-  /// viewportWidth) only, leaving the rest as it is, without trails (the
-  /// camera's width should be viewportWidth). 0 wide: the whole canvas.
+  /// viewportWidth) only, leaving the rest as it is (the camera's width
+  /// should be viewportWidth). Each column keeps its own trails. 0 wide:
+  /// the whole canvas.
   int viewportX = 0, viewportWidth = 0;
   /// The run's own layers, the field and the markers; off for a second run
   /// drawn beside the first (they are the first run's).
@@ -62,7 +63,7 @@ class GlRenderer {
   /// Replaces the static scene mesh (obstacles, walls, marks).
   void setSceneMesh(const Mesh& mesh);
   /// Forgets the trails (after a reset, a camera move or a resize).
-  void clearTrails() { trailsValid_ = false; }
+  void clearTrails() { trailColumns_.clear(); }
   /// Replaces the ground markers drawn by every draw() from now on: points
   /// in world units with their colours (render/markers.hpp's packMarkers),
   /// round dots `dotPx` pixels across, under the walkers. Uploads at once;
@@ -125,7 +126,6 @@ class GlRenderer {
 
   int width_ = 0, height_ = 0;
   unsigned canvasFbo_ = 0, canvasTex_ = 0, trailFbo_[2] = {}, trailTex_[2] = {};
-  int trailCur_ = 0;  ///< which trail target holds the current trails
   unsigned discProg_ = 0, flatProg_ = 0, fadeProg_ = 0, blitProg_ = 0, dotProg_ = 0, markerProg_ = 0;
   unsigned dotVao_ = 0, discPointProg_ = 0;
   float maxPointSize_ = 1, maxRadius_ = 0;
@@ -141,8 +141,18 @@ class GlRenderer {
   Vec2 fieldOrigin_;
   float fieldCell_ = 0;
   std::size_t fieldMeshVertices_ = 0;
-  bool trailsValid_ = false;
-  Camera2D trailCamera_{};
+  /// The trails of one column of the canvas (the whole of it, or one half
+  /// side by side): which of the two trail targets holds its current
+  /// trails, and the camera they were drawn with. A column's pixels in the
+  /// targets are its own; a column overlapping another's forgets it.
+  struct TrailColumn {
+    int x = 0, width = 0;
+    int cur = 0;
+    Camera2D camera{};
+  };
+  std::vector<TrailColumn> trailColumns_;
+  /// The column [x, x + width), made (and its pixels cleared by the caller) when new.
+  TrailColumn& trailColumn(int x, int width, bool& fresh);
 };
 
 /// Top-row-first RGBA8 pixels encoded as a PNG file's bytes; empty on failure.

@@ -592,7 +592,6 @@ void VizApp::drawCanvas(int w, int h) {
 render::RenderOptions VizApp::runOptions() const {
   render::RenderOptions o = options_;
   if (twin_) {
-    o.trails = false;
     o.viewportX = 0;
     o.viewportWidth = renderer_.width() / 2;
   }
@@ -601,7 +600,6 @@ render::RenderOptions VizApp::runOptions() const {
 
 void VizApp::drawTwin() {
   render::RenderOptions o = options_;
-  o.trails = false;
   o.viewportX = renderer_.width() / 2;
   o.viewportWidth = renderer_.width() - o.viewportX;
   o.runLayers = false;  // the markers and the field drawn are the first run's

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 
 #include "gl_fixture.hpp"
@@ -166,6 +167,65 @@ TEST_CASE("trails fade back to the background") {
   opt.trails = false;
   r.draw(cam, a, nullptr, opt);
   CHECK(colorDistance(read(r), px(-16), py(0), opt.background) < 3);
+}
+
+TEST_CASE("side by side, each half keeps its own trails: the pixels of a canvas of its own") {
+  // Two walkers, one a half: the left crosses to the right, the right
+  // climbs. Drawn into the halves of one canvas, frame by frame left then
+  // right, each half must be what a canvas of half the width draws for its
+  // walker alone, trails and all, pixel for pixel (within 3 levels).
+  std::string err;
+  REQUIRE_MESSAGE(test::glContext(&err), err);
+  RenderOptions opt;
+  opt.trails = true;
+  opt.trailFade = 0.1f;
+  Camera2D half = unitCamera();
+  half.width = W / 2;
+  const auto walker = [](int side, int f) {
+    return side == 0 ? packInstance(-40.0f + 3.0f * f, 0, 240, 0, 6, 3, 0)
+                     : packInstance(0, -60.0f + 4.0f * f, 0, 240, 6, 1, 0);
+  };
+  GlRenderer both;
+  REQUIRE_MESSAGE(both.init(&err), err);
+  both.resize(W, H);
+  GlRenderer alone[2];
+  for (GlRenderer& r : alone) {
+    REQUIRE_MESSAGE(r.init(&err), err);
+    r.resize(W / 2, H);
+  }
+  for (int f = 0; f <= 24; ++f)
+    for (int side = 0; side < 2; ++side) {
+      const std::vector<AgentInstance> a{walker(side, f)};
+      RenderOptions o = opt;
+      o.viewportX = side * W / 2;
+      o.viewportWidth = W / 2;
+      both.draw(half, a, nullptr, o);
+      alone[side].draw(half, a, nullptr, opt);
+    }
+  const Image im = read(both);
+  save(im, "render_trails_side_by_side.png");
+  for (int side = 0; side < 2; ++side) {
+    const Image own = read(alone[side]);
+    int differ = 0, trail = 0;
+    for (int y = 0; y < H; ++y)
+      for (int x = 0; x < W / 2; ++x) {
+        // (A disc's anti-aliased rim may round one level apart in a column.)
+        const std::uint8_t* p = im.at(side * W / 2 + x, y);
+        differ += colorDistance(own, x, y, packRgba(p[0], p[1], p[2])) > 3;
+        trail += colorDistance(own, x, y, opt.background) > 10;
+      }
+    CAPTURE(side);
+    CHECK(differ == 0);
+    CHECK(trail > 400);  // a trail, not just the disc (about 110 pixels)
+  }
+  // Whole again: one canvas's trails, started afresh (nothing of the halves' left behind).
+  GlRenderer whole;
+  REQUIRE_MESSAGE(whole.init(&err), err);
+  whole.resize(W, H);
+  const std::vector<AgentInstance> a{walker(0, 0)};
+  both.draw(unitCamera(), a, nullptr, opt);
+  whole.draw(unitCamera(), a, nullptr, opt);
+  CHECK(read(both).px == read(whole).px);
 }
 
 TEST_CASE("obstacles are filled and walls drawn") {
