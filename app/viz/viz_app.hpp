@@ -280,7 +280,17 @@ class VizApp {
   void updateField();
   void drawFieldPanel();
   /// The scene's measurement lines and areas, live (the Stats panel).
+  // The run panel's other sections, one each (run_sections.cpp).
+  void drawRecordingIndicator();
+  void drawScenePicker();
+  void drawTransport();
+  void drawViewSection();
+  void drawStats();
   void drawMeasurements(const MeasureSeries& series);
+  void drawSelectedWalker();
+  void drawSideBySideSection();
+  void drawCaptureSection();
+  void drawKeys();
   // The run panel's tuning sections (run_panel.cpp).
   void drawKnobs();
   void drawSettings();
