@@ -319,7 +319,8 @@ class VizApp {
   bool editorKey(const SDL_Event& e);
   void editorPointer(const SDL_Event& e, glm::vec2 screen, bool uiMouse);
   void mark(const std::string& name);  ///< records the last widget's rectangle under `name`
-  std::uint64_t documentSeed();
+  /// Entering edit mode: the run's settings into the document (edit_mode.cpp).
+  void takeRunSettings();
   std::string timestampedName(const char* ext) const;
   /// Writes `bytes` to `path` whole or not at all; with no path, to a new
   /// timestamped .ext file that replaces none. *written: the name used.
@@ -441,10 +442,6 @@ class VizApp {
   bool editing_ = false, playingBeforeEdit_ = false;
   std::string scenePath_;
   std::uint64_t builtRevision_ = 0;  ///< the editor's revision the run was built from
-  std::uint64_t seedAtEntry_ = 0;    ///< the document's seed when editing began
-  /// The document's resolved settings when editing began (nullopt: it did
-  /// not build): a setting the edit left alone keeps the run panel's value.
-  std::optional<Settings> docSettingsAtEntry_;
   bool editorCaptured_ = false;      ///< a tool took the mouse press: the drag is the tool's
   bool panning_ = false;
   bool cursorInCanvas_ = false;

@@ -303,6 +303,13 @@ TEST_CASE("editor: one pass as a person: draw a wall with a gap, a group and its
   edit::Editor& ed = *viz.editor();
   CHECK(ed.path() == roomPath);
   CHECK_FALSE(viz.isPlaying());
+  // One Settings while editing: the tuned time horizon went into the
+  // document, as one edit that undo takes back.
+  CHECK(ed.view().number("/settings/timeHorizon").value_or(DocNumber{}).value == 2.5);
+  CHECK(ed.dirty());
+  REQUIRE(ed.undo());
+  CHECK_FALSE(ed.view().number("/settings/timeHorizon").has_value());
+  REQUIRE(ed.redo());
   d.key(SDLK_f, SDL_SCANCODE_F);
   d.frame(2);
   const std::vector<std::uint8_t> before = d.shot("editor_0_room.png");
@@ -483,6 +490,29 @@ TEST_CASE("editor: one pass as a person: draw a wall with a gap, a group and its
   CHECK(crossings == 0);  // nobody walks through the drawn wall
   CHECK(through >= 5);    // the gap lets them by
   MESSAGE(rows << " trajectory rows, " << through << " passages through the gap, " << crossings << " through the wall");
+
+  // Back in: the run is the saved document, so nothing goes in and nothing
+  // is unsaved; out again with no edit, the run is the one it was.
+  viz.setPlaying(false);
+  const std::uint64_t steps = viz.host().crowd().stepCount(), hash = viz.host().crowd().stateHash();
+  d.key(SDLK_e, SDL_SCANCODE_E);
+  REQUIRE(viz.editing());
+  CHECK_FALSE(ed.dirty());
+  d.key(SDLK_e, SDL_SCANCODE_E);
+  REQUIRE_FALSE(viz.editing());
+  CHECK(viz.host().crowd().stepCount() == steps);
+  // A setting tuned now goes into the document on the way in, and the run
+  // still goes on, with it, where it was.
+  REQUIRE(viz.host().set("jitter", 0, &err));
+  d.key(SDLK_e, SDL_SCANCODE_E);
+  REQUIRE(viz.editing());
+  CHECK(ed.view().number("/settings/jitter").value_or(DocNumber{}).value == 0);
+  CHECK(ed.dirty());
+  d.key(SDLK_e, SDL_SCANCODE_E);
+  REQUIRE_FALSE(viz.editing());
+  CHECK(viz.host().crowd().stepCount() == steps);
+  CHECK(viz.host().crowd().stateHash() == hash);
+  CHECK(viz.host().crowd().settings.jitter == 0);
 
   // An unsaved edit asks before quitting: Cancel keeps the app, Discard quits.
   d.key(SDLK_e, SDL_SCANCODE_E);

@@ -12,12 +12,6 @@
 
 namespace throng::app {
 
-std::uint64_t VizApp::documentSeed() {
-  if (!editor_) return 0;
-  const auto n = editor_->view().number("/settings/seed");
-  return n && n->value >= 0 ? static_cast<std::uint64_t>(n->value) : 0;
-}
-
 void VizApp::openEditor() {
   std::string path = scenePath_;
   if (path.empty()) {
@@ -50,6 +44,34 @@ void VizApp::openEditor() {
   std::snprintf(docPath_, sizeof docPath_, "%s", editor_->path().c_str());
 }
 
+void VizApp::takeRunSettings() {
+  // One Settings while editing: the run's. Those tuned in the run panel
+  // (and the run's seed) go into the document as one edit, which undo
+  // takes back, so the inspector shows, Save writes and Run runs what ran.
+  // The step, dt, is the document's: the run was built with it.
+  edit::Editor& ed = *editor_;
+  std::string err;
+  const std::optional<Scene> doc = ed.buildScene(&err);
+  if (!doc) return;  // a document that does not build: its own settings stand, the checker says why
+  const Settings& run = host_->crowd().settings;
+  SceneDoc next = ed.view();
+  std::string changed;
+  for (const SettingInfo& info : settingsTable()) {
+    const std::string name(info.name);
+    const std::string value = getSettingText(run, name);
+    if (name == "maxStep" || value == getSettingText(doc->spec().settings, name)) continue;
+    const DocEdit e = setSetting(next, name, value);
+    if (!e) continue;  // the run's value is one a file cannot hold: the document's stands
+    next = *e.doc;
+    changed += (changed.empty() ? "" : ", ") + name;
+  }
+  if (changed.empty()) return;
+  const bool inStep = ed.revision() == builtRevision_;
+  ed.commit(DocEdit{std::move(next), {}, {}});
+  if (inStep) builtRevision_ = ed.revision();  // the document is the run again
+  setStatus("the run's " + changed + " went into the document (undo takes them back)");
+}
+
 bool VizApp::setEditing(bool on) {
   if (on == editing_) return true;
   if (on) {
@@ -59,13 +81,7 @@ bool VizApp::setEditing(bool on) {
       setSideBySide("", &ignored);
     }
     if (!editor_) openEditor();
-    seedAtEntry_ = documentSeed();
-    {
-      std::string ignored;
-      std::optional<Scene> atEntry = editor_->buildScene(&ignored);
-      docSettingsAtEntry_.reset();
-      if (atEntry) docSettingsAtEntry_ = atEntry->spec().settings;
-    }
+    takeRunSettings();
     playingBeforeEdit_ = playing_;
     playing_ = false;
     clock_.reset();
@@ -89,26 +105,10 @@ bool VizApp::setEditing(bool on) {
       setStatus("cannot run the document: " + err);
       return false;
     }
-    // The run's seed, unless the document's own seed was edited.
-    const std::uint64_t runSeed = host_->crowd().settings.seed;
-    if (documentSeed() == seedAtEntry_ && scene->spec().settings.seed != runSeed &&
-        !scene->assign("seed=" + std::to_string(runSeed), &err)) {
-      setStatus("cannot run the document: " + err);
-      return false;
-    }
-    // Settings tuned in the run panel carry over, except those the edit
-    // changed in the document (and the run's dt, which is the document's).
-    Settings merged = scene->spec().settings;
-    const Settings running = host_->crowd().settings;
-    if (docSettingsAtEntry_)
-      for (const SettingInfo& info : settingsTable()) {
-        const std::string name(info.name);
-        if (name == "maxStep" || name == "seed") continue;
-        if (getSettingText(merged, name) == getSettingText(*docSettingsAtEntry_, name))
-          setSettingText(merged, name, getSettingText(running, name));
-      }
+    // The document holds the one Settings (takeRunSettings): the run is its scene as it stands.
+    const Settings settings = scene->spec().settings;
     host_ = makeSceneHost(std::move(*scene));
-    if (!host_->rebuild(merged, &err)) {
+    if (!host_->rebuild(settings, &err)) {
       setStatus("cannot run the document: " + err);
       return false;
     }
