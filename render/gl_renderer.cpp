@@ -106,10 +106,11 @@ bool sameView(const Camera2D& a, const Camera2D& b) {
 GlRenderer::~GlRenderer() {
   if (!discProg_) return;  // never initialised (or no context)
   destroyTargets();
-  const GLuint bufs[] = {quadVbo_, instanceVbo_, sceneVbo_, overlayVbo_, markerVbo_, fieldMeshVbo_};
-  glDeleteBuffers(6, bufs);
-  const GLuint vaos[] = {discVao_, sceneVao_, overlayVao_, emptyVao_, dotVao_, markerVao_, fieldMeshVao_};
-  glDeleteVertexArrays(7, vaos);
+  const GLuint bufs[] = {quadVbo_, instanceVbo_, sceneVbo_, overlayVbo_, markers_[0].vbo, markers_[1].vbo, fieldMeshVbo_};
+  glDeleteBuffers(7, bufs);
+  const GLuint vaos[] = {discVao_, sceneVao_, overlayVao_, emptyVao_, dotVao_, markers_[0].vao, markers_[1].vao,
+                         fieldMeshVao_};
+  glDeleteVertexArrays(8, vaos);
   if (fieldTex_) glDeleteTextures(1, &fieldTex_);
   for (GLuint p : {discProg_, flatProg_, fadeProg_, blitProg_, dotProg_, discPointProg_, markerProg_, fieldProg_})
     glDeleteProgram(p);
@@ -160,7 +161,8 @@ bool GlRenderer::init(std::string* error) {
 
   // Markers are Vertex records too, drawn as points.
   for (auto [vao, vbo] : {std::pair{&sceneVao_, &sceneVbo_}, std::pair{&overlayVao_, &overlayVbo_},
-                          std::pair{&markerVao_, &markerVbo_}, std::pair{&fieldMeshVao_, &fieldMeshVbo_}}) {
+                          std::pair{&markers_[0].vao, &markers_[0].vbo}, std::pair{&markers_[1].vao, &markers_[1].vbo},
+                          std::pair{&fieldMeshVao_, &fieldMeshVbo_}}) {
     glGenVertexArrays(1, vao);
     glGenBuffers(1, vbo);
     glBindVertexArray(*vao);
@@ -228,14 +230,15 @@ void GlRenderer::setSceneMesh(const Mesh& mesh) {
   sceneVertices_ = mesh.tris.size();
 }
 
-void GlRenderer::setMarkers(std::span<const Vertex> points, float dotPx) {
-  markerCount_ = points.size();
-  markerDotPx_ = dotPx;
+void GlRenderer::setMarkers(std::span<const Vertex> points, float dotPx, int set) {
+  MarkerSet& m = markers_[set == 1 ? 1 : 0];
+  m.count = points.size();
+  m.dotPx = dotPx;
   if (points.empty()) return;
-  glBindBuffer(GL_ARRAY_BUFFER, markerVbo_);
-  if (points.size() > markerCapacity_) markerCapacity_ = points.size() + points.size() / 2;
+  glBindBuffer(GL_ARRAY_BUFFER, m.vbo);
+  if (points.size() > m.capacity) m.capacity = points.size() + points.size() / 2;
   // Orphan the old storage (as for the instances) so the upload never waits on the last draw.
-  glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(markerCapacity_ * sizeof(Vertex)), nullptr, GL_STREAM_DRAW);
+  glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(m.capacity * sizeof(Vertex)), nullptr, GL_STREAM_DRAW);
   glBufferSubData(GL_ARRAY_BUFFER, 0, static_cast<GLsizeiptr>(points.size() * sizeof(Vertex)), points.data());
 }
 
@@ -358,15 +361,15 @@ void GlRenderer::drawMesh(const Camera2D& cam, unsigned vao, unsigned, std::size
   glDrawArrays(GL_TRIANGLES, 0, static_cast<GLsizei>(n));
 }
 
-void GlRenderer::drawMarkers(const Camera2D& cam) {
-  if (!markerCount_) return;
+void GlRenderer::drawMarkers(const Camera2D& cam, const MarkerSet& set) {
+  if (!set.count) return;
   glEnable(GL_PROGRAM_POINT_SIZE);
   glUseProgram(markerProg_);
   const glm::mat4 vp = cam.viewProjection();
   glUniformMatrix4fv(glGetUniformLocation(markerProg_, "uViewProj"), 1, GL_FALSE, &vp[0][0]);
-  glUniform1f(glGetUniformLocation(markerProg_, "uDotPx"), std::min(markerDotPx_, maxPointSize_ - 1));
-  glBindVertexArray(markerVao_);
-  glDrawArrays(GL_POINTS, 0, static_cast<GLsizei>(markerCount_));
+  glUniform1f(glGetUniformLocation(markerProg_, "uDotPx"), std::min(set.dotPx, maxPointSize_ - 1));
+  glBindVertexArray(set.vao);
+  glDrawArrays(GL_POINTS, 0, static_cast<GLsizei>(set.count));
 }
 
 void GlRenderer::drawField(const Camera2D& cam, float opacity) {
@@ -444,10 +447,8 @@ void GlRenderer::draw(const Camera2D& cam, std::span<const AgentInstance> agents
   }
   if (opt.runLayers) drawField(cam, opt.fieldOpacity);
   drawMesh(cam, sceneVao_, sceneVbo_, sceneVertices_);
-  if (opt.runLayers) {
-    drawMesh(cam, fieldMeshVao_, fieldMeshVbo_, fieldMeshVertices_);
-    drawMarkers(cam);
-  }
+  if (opt.runLayers) drawMesh(cam, fieldMeshVao_, fieldMeshVbo_, fieldMeshVertices_);
+  if (opt.markerSet == 0 || opt.markerSet == 1) drawMarkers(cam, markers_[opt.markerSet]);
   drawInstances(cam, instanceCount_, 1.0f, true);
   if (overlay && !overlay->tris.empty()) {
     glBindBuffer(GL_ARRAY_BUFFER, overlayVbo_);

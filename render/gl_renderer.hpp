@@ -40,9 +40,12 @@ struct RenderOptions {
   /// should be viewportWidth). Each column keeps its own trails. 0 wide:
   /// the whole canvas.
   int viewportX = 0, viewportWidth = 0;
-  /// The run's own layers, the field and the markers; off for a second run
-  /// drawn beside the first (they are the first run's).
+  /// The run's field (its overlay and arrows); off for a second run drawn
+  /// beside the first (the field is the first run's).
   bool runLayers = true;
+  /// Which set of ground markers to draw (setMarkers): 0 the first run's,
+  /// 1 a second run's beside it; another value, none.
+  int markerSet = 0;
 };
 
 class GlRenderer {
@@ -67,9 +70,10 @@ class GlRenderer {
   /// Replaces the ground markers drawn by every draw() from now on: points
   /// in world units with their colours (render/markers.hpp's packMarkers),
   /// round dots `dotPx` pixels across, under the walkers. Uploads at once;
-  /// an empty span draws none and uploads nothing.
-  void setMarkers(std::span<const Vertex> points, float dotPx);
-  std::size_t markerCount() const { return markerCount_; }
+  /// an empty span draws none and uploads nothing. `set` 1 is a second
+  /// run's, drawn with RenderOptions::markerSet 1.
+  void setMarkers(std::span<const Vertex> points, float dotPx, int set = 0);
+  std::size_t markerCount(int set = 0) const { return markers_[set == 1 ? 1 : 0].count; }
   /// Replaces the field overlay drawn by every draw() from now on: `texels`
   /// (cols * rows RGBA, row 0 at origin.y; render/field_layer.hpp's
   /// buildFieldLayer) stretched over the grid's cols x rows cells of side
@@ -121,7 +125,8 @@ class GlRenderer {
   void drawInstances(const Camera2D& cam, std::size_t count, float radiusScale, bool tick);
   void drawDots(const Camera2D& cam, std::size_t count, float radiusScale);
   void drawMesh(const Camera2D& cam, unsigned vao, unsigned vbo, std::size_t vertexCount);
-  void drawMarkers(const Camera2D& cam);
+  struct MarkerSet;
+  void drawMarkers(const Camera2D& cam, const MarkerSet& set);
   void drawField(const Camera2D& cam, float opacity);
 
   int width_ = 0, height_ = 0;
@@ -132,10 +137,14 @@ class GlRenderer {
   bool lastDrawUsedPoints_ = false;
   unsigned quadVbo_ = 0, instanceVbo_ = 0, discVao_ = 0;
   unsigned sceneVbo_ = 0, sceneVao_ = 0, overlayVbo_ = 0, overlayVao_ = 0, emptyVao_ = 0;
-  unsigned markerVbo_ = 0, markerVao_ = 0;
   std::size_t sceneVertices_ = 0, instanceCapacity_ = 0, instanceCount_ = 0;
-  std::size_t markerCount_ = 0, markerCapacity_ = 0;
-  float markerDotPx_ = 2;
+  /// A set of ground markers: its buffer, how many it holds and has room for, their size.
+  struct MarkerSet {
+    unsigned vbo = 0, vao = 0;
+    std::size_t count = 0, capacity = 0;
+    float dotPx = 2;
+  };
+  MarkerSet markers_[2];
   unsigned fieldProg_ = 0, fieldTex_ = 0, fieldMeshVbo_ = 0, fieldMeshVao_ = 0;
   int fieldCols_ = 0, fieldRows_ = 0, fieldTexCols_ = 0, fieldTexRows_ = 0, maxTextureSize_ = 0;
   Vec2 fieldOrigin_;

@@ -98,7 +98,7 @@ void VizApp::drawViewSection() {
     help("BioCrowds' markers, each in the colour of the walker that owns it in the last step (grey: nobody), under "
          "the walkers. Drawn only while they are at least 2 pixels apart on screen: zoom in to see them. Key M.");
     ImGui::SameLine();
-    const render::MarkerPack& mp = markerPack_;
+    const render::MarkerPack& mp = markers_.pack;
     if (!showMarkers_) ImGui::TextDisabled("hidden");
     else if (mp.total == 0) ImGui::TextDisabled("none (the model lays none)");
     else if (mp.result == render::MarkerPack::Result::TooDense)

@@ -128,6 +128,7 @@ bool VizApp::setSideBySide(const std::string& assignments, std::string* error) {
   if (sets.empty()) {
     const bool was = twin_ != nullptr;
     twin_.reset();
+    dropMarkers(twinMarkers_, 1);
     twinSets_.clear();
     twinPlots_.clear();
     if (was) fit();
@@ -283,6 +284,7 @@ bool VizApp::setScene(std::unique_ptr<SimHost> host) {
   scenePath_.clear();
   host_ = std::move(host);
   twin_.reset();  // side by side is of one scene
+  dropMarkers(twinMarkers_, 1);
   twinSets_.clear();
   twinPlots_.clear();
   hasSelection_ = false;
@@ -483,18 +485,20 @@ void VizApp::buildTeaching() {
 
 // After buildTeaching: an explain may find the owners anew, and may move
 // the markers' storage.
-void VizApp::updateMarkers() {
+void VizApp::dropMarkers(MarkerLayer& layer, int set) {
+  if (layer.key.held() || renderer_.markerCount(set) > 0) renderer_.setMarkers({}, 0, set);
+  layer.key.forget();
+  layer.pack = {};
+}
+
+void VizApp::updateMarkers(const Crowd& c, std::uint64_t selected, MarkerLayer& layer, int set) {
   if (!showMarkers_) {
-    if (markerKey_.held()) renderer_.setMarkers({}, 0);
-    markerKey_.forget();
-    markerPack_ = {};
+    dropMarkers(layer, set);
     return;
   }
-  const Crowd& c = host_->crowd();
-  const std::ptrdiff_t sel = teaching_ ? selectedIndex() : -1;
   const MarkerKey key{c.stepCount(),
                       generation_,
-                      sel >= 0 ? selectedId_ : ~0ull,
+                      selected,
                       camera_.center,
                       camera_.zoom,
                       markerSpacing(c.settings.personalSpace, c.settings.markerDensity),
@@ -502,9 +506,9 @@ void VizApp::updateMarkers() {
                       camera_.width,
                       camera_.height,
                       c.settings.model};
-  if (!markerKey_.changed(key)) return;
-  markerPack_ = render::packMarkers(c.markers(), c.frame().id, camera_, key.spacing, markerPoints_);
-  renderer_.setMarkers(markerPoints_, markerPack_.dotPx);
+  if (!layer.key.changed(key)) return;
+  layer.pack = render::packMarkers(c.markers(), c.frame().id, camera_, key.spacing, layer.points);
+  renderer_.setMarkers(layer.points, layer.pack.dotPx, set);
 }
 
 // The field overlay (see FieldKey): the fields are read when the crowd
@@ -602,7 +606,9 @@ void VizApp::drawTwin() {
   render::RenderOptions o = options_;
   o.viewportX = renderer_.width() / 2;
   o.viewportWidth = renderer_.width() - o.viewportX;
-  o.runLayers = false;  // the markers and the field drawn are the first run's
+  o.runLayers = false;  // the field drawn is the first run's
+  o.markerSet = 1;      // the markers, its own
+  updateMarkers(twin_->crowd(), ~0ull, twinMarkers_, 1);
   render::packInstances(twin_->crowd().frame(), twinInstances_);
   renderer_.draw(camera_, twinInstances_, nullptr, o);
 }
@@ -663,7 +669,7 @@ void VizApp::drawRunCanvas() {
     }
     render::addSegment(overlay_, flag->toA, flag->toB, 1.5f * px, render::kGateFlagColor);
   }
-  updateMarkers();
+  updateMarkers(host_->crowd(), teaching_ && sel >= 0 ? selectedId_ : ~0ull, markers_, 0);
   updateField();
   if (replayBack_ > 0 && replayBack_ < replay_.size()) {
     // The crowd as it was: no teaching view (it explains the live state), no trails.

@@ -118,7 +118,9 @@ class VizApp {
   void setMarkersShown(bool shown) { showMarkers_ = shown; }
   bool markersShown() const { return showMarkers_; }
   /// What the last canvas did with the markers (how many, or why none).
-  const render::MarkerPack& markerPack() const { return markerPack_; }
+  const render::MarkerPack& markerPack() const { return markers_.pack; }
+  /// Side by side: the second run's markers, as drawn on the right.
+  const render::MarkerPack& twinMarkerPack() const { return twinMarkers_.pack; }
 
   /// The field overlay (render/field_layer.hpp): which layer of the fields
   /// (Crowd::fields) is drawn as a heatmap under the walkers, which
@@ -276,7 +278,11 @@ class VizApp {
   /// Presentation mode's text over the canvas.
   void drawPresentation();
   void buildTeaching();
-  void updateMarkers();
+  /// One run's markers as drawn (the first's in set 0, a second run's in 1).
+  struct MarkerLayer;
+  void updateMarkers(const Crowd& c, std::uint64_t selected, MarkerLayer& layer, int set);
+  /// Stops drawing a run's markers (and forgets their key).
+  void dropMarkers(MarkerLayer& layer, int set);
   void updateField();
   void drawFieldPanel();
   /// The scene's measurement lines and areas, live (the Stats panel).
@@ -358,9 +364,12 @@ class VizApp {
     bool operator==(const MarkerKey&) const = default;
   };
   bool showMarkers_ = true;
-  std::vector<render::Vertex> markerPoints_;
-  render::MarkerPack markerPack_;
-  CacheKey<MarkerKey> markerKey_;
+  struct MarkerLayer {
+    std::vector<render::Vertex> points;
+    render::MarkerPack pack;
+    CacheKey<MarkerKey> key;
+  };
+  MarkerLayer markers_, twinMarkers_;  ///< the run's; side by side, the second run's
   std::uint64_t generation_ = 0;  ///< counts rebuilds (a new crowd may reuse the old one's memory)
 
   // The field overlay: fieldImage_ is rebuilt when FieldKey changes (a

@@ -198,6 +198,28 @@ TEST_CASE("side by side: ORCA and BioCrowds through the same door, in lockstep, 
   for (int y = 0; y < c.h && !differ; ++y)
     differ = std::memcmp(c.at(0, y), c.at(640, y), 640 * 4) != 0;
   CHECK(differ);
+  // Each half draws its own run's markers: BioCrowds' on the right, none on
+  // the left (ORCA lays none); hidden, the right half loses them.
+  CHECK(viz.markerPack().total == 0);
+  CHECK(viz.twinMarkerPack().drawn > 1000);
+  CHECK(viz.renderer().markerCount(1) == viz.twinMarkerPack().drawn);
+  CHECK(viz.renderer().markerCount(0) == 0);
+  viz.setMarkersShown(false);
+  viz.drawCanvas(1280, 720);
+  Canvas bare;
+  bare.w = 1280;
+  bare.h = 720;
+  viz.renderer().readCanvas(bare.rgba);
+  std::size_t leftChanged = 0, rightChanged = 0;
+  for (int y = 0; y < c.h; ++y)
+    for (int x = 0; x < c.w; ++x)
+      (x < 640 ? leftChanged : rightChanged) += std::memcmp(c.at(x, y), bare.at(x, y), 4) != 0;
+  MESSAGE("pixels the markers made: ", leftChanged, " left, ", rightChanged, " right");
+  CHECK(leftChanged == 0);
+  CHECK(rightChanged > 2000);
+  CHECK(viz.renderer().markerCount(1) == 0);
+  viz.setMarkersShown(true);
+  viz.drawCanvas(1280, 720);
   // Presented, the corner plot carries both runs: A in orange, B in blue.
   viz.setPresenting(true);
   viz.drawCanvas(1280, 720);
@@ -207,9 +229,10 @@ TEST_CASE("side by side: ORCA and BioCrowds through the same door, in lockstep, 
   CHECK(c.share(b.plot, orange) > 0.002);
   CHECK(c.share(b.plot, [](const std::uint8_t* p) { return p[2] > 180 && p[0] < 90 && p[1] > 80 && p[1] < 150; }) > 0.002);
   viz.setPresenting(false);
-  // One run again: the whole canvas is the first's.
+  // One run again: the whole canvas is the first's, and the second's markers go.
   REQUIRE(viz.setSideBySide("", &err));
   CHECK(viz.twin() == nullptr);
+  CHECK(viz.renderer().markerCount(1) == 0);
 }
 
 TEST_CASE("recording: a video size of its own, 1920 x 1080 from a smaller window, and back to the window's after") {

@@ -126,7 +126,7 @@ bool VizApp::setEditing(bool on) {
   fieldImage_ = {};
   fieldKey_.forget();
   arrowKey_.forget();
-  markerKey_.forget();
+  markers_.key.forget();
   return true;
 }
 
@@ -316,10 +316,7 @@ void VizApp::drawEditCanvas() {
   editOverlay_.clear();
   edit::buildEditOverlay(in, px, editOverlay_);
   updateEditField();
-  if (markerKey_.held() || renderer_.markerCount() > 0) {
-    renderer_.setMarkers({}, 0);
-    markerKey_.forget();
-  }
+  dropMarkers(markers_, 0);
   renderer_.useInstanceBuffer(0, maxRadius_);  // the walkers wait for run mode
   render::RenderOptions o = options_;
   o.trails = false;
