@@ -445,8 +445,8 @@ Parsed<VerifyOptions> parseVerify(int argc, const char* const* argv) {
                              "matplotlib in $THRONG_PYTHON (default python3) the figures in DIR/img"),
               "DIR");
   daskOptions(app, o.dask,
-              "(default: none; with it or --scheduler, every run goes first to Dask as one campaign,\n"
-              "each on one thread unless --threads says; the figures are the same)");
+              "(default: none, the runs stay\nin this process; given, or with --scheduler, they go first to Dask, each on one thread\n"
+              "unless --threads says; the table is the same)");
   return parse(app, "throng verify", argc, argv, o, [&] { return daskProblem(o.dask); });
 }
 
