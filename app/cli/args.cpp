@@ -536,6 +536,9 @@ Parsed<VizOptions> parseViz(int argc, const char* const* argv) {
   number(app, "--bench-frames", o.benchFrames, Bounds<int>{1, 1'000'000}, "N",
          "render N frames with the UI, one step each, N in {}; print frame time\n"
          "and ms/step, and exit (offscreen when there is no display)");
+  number(app, "--select", o.select, Bounds<long long>{0, 100'000'000}, "ID",
+         "select the walker with id ID at the start, ID in {}: its teaching view\n"
+         "and velocity inset open (ids are given in order from 0)");
   app.add_flag("--paused", o.paused, "start paused");
   app.add_flag("--headless", o.headless, "no window: step the scene for 15 s and print what happened");
   return parse(app, "throng", argc, argv, o, [&] {

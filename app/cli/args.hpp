@@ -123,6 +123,7 @@ struct ViewOptions {
 /// --help`, `throng help`), listing the subcommands.
 struct VizOptions : ViewOptions {
   int benchFrames = 0;  ///< 0: interactive; else render this many frames and exit, [1, 1e6]
+  long long select = -1;  ///< the walker (by id) selected at the start, [0, 1e8]; -1: none
   bool paused = false, headless = false;
 };
 

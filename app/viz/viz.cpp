@@ -304,6 +304,15 @@ int runVisualizer(int argc, const char* const* argv) {
     return 1;
   }
   app.setBackend(o.backend);
+  if (o.select >= 0) {
+    const FrameView f = app.host().crowd().frame();
+    const auto at = std::find(f.id.begin(), f.id.end(), static_cast<std::uint64_t>(o.select));
+    if (at == f.id.end()) {
+      std::fprintf(stderr, "throng: --select: no walker with id %lld at the start (%zu walkers)\n", o.select, f.id.size());
+      return 2;
+    }
+    app.select(at - f.id.begin());
+  }
   if (bench) std::printf("throng bench: %s\n", app.status().c_str());
   app.setPlaying(!o.paused);
   app.renderOptions().trails = o.trails;

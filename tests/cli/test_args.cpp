@@ -260,6 +260,10 @@ TEST_CASE("the visualizer refuses bad numbers, sizes and flags of record, and pa
   for (const char* v : {"100", "15x720", "1280x16385", "1280x", "x720", "1280x720x", "-1280x720", "1280.0x720"})
     refused(parse(parseViz, {"throng", "--size", v}), "throng", "--size: expects WxH");
   refused(parse(parseViz, {"throng", "--bench-frames"}), "throng", "--bench-frames");
+  for (const char* v : {"-1", "x", "1.5", "100000001"})
+    refused(parse(parseViz, {"throng", "--select", v}), "throng", "--select: expects a whole number in [0, 100000000]");
+  CHECK(parse(parseViz, {"throng", "door", "--select", "7"}).options->select == 7);
+  CHECK(parse(parseViz, {"throng", "door"}).options->select == -1);
   refused(parse(parseViz, {"throng", "--backend", "gpu"}), "throng", "--backend");
   refused(parse(parseViz, {"throng", "--fps", "30"}), "throng", "unknown option '--fps'");
   refused(parse(parseViz, {"throng", "ring", "door"}), "throng", "unexpected argument 'door'");
