@@ -355,9 +355,10 @@ Parsed<CheckOptions> parseCheck(int argc, const char* const* argv) {
          "and JuPedSim's files, in metres; a csv without a scene: reported, not judged)");
   number(app, "--max-accel", o.maxAccel, Bounds<double>{0, 1e6, true}, "A",
          "the largest acceleration speeding up and turning, units/s^2, A in {}\n"
-         "(default: reported, not judged)");
+         "(default: the loosest of the --scene's walkers', 1% over for the file's rounding;\n"
+         "without a scene, or one with no envelope: reported, not judged)");
   number(app, "--max-decel", o.maxDecel, Bounds<double>{0, 1e6, true}, "B",
-         "the largest braking, units/s^2, B in {} (default: reported, not judged)");
+         "the largest braking, units/s^2, B in {} (default: as --max-accel's)");
   return parse(app, "throng check", argc, argv, o, [&] {
     o.radiusGiven = radius->count() > 0;
     return std::string();

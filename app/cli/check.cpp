@@ -26,12 +26,14 @@ std::string num(double v) {
   return b;
 }
 
-/// "max V (walker W, frame F)" and its verdict against `bound`; false when it fails.
-bool worstLine(const char* label, const char* unit, const GateWorst& w, double bound, const char* flag) {
+/// "max V (walker W, frame F)" and its verdict against `bound` (where it
+/// came from: `note`); false when it fails.
+bool worstLine(const char* label, const char* unit, const GateWorst& w, double bound, const char* flag,
+               const std::string& note = {}) {
   std::printf("%-10s max %s %s", label, num(w.value).c_str(), unit);
   if (w.value > 0) std::printf(" (walker %" PRIu64 ", frame %" PRIu64 ")", w.id, w.frame);
   if (bound > 0) {
-    std::printf(", bound %s: %s\n", num(bound).c_str(),
+    std::printf(", bound %s%s: %s\n", num(bound).c_str(), note.c_str(),
                 w.faults ? (std::to_string(w.faults) + " over, FAILED").c_str() : "passed");
     return w.faults == 0;
   }
@@ -87,6 +89,16 @@ int check(const CheckOptions& o) {
   if (o.maxSpeed > 0) bounds.maxSpeed = o.maxSpeed;
   bounds.maxAccel = o.maxAccel;
   bounds.maxDecel = o.maxDecel;
+  // Without --max-accel or --max-decel, the scene's envelope (the loosest of
+  // its walkers'), 1% over for the file's rounding of positions.
+  constexpr double kRounding = 1.01;
+  std::string accelNote, decelNote;
+  if (scene) {
+    const EnvelopeBound e = loosestEnvelope(scene->spec());
+    const auto from = [&](double value) { return " (scene " + o.scene + "'s " + num(value) + ", +1% for the file's rounding)"; };
+    if (bounds.maxAccel == 0 && e.accel > 0) bounds.maxAccel = kRounding * e.accel, accelNote = from(e.accel);
+    if (bounds.maxDecel == 0 && e.decel > 0) bounds.maxDecel = kRounding * e.decel, decelNote = from(e.decel);
+  }
   const TrajectoryFormat format = o.format == "csv"        ? TrajectoryFormat::Csv
                                   : o.format == "pedpy"    ? TrajectoryFormat::Pedpy
                                   : o.format == "jupedsim" ? TrajectoryFormat::Jupedsim
@@ -131,8 +143,8 @@ int check(const CheckOptions& o) {
   const char* perSecond2 = metres ? "m/s^2" : "units/s^2";
   const bool speedOk = c.frameRate > 0 ? worstLine("speed", perSecond, c.speed, bounds.maxSpeed, "--max-speed") : true;
   if (c.frameRate <= 0) std::printf("speed      not checked: no frame rate (--fps)\n");
-  const bool accelOk = worstLine("accel", perSecond2, c.accel, bounds.maxAccel, "--max-accel");
-  const bool decelOk = worstLine("braking", perSecond2, c.decel, bounds.maxDecel, "--max-decel");
+  const bool accelOk = worstLine("accel", perSecond2, c.accel, bounds.maxAccel, "--max-accel", accelNote);
+  const bool decelOk = worstLine("braking", perSecond2, c.decel, bounds.maxDecel, "--max-decel", decelNote);
   bool ok = true;
   if (!total.passed()) {
     ok = false;

@@ -327,6 +327,10 @@ def case_envelope():
                       f"model={model}"), 0)
         expect(throng("check", out, "--scene", "door", "--set", f"model={model}", "--max-accel", "2.1", "--max-decel",
                       "4.2"), 1, stdout=r"^FAILED     (acceleration|braking): walker")
+        # Without bounds given, the scene's own: door's 2 and 4 m/s², 1% over for the csv's rounding.
+        p = throng("check", out, "--scene", "door", "--set", f"model={model}")
+        expect(p, 1, stdout=r"^accel +max [0-9.]+ units/s\^2 .*bound 2\.02 \(scene door's 2, \+1% for the file's "
+                            r"rounding\): \d+ over, FAILED$")
 
 
 def case_roundtrip():
@@ -355,6 +359,8 @@ def case_roundtrip():
     check(abs(float(body[-1][1]) - s["simTime"]) < 1e-6, "time column ends at simTime")
     c = throng("check", out, "--scene", "door")
     check(re.search(r"radius 0.2 \(scene door.s\)", c.stdout), "the radius is the scene's", show(c))
+    check(re.search(r"^braking +max [0-9.]+ units/s\^2 .*bound 4\.04 \(scene door's 4, .*: passed$", c.stdout, re.M),
+          "the envelope is the scene's", show(c))
     expect(c, 0, stdout=r"PASSED")
     # the csv replays the in-process gate exactly (door has no sources)
     m = re.search(r"gap\s+min (\S+) over all pairs, (\S+) between unjammed", c.stdout)

@@ -274,6 +274,19 @@ TEST_CASE("walking: a scene gives a group its own envelope, and refuses a bad on
   for (int k = 0; k < 10; ++k) run.step();  // 0.5 s
   CHECK(run.crowd().agent(0).velocity.x == doctest::Approx(1.0).epsilon(0.02));
   CHECK(run.crowd().agent(1).velocity.x == doctest::Approx(0.25).epsilon(0.02));
+  // What throng check --scene judges against: the loosest of the walkers'
+  // (the first's 2 and, braking, its 2; the second's own 0.5 and 1).
+  CHECK(loosestEnvelope(scene->spec()).accel == 2);
+  CHECK(loosestEnvelope(scene->spec()).decel == 2);
+  std::string quick = text;
+  quick.replace(quick.find("\"maxDecel\": 1"), 13, "\"maxDecel\": 9");
+  CHECK(loosestEnvelope(Scene::parse(quick, "groups.json", &err)->spec()).decel == 9);
+  // A walker with no envelope (settings' 0, none of its own): no bound at all.
+  std::string free = text;
+  free.replace(free.find("\"maxAccel\": 2, "), 15, "");
+  const throng::EnvelopeBound none = loosestEnvelope(Scene::parse(free, "groups.json", &err)->spec());
+  CHECK(none.accel == 0);
+  CHECK(none.decel == 0);
   std::string bad;
   std::string negative = text;
   negative.replace(negative.find("0.5"), 3, "-0.5");

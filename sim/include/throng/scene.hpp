@@ -330,6 +330,16 @@ struct SceneSpec {
   std::size_t maxAgents = kMaxSceneAgents;  ///< the cap it was resolved with (see kMaxSceneAgents)
 };
 
+/// The loosest kinematic envelope among a scene's walkers, units/s²: the
+/// most any walker it places or emits may speed up and brake by, each
+/// walker's own bounds else the settings' (braking: else its acceleration's),
+/// as every model holds them; both 0 when some walker has none. What `throng
+/// check --scene` judges a trajectory of the scene against.
+struct EnvelopeBound {
+  double accel = 0, decel = 0;
+};
+EnvelopeBound loosestEnvelope(const SceneSpec& spec);
+
 /// A loaded scene file with its knob values. Cheap to copy (the parsed
 /// document is shared and immutable).
 class Scene {

@@ -21,6 +21,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "core/envelope.hpp"
 #include "scene/expression.hpp"
 #include "scene/pointer.hpp"
 #include "scene/resolve.hpp"
@@ -143,6 +144,26 @@ double nearestRankPercentile(std::vector<double> values, double p) {
   const double n = static_cast<double>(values.size());
   const std::size_t rank = static_cast<std::size_t>(std::max(1.0, std::ceil(p / 100 * n - 1e-9)));
   return values[std::min(rank, values.size()) - 1];
+}
+
+EnvelopeBound loosestEnvelope(const SceneSpec& spec) {
+  // StepEnvelope's per-walker rule, at dt = 1 so its steps are the bounds.
+  StepEnvelope e = settingsEnvelope(spec.settings, 1.0f);
+  EnvelopeBound out;
+  const auto walker = [&](float ownAccel, float ownDecel) {
+    e.ownAccel = &ownAccel;
+    e.ownDecel = &ownDecel;
+    const float a = e.accelOf(0);
+    if (!(a > 0.0f)) return false;
+    out.accel = std::max(out.accel, static_cast<double>(a));
+    out.decel = std::max(out.decel, static_cast<double>(e.brakeOf(0, a)));
+    return true;
+  };
+  bool all = true;
+  for (const SceneAgent& a : spec.agents) all = walker(a.maxAccel, a.maxDecel) && all;
+  for (const SceneSource& s : spec.sources) all = walker(s.maxAccel, s.maxDecel) && all;
+  if (spec.agents.empty() && spec.sources.empty()) all = walker(0, 0);  // no walkers: the settings'
+  return all ? out : EnvelopeBound{};
 }
 
 std::string diagramFigureName(double d) {
