@@ -106,12 +106,7 @@ bool VizApp::setEditing(bool on) {
       return false;
     }
     // The document holds the one Settings (takeRunSettings): the run is its scene as it stands.
-    const Settings settings = scene->spec().settings;
     host_ = makeSceneHost(std::move(*scene));
-    if (!host_->rebuild(settings, &err)) {
-      setStatus("cannot run the document: " + err);
-      return false;
-    }
     hasSelection_ = false;
     afterRebuild(false);
     builtRevision_ = ed.revision();
